@@ -1,0 +1,200 @@
+//! Credentials: parsing the two headers, and checking them against what is stored.
+
+use crate::error::ApiError;
+use crate::keys;
+use uuid::Uuid;
+
+pub const API_KEY_HEADER: &str = "x-api-key";
+pub const TENANT_ID_HEADER: &str = "x-tenant-id";
+
+/// The two authentication headers, present and well-formed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Credentials {
+    pub api_key: String,
+    pub tenant_id: Uuid,
+}
+
+impl Credentials {
+    /// Any missing, empty or malformed header is the same 401.
+    pub fn from_headers<'a>(
+        header: impl Fn(&str) -> Option<&'a str>,
+    ) -> Result<Credentials, ApiError> {
+        let api_key = header(API_KEY_HEADER).map(str::trim).filter(|k| !k.is_empty());
+        let tenant_id = header(TENANT_ID_HEADER).and_then(|t| Uuid::parse_str(t.trim()).ok());
+        match (api_key, tenant_id) {
+            (Some(api_key), Some(tenant_id)) => {
+                Ok(Credentials { api_key: api_key.to_string(), tenant_id })
+            }
+            _ => Err(ApiError::Unauthorized),
+        }
+    }
+}
+
+/// A tenant whose credentials were checked. Only `authenticate` makes one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tenant {
+    pub id: Uuid,
+}
+
+impl Tenant {
+    pub fn id_string(&self) -> String {
+        self.id.to_string()
+    }
+}
+
+/// Checks credentials against the key hash stored for their tenant id (None when
+/// no such tenant). An unknown tenant still costs a hash and a comparison, so
+/// timing does not tell unknown tenants from wrong keys.
+pub fn authenticate(credentials: &Credentials, stored_hash: Option<&str>) -> Result<Tenant, ApiError> {
+    const NO_TENANT: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+    let matches = keys::secret_matches(&credentials.api_key, stored_hash.unwrap_or(NO_TENANT));
+    if matches && stored_hash.is_some() {
+        Ok(Tenant { id: credentials.tenant_id })
+    } else {
+        Err(ApiError::Unauthorized)
+    }
+}
+
+/// The operator's partnership credentials, from Spin variables.
+#[derive(Debug, Clone)]
+pub struct PartnerConfig {
+    pub api_key: String,
+    pub tenant_id: String,
+    pub scopes: Vec<String>,
+}
+
+pub const PARTNER_KEY_PREFIX: &str = "sk-partner-";
+pub const TENANT_CREATE_SCOPE: &str = "tenants:create";
+
+/// Checks a partnership key for tenant creation. Failures use the tenant-creation
+/// body shape `{error,message}`.
+pub fn authorize_partner(credentials: Option<&Credentials>, config: &PartnerConfig) -> Result<(), ApiError> {
+    let unauthorized = || ApiError::TenantCreation {
+        status: 401,
+        code: "unauthorized",
+        message: "Invalid or missing partnership key".into(),
+    };
+    let credentials = credentials.ok_or_else(unauthorized)?;
+    let configured_tenant = Uuid::parse_str(config.tenant_id.trim()).ok();
+    // An unset or malformed key in the configuration disables tenant creation.
+    let key_configured = config.api_key.starts_with(PARTNER_KEY_PREFIX);
+    let key_matches = keys::constant_time_eq(
+        keys::hash_secret(&credentials.api_key).as_bytes(),
+        keys::hash_secret(&config.api_key).as_bytes(),
+    );
+    if !(key_configured
+        && key_matches
+        && credentials.api_key.starts_with(PARTNER_KEY_PREFIX)
+        && configured_tenant == Some(credentials.tenant_id))
+    {
+        return Err(unauthorized());
+    }
+    if !config.scopes.iter().any(|scope| scope == TENANT_CREATE_SCOPE) {
+        return Err(ApiError::TenantCreation {
+            status: 401,
+            code: "insufficient_scope",
+            message: format!("The partnership key lacks the {TENANT_CREATE_SCOPE} scope"),
+        });
+    }
+    Ok(())
+}
+
+/// `"tenants:create, other"` -> `["tenants:create", "other"]`.
+pub fn parse_scopes(text: &str) -> Vec<String> {
+    text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TENANT: &str = "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10";
+
+    fn headers<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<&'a str> + 'a {
+        move |name| pairs.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+    }
+
+    #[test]
+    fn parses_both_headers() {
+        let credentials =
+            Credentials::from_headers(headers(&[("x-api-key", " k "), ("x-tenant-id", TENANT)])).unwrap();
+        assert_eq!(credentials.api_key, "k");
+        assert_eq!(credentials.tenant_id.to_string(), TENANT);
+    }
+
+    #[test]
+    fn any_missing_or_malformed_header_is_unauthorized() {
+        for pairs in [
+            vec![("x-tenant-id", TENANT)],
+            vec![("x-api-key", "k")],
+            vec![("x-api-key", ""), ("x-tenant-id", TENANT)],
+            vec![("x-api-key", "k"), ("x-tenant-id", "not-a-uuid")],
+        ] {
+            assert!(matches!(Credentials::from_headers(headers(&pairs)), Err(ApiError::Unauthorized)));
+        }
+    }
+
+    #[test]
+    fn authenticate_needs_a_stored_hash_that_matches() {
+        let credentials = Credentials { api_key: "irs_key".into(), tenant_id: Uuid::parse_str(TENANT).unwrap() };
+        let stored = keys::hash_secret("irs_key");
+        assert_eq!(authenticate(&credentials, Some(&stored)).unwrap().id_string(), TENANT);
+        assert!(authenticate(&credentials, Some(&keys::hash_secret("other"))).is_err());
+        assert!(authenticate(&credentials, None).is_err());
+    }
+
+    fn partner() -> PartnerConfig {
+        PartnerConfig {
+            api_key: "sk-partner-secret".into(),
+            tenant_id: TENANT.into(),
+            scopes: parse_scopes("tenants:create"),
+        }
+    }
+
+    fn partner_credentials(key: &str, tenant: &str) -> Credentials {
+        Credentials { api_key: key.into(), tenant_id: Uuid::parse_str(tenant).unwrap() }
+    }
+
+    fn error_code(result: Result<(), ApiError>) -> &'static str {
+        match result {
+            Err(ApiError::TenantCreation { status: 401, code, .. }) => code,
+            other => panic!("expected 401, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn partner_key_must_match_key_tenant_and_scope() {
+        let config = partner();
+        assert!(authorize_partner(Some(&partner_credentials("sk-partner-secret", TENANT)), &config).is_ok());
+        assert_eq!(error_code(authorize_partner(None, &config)), "unauthorized");
+        assert_eq!(
+            error_code(authorize_partner(Some(&partner_credentials("sk-partner-wrong", TENANT)), &config)),
+            "unauthorized"
+        );
+        assert_eq!(
+            error_code(authorize_partner(
+                Some(&partner_credentials("sk-partner-secret", "00000000-0000-4000-8000-000000000000")),
+                &config
+            )),
+            "unauthorized"
+        );
+        let no_scope = PartnerConfig { scopes: parse_scopes("projects:read"), ..partner() };
+        assert_eq!(
+            error_code(authorize_partner(Some(&partner_credentials("sk-partner-secret", TENANT)), &no_scope)),
+            "insufficient_scope"
+        );
+    }
+
+    #[test]
+    fn partner_key_without_prefix_or_unset_disables_creation() {
+        for key in ["", "plain-secret"] {
+            let config = PartnerConfig { api_key: key.into(), ..partner() };
+            assert!(authorize_partner(Some(&partner_credentials(key, TENANT)), &config).is_err());
+        }
+    }
+
+    #[test]
+    fn scopes_are_a_comma_list() {
+        assert_eq!(parse_scopes(" tenants:create , x ,,"), vec!["tenants:create", "x"]);
+    }
+}

@@ -1,0 +1,247 @@
+//! The one error type of the service and the body shapes SPEC.md uses.
+
+use crate::http::ApiResponse;
+use serde_json::{json, Value};
+
+/// One segment of a pydantic-style error location (`["body","interview_modes",1]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LocPart {
+    Key(String),
+    Index(usize),
+}
+
+impl From<&str> for LocPart {
+    fn from(key: &str) -> Self {
+        LocPart::Key(key.to_string())
+    }
+}
+
+impl From<String> for LocPart {
+    fn from(key: String) -> Self {
+        LocPart::Key(key)
+    }
+}
+
+impl From<usize> for LocPart {
+    fn from(index: usize) -> Self {
+        LocPart::Index(index)
+    }
+}
+
+/// One entry of a 422 body, as FastAPI/pydantic v2 reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub loc: Vec<LocPart>,
+    pub msg: String,
+    /// pydantic's error type (`missing`, `string_too_short`, `enum`, ...).
+    pub kind: &'static str,
+}
+
+impl FieldError {
+    pub fn new(loc: Vec<LocPart>, kind: &'static str, msg: impl Into<String>) -> Self {
+        FieldError { loc, msg: msg.into(), kind }
+    }
+
+    fn to_json(&self) -> Value {
+        let loc: Vec<Value> = self
+            .loc
+            .iter()
+            .map(|part| match part {
+                LocPart::Key(key) => Value::from(key.as_str()),
+                LocPart::Index(index) => Value::from(*index),
+            })
+            .collect();
+        json!({ "loc": loc, "msg": self.msg, "type": self.kind })
+    }
+}
+
+/// Every way a request can fail. Each variant knows its status and body shape.
+#[derive(Debug)]
+pub enum ApiError {
+    /// 422 `{detail:[{loc,msg,type}]}`.
+    Validation(Vec<FieldError>),
+    /// 401 `{detail:{error:"unauthorized",message}}`; never says which part was wrong.
+    Unauthorized,
+    /// 403 `{detail:{error:"forbidden",message}}`.
+    Forbidden(String),
+    /// 404 `{detail:{error:"not_found",message}}`.
+    NotFound(String),
+    /// 405 with `Allow`.
+    MethodNotAllowed { allow: Vec<&'static str> },
+    /// 409 `{detail:{error:<code>,message}}`.
+    Conflict { code: &'static str, message: String },
+    /// 400 `{detail:{error:<code>,message}}` (interview list, webhook confirm).
+    BadRequestDetail { code: &'static str, message: String },
+    /// 400 `{message,code:400}` (project URL, file upload).
+    BadRequest(String),
+    /// 413 `{message,code:413}`.
+    PayloadTooLarge(String),
+    /// 429 with `Retry-After` seconds.
+    RateLimited { retry_after: u64 },
+    /// Tenant creation's own flat shape `{error,message}` with its status.
+    TenantCreation { status: u16, code: &'static str, message: String },
+    /// 500: logged in full, answered without internals.
+    Internal(anyhow::Error),
+}
+
+impl ApiError {
+    pub fn not_found(what: &str) -> Self {
+        ApiError::NotFound(format!("{what} not found"))
+    }
+
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        ApiError::Conflict { code, message: message.into() }
+    }
+
+    pub fn internal(error: impl Into<anyhow::Error>) -> Self {
+        ApiError::Internal(error.into())
+    }
+
+    pub fn status(&self) -> u16 {
+        match self {
+            ApiError::Validation(_) => 422,
+            ApiError::Unauthorized => 401,
+            ApiError::Forbidden(_) => 403,
+            ApiError::NotFound(_) => 404,
+            ApiError::MethodNotAllowed { .. } => 405,
+            ApiError::Conflict { .. } => 409,
+            ApiError::BadRequestDetail { .. } | ApiError::BadRequest(_) => 400,
+            ApiError::PayloadTooLarge(_) => 413,
+            ApiError::RateLimited { .. } => 429,
+            ApiError::TenantCreation { status, .. } => *status,
+            ApiError::Internal(_) => 500,
+        }
+    }
+
+    pub fn body(&self) -> Value {
+        fn detail(code: &str, message: &str) -> Value {
+            json!({ "detail": { "error": code, "message": message } })
+        }
+        match self {
+            ApiError::Validation(errors) => {
+                json!({ "detail": errors.iter().map(FieldError::to_json).collect::<Vec<_>>() })
+            }
+            ApiError::Unauthorized => detail("unauthorized", "Invalid or missing credentials"),
+            ApiError::Forbidden(message) => detail("forbidden", message),
+            ApiError::NotFound(message) => detail("not_found", message),
+            ApiError::MethodNotAllowed { .. } => {
+                detail("method_not_allowed", "Method not allowed for this route")
+            }
+            ApiError::Conflict { code, message } | ApiError::BadRequestDetail { code, message } => {
+                detail(code, message)
+            }
+            ApiError::BadRequest(message) => json!({ "message": message, "code": 400 }),
+            ApiError::PayloadTooLarge(message) => json!({ "message": message, "code": 413 }),
+            ApiError::RateLimited { retry_after } => detail(
+                "rate_limited",
+                &format!("Too many requests; retry after {retry_after} seconds"),
+            ),
+            ApiError::TenantCreation { code, message, .. } => {
+                json!({ "error": code, "message": message })
+            }
+            ApiError::Internal(_) => detail("internal_error", "Internal server error"),
+        }
+    }
+
+    pub fn into_response(self) -> ApiResponse {
+        if let ApiError::Internal(error) = &self {
+            eprintln!("internal error: {error:#}");
+        }
+        let mut response = ApiResponse::json(self.status(), &self.body());
+        match &self {
+            ApiError::MethodNotAllowed { allow } => {
+                response = response.with_header("allow", allow.join(", "));
+            }
+            ApiError::RateLimited { retry_after } => {
+                response = response.with_header("retry-after", retry_after.to_string());
+            }
+            _ => {}
+        }
+        response
+    }
+}
+
+impl From<spin_sdk::sqlite::Error> for ApiError {
+    fn from(error: spin_sdk::sqlite::Error) -> Self {
+        ApiError::Internal(anyhow::anyhow!("sqlite: {error:?}"))
+    }
+}
+
+impl From<spin_sdk::key_value::Error> for ApiError {
+    fn from(error: spin_sdk::key_value::Error) -> Self {
+        ApiError::Internal(anyhow::anyhow!("key-value: {error:?}"))
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header<'a>(response: &'a ApiResponse, name: &str) -> Option<&'a str> {
+        response.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn validation_errors_use_pydantic_shape() {
+        let error = ApiError::Validation(vec![
+            FieldError::new(vec!["body".into(), "project_name".into()], "missing", "Field required"),
+            FieldError::new(
+                vec!["body".into(), "interview_modes".into(), 1.into()],
+                "enum",
+                "Input should be 'typing' or 'talking'",
+            ),
+        ]);
+        assert_eq!(error.status(), 422);
+        assert_eq!(
+            error.body(),
+            json!({"detail": [
+                {"loc": ["body", "project_name"], "msg": "Field required", "type": "missing"},
+                {"loc": ["body", "interview_modes", 1], "msg": "Input should be 'typing' or 'talking'", "type": "enum"}
+            ]})
+        );
+    }
+
+    #[test]
+    fn detail_errors_nest_error_and_message() {
+        let body = ApiError::not_found("Project").body();
+        assert_eq!(body, json!({"detail": {"error": "not_found", "message": "Project not found"}}));
+        let body = ApiError::Unauthorized.body();
+        assert_eq!(body["detail"]["error"], "unauthorized");
+        assert!(body["detail"]["message"].is_string());
+    }
+
+    #[test]
+    fn coded_and_flat_shapes() {
+        assert_eq!(
+            ApiError::BadRequest("bad".into()).body(),
+            json!({"message": "bad", "code": 400})
+        );
+        assert_eq!(ApiError::PayloadTooLarge("big".into()).status(), 413);
+        assert_eq!(
+            ApiError::PayloadTooLarge("big".into()).body(),
+            json!({"message": "big", "code": 413})
+        );
+        let flat = ApiError::TenantCreation { status: 409, code: "conflict", message: "exists".into() };
+        assert_eq!(flat.status(), 409);
+        assert_eq!(flat.body(), json!({"error": "conflict", "message": "exists"}));
+    }
+
+    #[test]
+    fn rate_limit_and_method_errors_carry_headers() {
+        let response = ApiError::RateLimited { retry_after: 17 }.into_response();
+        assert_eq!(response.status, 429);
+        assert_eq!(header(&response, "retry-after"), Some("17"));
+        let response = ApiError::MethodNotAllowed { allow: vec!["GET", "POST"] }.into_response();
+        assert_eq!(response.status, 405);
+        assert_eq!(header(&response, "allow"), Some("GET, POST"));
+    }
+
+    #[test]
+    fn internal_errors_hide_their_cause() {
+        let body = ApiError::internal(anyhow::anyhow!("secret path /x/y")).body();
+        assert_eq!(body["detail"]["error"], "internal_error");
+        assert!(!body.to_string().contains("/x/y"));
+    }
+}

@@ -1,0 +1,357 @@
+//! Plain request/response values and the route table each component declares.
+//! Nothing here touches the host, so all of it is unit-tested natively.
+
+use crate::error::ApiError;
+use serde::Serialize;
+use std::net::IpAddr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+    Head,
+    Options,
+    Other,
+}
+
+impl Method {
+    pub fn parse(method: &str) -> Method {
+        match method.to_ascii_uppercase().as_str() {
+            "GET" => Method::Get,
+            "POST" => Method::Post,
+            "PUT" => Method::Put,
+            "PATCH" => Method::Patch,
+            "DELETE" => Method::Delete,
+            "HEAD" => Method::Head,
+            "OPTIONS" => Method::Options,
+            _ => Method::Other,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+            Method::Head => "HEAD",
+            Method::Options => "OPTIONS",
+            Method::Other => "OTHER",
+        }
+    }
+}
+
+/// A request as handlers see it: head parsed, body read (within its limit).
+#[derive(Debug, Clone)]
+pub struct ApiRequest {
+    pub method: Method,
+    pub path: String,
+    pub query: String,
+    /// Lower-case names, in arrival order.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub client_ip: Option<IpAddr>,
+    pub request_id: String,
+}
+
+impl ApiRequest {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Decoded `name=value` pairs of the query string, in order.
+    pub fn query_pairs(&self) -> Vec<(String, String)> {
+        parse_query(&self.query)
+    }
+
+    /// The `scheme://host[:port]` the request came in on, from Spin's `spin-full-url`.
+    pub fn origin(&self) -> Option<String> {
+        let full = self.header("spin-full-url")?;
+        let (scheme, rest) = full.split_once("://")?;
+        let host = rest.split(['/', '?', '#']).next()?;
+        (!host.is_empty()).then(|| format!("{scheme}://{host}"))
+    }
+}
+
+/// Splits and percent-decodes a query string (`+` is a space, as in forms).
+pub fn parse_query(query: &str) -> Vec<(String, String)> {
+    query
+        .split('&')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let (name, value) = part.split_once('=').unwrap_or((part, ""));
+            (percent_decode(name), percent_decode(value))
+        })
+        .collect()
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                match (hex_value(bytes[i + 1]), hex_value(bytes[i + 2])) {
+                    (Some(high), Some(low)) => {
+                        out.push(high << 4 | low);
+                        i += 2;
+                    }
+                    _ => out.push(b'%'),
+                }
+            }
+            byte => out.push(byte),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex_value(byte: u8) -> Option<u8> {
+    (byte as char).to_digit(16).map(|d| d as u8)
+}
+
+/// A response before it is handed to the host.
+#[derive(Debug, Clone)]
+pub struct ApiResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl ApiResponse {
+    pub fn json(status: u16, body: &impl Serialize) -> Self {
+        let body = serde_json::to_vec(body).expect("JSON values always serialize");
+        ApiResponse {
+            status,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body,
+        }
+    }
+
+    pub fn empty(status: u16) -> Self {
+        ApiResponse { status, headers: Vec::new(), body: Vec::new() }
+    }
+
+    pub fn with_header(mut self, name: &str, value: impl Into<String>) -> Self {
+        self.headers.push((name.to_ascii_lowercase(), value.into()));
+        self
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Values captured by `:name` segments of a route pattern.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct PathParams(Vec<(&'static str, String)>);
+
+impl PathParams {
+    pub fn get(&self, name: &str) -> &str {
+        self.0
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_default()
+    }
+}
+
+pub struct Route<H> {
+    pub method: Method,
+    pub pattern: &'static str,
+    /// A named extra per-IP limit (variable name of its per-minute budget).
+    pub extra_limit: Option<&'static str>,
+    pub handler: H,
+}
+
+/// A component's routes. `H` is the handler type the component uses.
+pub struct Router<H> {
+    routes: Vec<Route<H>>,
+}
+
+impl<H> Default for Router<H> {
+    fn default() -> Self {
+        Router { routes: Vec::new() }
+    }
+}
+
+pub enum RouteMatch<'r, H> {
+    Found(&'r Route<H>, PathParams),
+    MethodNotAllowed(Vec<&'static str>),
+    NotFound,
+}
+
+impl<H> Router<H> {
+    pub fn new() -> Self {
+        Router::default()
+    }
+
+    pub fn route(mut self, method: Method, pattern: &'static str, handler: H) -> Self {
+        self.routes.push(Route { method, pattern, extra_limit: None, handler });
+        self
+    }
+
+    /// Adds an extra per-IP limit to the route declared last.
+    pub fn limited_by(mut self, variable: &'static str) -> Self {
+        if let Some(route) = self.routes.last_mut() {
+            route.extra_limit = Some(variable);
+        }
+        self
+    }
+
+    pub fn routes(&self) -> impl Iterator<Item = &Route<H>> {
+        self.routes.iter()
+    }
+
+    pub fn find(&self, method: Method, path: &str) -> RouteMatch<'_, H> {
+        let mut allow = Vec::new();
+        for route in &self.routes {
+            if let Some(params) = match_pattern(route.pattern, path) {
+                if route.method == method || (method == Method::Head && route.method == Method::Get) {
+                    return RouteMatch::Found(route, params);
+                }
+                if !allow.contains(&route.method.as_str()) {
+                    allow.push(route.method.as_str());
+                }
+            }
+        }
+        if allow.is_empty() {
+            RouteMatch::NotFound
+        } else {
+            RouteMatch::MethodNotAllowed(allow)
+        }
+    }
+
+    pub fn not_found(path: &str) -> ApiError {
+        ApiError::NotFound(format!("No route for {path}"))
+    }
+}
+
+/// Matches `/v1/projects/:project_id/url` against a path (a trailing slash is ignored).
+fn match_pattern(pattern: &'static str, path: &str) -> Option<PathParams> {
+    let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
+    let mut pattern_parts = pattern.split('/');
+    let mut path_parts = path.split('/');
+    let mut params = Vec::new();
+    loop {
+        match (pattern_parts.next(), path_parts.next()) {
+            (None, None) => return Some(PathParams(params)),
+            (Some(expected), Some(actual)) => {
+                if let Some(name) = expected.strip_prefix(':') {
+                    if actual.is_empty() {
+                        return None;
+                    }
+                    params.push((name, percent_decode_path(actual)));
+                } else if expected != actual {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
+fn percent_decode_path(segment: &str) -> String {
+    // `+` is literal in paths.
+    percent_decode(&segment.replace('+', "%2B"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn router() -> Router<u8> {
+        Router::new()
+            .route(Method::Get, "/v1/projects", 1)
+            .route(Method::Post, "/v1/projects", 2)
+            .limited_by("project_create_rate_limit_per_minute")
+            .route(Method::Get, "/v1/projects/:project_id", 3)
+            .route(Method::Patch, "/v1/projects/:project_id", 4)
+            .route(Method::Post, "/v1/projects/:project_id/activate", 5)
+    }
+
+    fn found(router: &Router<u8>, method: Method, path: &str) -> Option<(u8, PathParams)> {
+        match router.find(method, path) {
+            RouteMatch::Found(route, params) => Some((route.handler, params)),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn matches_exact_and_parameterised_routes() {
+        let router = router();
+        assert_eq!(found(&router, Method::Get, "/v1/projects").unwrap().0, 1);
+        assert_eq!(found(&router, Method::Post, "/v1/projects/").unwrap().0, 2);
+        let (handler, params) = found(&router, Method::Post, "/v1/projects/abc/activate").unwrap();
+        assert_eq!(handler, 5);
+        assert_eq!(params.get("project_id"), "abc");
+        assert!(found(&router, Method::Get, "/v1/projects//activate").is_none());
+    }
+
+    #[test]
+    fn head_is_served_by_get() {
+        assert_eq!(found(&router(), Method::Head, "/v1/projects").unwrap().0, 1);
+    }
+
+    #[test]
+    fn wrong_method_lists_allowed_ones() {
+        match router().find(Method::Delete, "/v1/projects/x") {
+            RouteMatch::MethodNotAllowed(allow) => assert_eq!(allow, vec!["GET", "PATCH"]),
+            _ => panic!("expected 405"),
+        }
+        assert!(matches!(router().find(Method::Get, "/v1/nothing"), RouteMatch::NotFound));
+    }
+
+    #[test]
+    fn extra_limit_is_attached_to_the_last_route() {
+        let router = router();
+        let limits: Vec<_> = router.routes().map(|r| r.extra_limit).collect();
+        assert_eq!(limits[1], Some("project_create_rate_limit_per_minute"));
+        assert_eq!(limits.iter().filter(|l| l.is_some()).count(), 1);
+    }
+
+    #[test]
+    fn path_params_are_percent_decoded() {
+        let (_, params) = found(&router(), Method::Get, "/v1/projects/a%20b+c").unwrap();
+        assert_eq!(params.get("project_id"), "a b+c");
+    }
+
+    #[test]
+    fn query_strings_are_decoded() {
+        assert_eq!(
+            parse_query("environment=sandbox&external_metadata%5Bplan%5D=a+b&x"),
+            vec![
+                ("environment".into(), "sandbox".into()),
+                ("external_metadata[plan]".into(), "a b".into()),
+                ("x".into(), "".into()),
+            ]
+        );
+        assert_eq!(parse_query("bad=%zz%4"), vec![("bad".into(), "%zz%4".into())]);
+    }
+
+    #[test]
+    fn origin_comes_from_spin_full_url() {
+        let request = ApiRequest {
+            method: Method::Get,
+            path: "/v1/x".into(),
+            query: String::new(),
+            headers: vec![("spin-full-url".into(), "http://127.0.0.1:3000/v1/x?y=1".into())],
+            body: Vec::new(),
+            client_ip: None,
+            request_id: "r".into(),
+        };
+        assert_eq!(request.origin().as_deref(), Some("http://127.0.0.1:3000"));
+    }
+}

@@ -1,0 +1,225 @@
+//! The request pipeline every HTTP component runs: request id, per-IP limits,
+//! routing (404/405), authentication, bounded body, handler, error mapping.
+
+use crate::auth::{self, Credentials, Tenant};
+use crate::config;
+use crate::db::{self, Db};
+use crate::error::{ApiError, ApiResult};
+use crate::http::{ApiRequest, ApiResponse, Method, PathParams, RouteMatch, Router};
+use crate::rate_limit::{self, Window};
+use crate::time;
+use futures::StreamExt;
+use spin_sdk::http::{IncomingRequest, Response};
+use std::net::{IpAddr, SocketAddr};
+
+/// What a handler gets besides the request: storage, opened and migrated.
+pub struct Context {
+    pub db: Db,
+}
+
+pub type PublicHandler = fn(&Context, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
+pub type TenantHandler = fn(&Context, &Tenant, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
+
+/// A route's handler; its variant says which credentials it needs.
+#[derive(Clone, Copy)]
+pub enum Handler {
+    /// No tenant credentials (tenant creation checks its partnership key itself).
+    Public(PublicHandler),
+    /// `X-Api-Key` + `X-Tenant-Id` of a tenant, checked before the handler runs.
+    Tenant(TenantHandler),
+}
+
+/// JSON bodies larger than this are refused with 413 without being read further.
+pub const MAX_JSON_BODY: usize = 1024 * 1024;
+
+pub const GLOBAL_LIMIT_VARIABLE: &str = "rate_limit_per_minute";
+const GLOBAL_LIMIT_DEFAULT: u64 = 50;
+
+/// Entry point of each HTTP component.
+pub async fn serve(incoming: IncomingRequest, router: &Router<Handler>) -> Response {
+    let mut request = request_head(&incoming);
+    let method = request.method;
+    let mut response = match route(incoming, &mut request, router).await {
+        Ok(response) => response,
+        Err(error) => error.into_response(),
+    };
+    if method == Method::Head {
+        response.body.clear();
+    }
+    to_spin_response(response.with_header("x-request-id", request.request_id.clone()))
+}
+
+async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Router<Handler>) -> ApiResult<ApiResponse> {
+    let context = Context { db: Db::open()? };
+    let now = time::unix_seconds(time::now());
+    let client = request.client_ip.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
+    enforce_limit(&context.db, "all", &client, config::var_u64(GLOBAL_LIMIT_VARIABLE, GLOBAL_LIMIT_DEFAULT), now)?;
+
+    let (route, params) = match router.find(request.method, &request.path) {
+        RouteMatch::Found(route, params) => (route, params),
+        RouteMatch::MethodNotAllowed(allow) => return Err(ApiError::MethodNotAllowed { allow }),
+        RouteMatch::NotFound => return Err(Router::<Handler>::not_found(&request.path)),
+    };
+    if let Some(variable) = route.extra_limit {
+        enforce_limit(&context.db, variable, &client, config::var_u64(variable, u64::MAX), now)?;
+    }
+    let tenant = match route.handler {
+        Handler::Tenant(_) => Some(authenticate(&context.db, request)?),
+        Handler::Public(_) => None,
+    };
+    request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
+    match (route.handler, tenant) {
+        (Handler::Tenant(handler), Some(tenant)) => handler(&context, &tenant, request, &params),
+        (Handler::Public(handler), _) => handler(&context, request, &params),
+        (Handler::Tenant(_), None) => Err(ApiError::Unauthorized),
+    }
+}
+
+fn enforce_limit(db: &Db, name: &str, client: &str, limit: u64, now: u64) -> ApiResult<()> {
+    if limit == u64::MAX {
+        return Ok(());
+    }
+    let window = Window::containing(now);
+    let count = db.count_request(&format!("{name}:{client}"), window.start)?;
+    rate_limit::decide(count, limit, window, now)
+}
+
+/// Looks the tenant up by id and checks the key against its stored hash.
+pub fn authenticate(db: &Db, request: &ApiRequest) -> ApiResult<Tenant> {
+    let credentials = Credentials::from_headers(|name| request.header(name))?;
+    let stored = db.query_scalar(
+        "SELECT api_key_hash FROM tenants WHERE tenant_id = ?",
+        &[db::text(credentials.tenant_id.to_string())],
+    )?;
+    let stored = match stored {
+        Some(db::SqlValue::Text(hash)) => Some(hash),
+        _ => None,
+    };
+    auth::authenticate(&credentials, stored.as_deref())
+}
+
+/// Reads the whole body, refusing with 413 as soon as it exceeds `limit`.
+pub async fn read_body(incoming: IncomingRequest, request: &ApiRequest, limit: usize) -> ApiResult<Vec<u8>> {
+    let too_large = || ApiError::PayloadTooLarge(format!("Request body exceeds {limit} bytes"));
+    if let Some(length) = request.header("content-length").and_then(|l| l.trim().parse::<u64>().ok()) {
+        if length > limit as u64 {
+            return Err(too_large());
+        }
+    }
+    let mut body = Vec::new();
+    let mut stream = incoming.into_body_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| ApiError::internal(anyhow::anyhow!("reading request body: {e:?}")))?;
+        if body.len() + chunk.len() > limit {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// Method, path, query, headers, client address and request id; no body yet.
+pub fn request_head(incoming: &IncomingRequest) -> ApiRequest {
+    let headers: Vec<(String, String)> = incoming
+        .headers()
+        .entries()
+        .into_iter()
+        .map(|(name, value)| (name.to_ascii_lowercase(), String::from_utf8_lossy(&value).into_owned()))
+        .collect();
+    let path_and_query = incoming.path_with_query().unwrap_or_else(|| "/".into());
+    let (path, query) = match path_and_query.split_once('?') {
+        Some((path, query)) => (path.to_string(), query.to_string()),
+        None => (path_and_query, String::new()),
+    };
+    let method = Method::parse(&incoming.method().to_string());
+    let mut request = ApiRequest {
+        method,
+        path,
+        query,
+        headers,
+        body: Vec::new(),
+        client_ip: None,
+        request_id: String::new(),
+    };
+    request.client_ip = client_ip(&request, config::var_bool("trust_forwarded_for"));
+    request.request_id = request_id(request.header("x-request-id"));
+    request
+}
+
+/// The caller's IP: Spin's `spin-client-addr`, or, behind a trusted proxy, the
+/// last `X-Forwarded-For` entry (the one that proxy appended).
+pub fn client_ip(request: &ApiRequest, trust_forwarded_for: bool) -> Option<IpAddr> {
+    if trust_forwarded_for {
+        let forwarded = request
+            .header("x-forwarded-for")
+            .and_then(|list| list.rsplit(',').next())
+            .and_then(|last| last.trim().parse::<IpAddr>().ok());
+        if forwarded.is_some() {
+            return forwarded;
+        }
+    }
+    let addr = request.header("spin-client-addr")?.trim();
+    addr.parse::<SocketAddr>().map(|a| a.ip()).ok().or_else(|| addr.parse::<IpAddr>().ok())
+}
+
+/// Echoes a sane client-supplied id; otherwise makes one.
+pub fn request_id(given: Option<&str>) -> String {
+    match given.map(str::trim) {
+        Some(id) if !id.is_empty() && id.len() <= 128 && id.bytes().all(|b| b.is_ascii_graphic()) => {
+            id.to_string()
+        }
+        _ => uuid::Uuid::new_v4().to_string(),
+    }
+}
+
+pub fn to_spin_response(response: ApiResponse) -> Response {
+    let mut builder = Response::builder();
+    builder.status(response.status);
+    for (name, value) in &response.headers {
+        builder.header(name.as_str(), value.as_str());
+    }
+    builder.body(response.body).build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(headers: &[(&str, &str)]) -> ApiRequest {
+        ApiRequest {
+            method: Method::Get,
+            path: "/".into(),
+            query: String::new(),
+            headers: headers.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect(),
+            body: Vec::new(),
+            client_ip: None,
+            request_id: String::new(),
+        }
+    }
+
+    #[test]
+    fn client_ip_comes_from_spin_client_addr() {
+        let r = request(&[("spin-client-addr", "127.0.0.1:51234"), ("x-forwarded-for", "9.9.9.9")]);
+        assert_eq!(client_ip(&r, false), Some("127.0.0.1".parse().unwrap()));
+        let r = request(&[("spin-client-addr", "[::1]:51234")]);
+        assert_eq!(client_ip(&r, false), Some("::1".parse().unwrap()));
+        assert_eq!(client_ip(&request(&[]), false), None);
+    }
+
+    #[test]
+    fn forwarded_for_is_used_only_when_trusted() {
+        let r = request(&[("spin-client-addr", "127.0.0.1:1"), ("x-forwarded-for", "1.2.3.4, 10.0.0.7")]);
+        assert_eq!(client_ip(&r, true), Some("10.0.0.7".parse().unwrap()));
+        let r = request(&[("spin-client-addr", "127.0.0.1:1"), ("x-forwarded-for", "garbage")]);
+        assert_eq!(client_ip(&r, true), Some("127.0.0.1".parse().unwrap()));
+    }
+
+    #[test]
+    fn request_ids_are_echoed_when_sane() {
+        assert_eq!(request_id(Some("abc-123")), "abc-123");
+        for bad in [None, Some(""), Some("has space"), Some(&"x".repeat(129)[..])] {
+            let id = request_id(bad);
+            assert!(uuid::Uuid::parse_str(&id).is_ok(), "{bad:?} -> {id}");
+        }
+    }
+}

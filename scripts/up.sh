@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Serves the app: with the real Spin CLI when it is installed, otherwise with
+# the project's own Spin-compatible host. Prints the dev partnership key.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+listen=${1:-127.0.0.1:3000}
+state_dir=${2:-.spin}
+mkdir -p "$state_dir"
+
+# A development partnership key, made once and kept with the local data so
+# that tenants created earlier stay reachable with the same key.
+key_file="$state_dir/dev-partner-key"
+tenant_file="$state_dir/dev-partner-tenant-id"
+[ -s "$key_file" ] || echo "sk-partner-dev-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$key_file"
+[ -s "$tenant_file" ] || cat /proc/sys/kernel/random/uuid >"$tenant_file"
+export SPIN_VARIABLE_PARTNER_API_KEY="${SPIN_VARIABLE_PARTNER_API_KEY:-$(cat "$key_file")}"
+export SPIN_VARIABLE_PARTNER_TENANT_ID="${SPIN_VARIABLE_PARTNER_TENANT_ID:-$(cat "$tenant_file")}"
+
+cat <<INFO
+Development partnership credentials (for POST /v1/tenants):
+  X-Api-Key:   $SPIN_VARIABLE_PARTNER_API_KEY
+  X-Tenant-Id: $SPIN_VARIABLE_PARTNER_TENANT_ID
+INFO
+
+if command -v spin >/dev/null 2>&1; then
+    exec spin up --listen "$listen" --state-dir "$state_dir"
+fi
+exec target/debug/spin-host up --from spin.toml --listen "$listen" --state-dir "$state_dir"

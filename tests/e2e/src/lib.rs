@@ -1,0 +1,166 @@
+//! Helpers shared by the end-to-end tests: start the Spin-compatible host on the
+//! built components (real SQLite and key-value files in a temporary state
+//! directory), and talk to it over real HTTP.
+
+use reqwest::blocking::{Client, RequestBuilder, Response};
+use serde_json::{json, Value};
+use spin_host::{Host, HostConfig};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+pub use reqwest::StatusCode;
+
+pub const PARTNER_TENANT_ID: &str = "0b7e5d8c-6a4f-4c1e-9d2b-3f8a7c6e5d4b";
+
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+fn check_components_built() {
+    let dir = workspace_root().join("target/wasm32-wasip2/release");
+    for component in ["tenants", "webhooks", "fallback"] {
+        let wasm = dir.join(format!("{component}.wasm"));
+        assert!(wasm.exists(), "{} is missing: run `make build` (or `make test`) first", wasm.display());
+    }
+}
+
+/// A running host with its own state directory and partnership key.
+pub struct TestApp {
+    pub host: Host,
+    pub partner_key: String,
+    pub client: Client,
+    _state: Option<tempfile::TempDir>,
+}
+
+/// Variables every test host gets unless a test overrides them: generous rate
+/// limits so that tests do not trip over each other.
+pub fn default_variables(partner_key: &str) -> HashMap<String, String> {
+    HashMap::from([
+        ("partner_api_key".to_string(), partner_key.to_string()),
+        ("partner_tenant_id".to_string(), PARTNER_TENANT_ID.to_string()),
+        ("rate_limit_per_minute".to_string(), "100000".to_string()),
+        ("project_create_rate_limit_per_minute".to_string(), "100000".to_string()),
+    ])
+}
+
+impl TestApp {
+    /// A fresh host with the default variables, overridden by `overrides`.
+    pub fn start(overrides: &[(&str, &str)]) -> TestApp {
+        let state = tempfile::tempdir().unwrap();
+        let mut app = TestApp::start_in(state.path(), overrides);
+        app._state = Some(state);
+        app
+    }
+
+    /// A host on an existing state directory (to test restarts).
+    pub fn start_in(state_dir: &Path, overrides: &[(&str, &str)]) -> TestApp {
+        check_components_built();
+        let partner_key = overrides
+            .iter()
+            .find(|(name, _)| *name == "partner_api_key")
+            .map(|(_, value)| value.to_string())
+            .unwrap_or_else(|| format!("sk-partner-test-{}", uuid::Uuid::new_v4().simple()));
+        let mut variables = default_variables(&partner_key);
+        for (name, value) in overrides {
+            variables.insert(name.to_string(), value.to_string());
+        }
+        let host = Host::start(HostConfig {
+            manifest: workspace_root().join("spin.toml"),
+            listen: "127.0.0.1:0".parse().unwrap(),
+            state_dir: state_dir.to_path_buf(),
+            variables,
+            enable_cron: false,
+        })
+        .expect("the host starts");
+        TestApp { host, partner_key, client: Client::new(), _state: None }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.host.base_url())
+    }
+
+    pub fn get(&self, path: &str) -> RequestBuilder {
+        self.client.get(self.url(path))
+    }
+
+    pub fn post(&self, path: &str) -> RequestBuilder {
+        self.client.post(self.url(path))
+    }
+
+    pub fn request(&self, method: &str, path: &str) -> RequestBuilder {
+        self.client.request(method.parse().unwrap(), self.url(path))
+    }
+
+    /// POST /v1/tenants with the partnership key.
+    pub fn create_tenant_raw(&self, body: &Value) -> Response {
+        self.post("/v1/tenants")
+            .header("X-Api-Key", &self.partner_key)
+            .header("X-Tenant-Id", PARTNER_TENANT_ID)
+            .json(body)
+            .send()
+            .unwrap()
+    }
+
+    /// Creates a tenant with a unique name and returns its credentials.
+    pub fn create_tenant(&self) -> TenantCredentials {
+        let name = format!("Org {}", uuid::Uuid::new_v4());
+        let response = self.create_tenant_raw(&json!({
+            "organization_name": name,
+            "contact_email": "research@example.com",
+        }));
+        assert_eq!(response.status(), 201);
+        let body: Value = response.json().unwrap();
+        TenantCredentials {
+            tenant_id: body["tenant_id"].as_str().unwrap().to_string(),
+            api_key: body["api_key"].as_str().unwrap().to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct TenantCredentials {
+    pub tenant_id: String,
+    pub api_key: String,
+}
+
+/// Adds a tenant's authentication headers.
+pub trait Authenticated {
+    fn auth(self, tenant: &TenantCredentials) -> Self;
+}
+
+impl Authenticated for RequestBuilder {
+    fn auth(self, tenant: &TenantCredentials) -> Self {
+        self.header("X-Api-Key", &tenant.api_key).header("X-Tenant-Id", &tenant.tenant_id)
+    }
+}
+
+/// One host shared by the tests of a test binary that need no special variables.
+pub fn shared_app() -> &'static TestApp {
+    static APP: OnceLock<TestApp> = OnceLock::new();
+    APP.get_or_init(|| TestApp::start(&[]))
+}
+
+/// Status and JSON body of a response (panics on a non-JSON body).
+pub fn json_of(response: Response) -> (StatusCode, Value) {
+    let status = response.status();
+    let text = response.text().unwrap();
+    let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+    (status, body)
+}
+
+/// Asserts the `{detail:{error,message}}` shape with the given error code.
+pub fn assert_detail_error(body: &Value, code: &str) {
+    assert_eq!(body["detail"]["error"], code, "body: {body}");
+    assert!(body["detail"]["message"].as_str().is_some_and(|m| !m.is_empty()), "body: {body}");
+}
+
+/// Rate-limit windows are aligned minutes; a test that counts requests waits
+/// when a window is about to end, so all its requests fall into one window.
+pub fn wait_for_fresh_window(requests_needed_seconds: u64) {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let left = 60 - now % 60;
+    if left <= requests_needed_seconds {
+        std::thread::sleep(std::time::Duration::from_secs(left + 1));
+    }
+}
