@@ -1,0 +1,209 @@
+//! `spin-host up`: runs a Spin app like `spin up` (see the library docs).
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use spin_host::{default_state_dir, Host, HostConfig};
+
+const HELP: &str = "\
+spin-host: a small Spin-compatible host (HTTP and cron triggers)
+
+USAGE:
+    spin-host up [OPTIONS]
+    spin-host --help
+
+OPTIONS (as `spin up`):
+    -f, --from <PATH>           The application manifest (spin.toml) or the directory
+                                that holds it [default: spin.toml]
+        --listen <ADDRESS>      The address to listen on [default: 127.0.0.1:3000]
+        --state-dir <DIR>       Where SQLite and key-value data live
+                                [default: .spin next to the manifest]
+        --variable <NAME=VALUE> Set an application variable (repeatable; wins over
+                                SPIN_VARIABLE_<NAME> environment variables)
+        --sqlite <SQL|@FILE>    Run SQL against the default database before serving
+                                (repeatable)
+        --no-cron               Do not schedule [[trigger.cron]] components
+    -h, --help                  Print this help
+
+ENVIRONMENT:
+    SPIN_VARIABLE_<NAME>        Value of application variable <name>
+    SPIN_HOST_DISABLE_CACHE=1   Do not use wasmtime's on-disk compilation cache
+    SPIN_HOST_CACHE_DIR=DIR     Where that cache lives (default: the repository's target/spin-host-cache)
+";
+
+struct Args {
+    manifest: PathBuf,
+    listen: SocketAddr,
+    state_dir: Option<PathBuf>,
+    variables: HashMap<String, String>,
+    sqlite: Vec<String>,
+    cron: bool,
+}
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>> {
+    match args.next().as_deref() {
+        Some("up") => {}
+        Some("-h" | "--help" | "help") | None => return Ok(None),
+        Some(other) => bail!("unknown command {other:?} (try `spin-host --help`)"),
+    }
+    let mut out = Args {
+        manifest: PathBuf::from("spin.toml"),
+        listen: "127.0.0.1:3000".parse()?,
+        state_dir: None,
+        variables: HashMap::new(),
+        sqlite: Vec::new(),
+        cron: true,
+    };
+    while let Some(arg) = args.next() {
+        // Accept both `--flag value` and `--flag=value`.
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = |name: &str| -> Result<String> {
+            match inline.clone() {
+                Some(v) => Ok(v),
+                None => args.next().with_context(|| format!("{name} needs a value")),
+            }
+        };
+        match flag.as_str() {
+            "-f" | "--from" | "--file" => out.manifest = PathBuf::from(value(&flag)?),
+            "--listen" => {
+                let v = value(&flag)?;
+                out.listen = v
+                    .parse()
+                    .with_context(|| format!("invalid --listen address {v:?}"))?;
+            }
+            "--state-dir" => out.state_dir = Some(PathBuf::from(value(&flag)?)),
+            "--variable" => {
+                let v = value(&flag)?;
+                let (k, val) = v
+                    .split_once('=')
+                    .with_context(|| format!("--variable expects NAME=VALUE, got {v:?}"))?;
+                out.variables.insert(k.to_string(), val.to_string());
+            }
+            "--sqlite" => out.sqlite.push(value(&flag)?),
+            "--no-cron" => out.cron = false,
+            "-h" | "--help" => return Ok(None),
+            other => bail!("unknown option {other:?} (try `spin-host --help`)"),
+        }
+    }
+    if out.manifest.is_dir() {
+        out.manifest = out.manifest.join("spin.toml");
+    }
+    Ok(Some(out))
+}
+
+fn run() -> Result<()> {
+    let Some(args) = parse_args(std::env::args().skip(1))? else {
+        print!("{HELP}");
+        return Ok(());
+    };
+    let state_dir = args
+        .state_dir
+        .clone()
+        .unwrap_or_else(|| default_state_dir(&args.manifest));
+
+    if !args.sqlite.is_empty() {
+        // Like `spin up --sqlite`: statements for the default database, before serving.
+        let db = spin_host::sqlite::SharedDb::new(
+            state_dir.join("sqlite_db.db"),
+            spin_host::sqlite::no_init,
+        );
+        for stmt in &args.sqlite {
+            let sql = match stmt.strip_prefix('@') {
+                Some(file) => std::fs::read_to_string(file)
+                    .with_context(|| format!("cannot read SQL file {file}"))?,
+                None => stmt.clone(),
+            };
+            db.execute_batch(&sql)
+                .with_context(|| format!("--sqlite {stmt}"))?;
+        }
+    }
+
+    let host = Host::start(HostConfig {
+        manifest: args.manifest,
+        listen: args.listen,
+        state_dir,
+        variables: args.variables,
+        enable_cron: args.cron,
+    })?;
+
+    let base = host.base_url();
+    println!("\nServing {base}");
+    println!("Available Routes:");
+    for (component, route) in host.routes() {
+        println!("  {component}: {base}{route}");
+    }
+
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            r = tokio::signal::ctrl_c() => r?,
+            _ = term.recv() => {}
+        }
+        anyhow::Ok(())
+    })?;
+    eprintln!("Shutting down...");
+    host.stop();
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Option<Args>> {
+        parse_args(args.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn cli_flags() {
+        assert!(parse(&[]).unwrap().is_none());
+        assert!(parse(&["--help"]).unwrap().is_none());
+        let a = parse(&["up"]).unwrap().unwrap();
+        assert_eq!(a.manifest, PathBuf::from("spin.toml"));
+        assert_eq!(a.listen, "127.0.0.1:3000".parse().unwrap());
+        assert!(a.cron);
+        let a = parse(&[
+            "up",
+            "-f",
+            "app/spin.toml",
+            "--listen=0.0.0.0:8080",
+            "--state-dir",
+            "/tmp/s",
+            "--variable",
+            "a_b=c=d",
+            "--sqlite",
+            "@x.sql",
+            "--no-cron",
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(a.manifest, PathBuf::from("app/spin.toml"));
+        assert_eq!(a.listen.port(), 8080);
+        assert_eq!(a.state_dir, Some(PathBuf::from("/tmp/s")));
+        assert_eq!(a.variables["a_b"], "c=d");
+        assert_eq!(a.sqlite, vec!["@x.sql"]);
+        assert!(!a.cron);
+        assert!(parse(&["up", "--bogus"]).is_err());
+        assert!(parse(&["down"]).is_err());
+        assert!(parse(&["up", "--listen"]).is_err());
+    }
+}
