@@ -3,6 +3,9 @@
 SHELL := /bin/bash
 LISTEN ?= 127.0.0.1:3000
 STATE_DIR ?= .spin
+# The native crates, always built together: building a subset would resolve
+# dependency features differently and rebuild wasmtime and friends.
+NATIVE := -p api-core -p spin-host -p e2e
 
 .PHONY: up test build wasm host unit e2e bench clean setup
 
@@ -13,7 +16,7 @@ wasm: setup
 	scripts/build-wasm.sh
 
 host:
-	cargo build -p spin-host
+	cargo build $(NATIVE)
 
 build: wasm host
 
@@ -21,13 +24,13 @@ up: build
 	@scripts/up.sh "$(LISTEN)" "$(STATE_DIR)"
 
 unit:
-	cargo test -p api-core -p spin-host
+	cargo test $(NATIVE) --lib
 
 e2e: build
-	cargo test -p e2e -- --test-threads 4
+	cargo test $(NATIVE) --tests --test "*"
 
 test: build
-	cargo test -p api-core -p spin-host -p e2e
+	cargo test $(NATIVE)
 
 bench: build
 	scripts/bench.sh
