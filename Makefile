@@ -27,7 +27,7 @@ unit:
 	cargo test $(NATIVE) --lib
 
 e2e: build
-	cargo test $(NATIVE) --tests --test "*"
+	cargo test $(NATIVE) --test '*'
 
 test: build
 	cargo test $(NATIVE)
