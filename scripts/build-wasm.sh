@@ -30,5 +30,5 @@ if [ "$mode" = fallback ]; then
     export RUSTC_BOOTSTRAP=1
     unset RUSTC
 fi
-echo "build-wasm: building ${#packages[@]} components with the $mode toolchain" >&2
+echo "build-wasm: building $((${#packages[@]} / 2)) components with the $mode toolchain" >&2
 exec cargo "${args[@]}" build --release --target wasm32-wasip2 "${packages[@]}" "$@"

@@ -8,6 +8,7 @@
 # WASM_TOOLCHAIN=fallback forces the second path (CI-like check of the fallback);
 # WASM_TOOLCHAIN=rustup forbids it. Idempotent: when ready it takes well under a second.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 target=wasm32-wasip2
 mode=${WASM_TOOLCHAIN:-auto}
@@ -34,7 +35,29 @@ install_fallback() {
     $sudo apt-get install -y -qq --no-install-recommends rustc-web cargo-web rust-web-src wasi-libc lld-22 >&2
 }
 
+# The linker wrapper that turns the wasm module into a component. Some builds
+# of Debian's rustc ship it in their sysroot, rustup's toolchains always do;
+# otherwise it is built from crates.io into the repository's target dir.
+find_component_ld() {
+    local candidate sysroot
+    for sysroot in "$(/usr/bin/rustc --print sysroot 2>/dev/null)" "$(rustc --print sysroot 2>/dev/null)"; do
+        [ -n "$sysroot" ] || continue
+        for candidate in "$sysroot"/lib/rustlib/*/bin/wasm-component-ld; do
+            [ -x "$candidate" ] && { echo "$candidate"; return 0; }
+        done
+    done
+    candidate=$(command -v wasm-component-ld 2>/dev/null) && { echo "$candidate"; return 0; }
+    candidate="$PWD/target/tools/bin/wasm-component-ld"
+    if [ ! -x "$candidate" ]; then
+        log "building wasm-component-ld from crates.io"
+        cargo install --quiet --locked --root "$PWD/target/tools" wasm-component-ld >&2
+    fi
+    echo "$candidate"
+}
+
 print_fallback_args() {
+    local component_ld
+    component_ld=$(find_component_ld)
     # Passed per invocation, never in .cargo/config.toml: RUSTC_BOOTSTRAP there
     # would make native builds rebuild std too.
     cat <<ARGS
@@ -42,6 +65,8 @@ print_fallback_args() {
 build.rustc='/usr/bin/rustc'
 --config
 unstable.build-std=['std','panic_abort']
+--config
+target.$target.linker='$component_ld'
 --config
 target.$target.rustflags=['-L','/usr/lib/wasm32-wasi','-C','link-arg=--wasm-ld-path=/usr/lib/llvm-22/bin/wasm-ld']
 ARGS
