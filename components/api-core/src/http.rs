@@ -1,7 +1,7 @@
 //! Plain request/response values and the route table each component declares.
 //! Nothing here touches the host, so all of it is unit-tested natively.
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiResult};
 use serde::Serialize;
 use std::net::IpAddr;
 
@@ -151,6 +151,43 @@ impl ApiResponse {
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Produces a response body piece by piece, so that a large body (a file
+/// download) is never held in memory whole.
+pub trait BodySource {
+    /// The next piece of the body; `None` at its end.
+    fn next_chunk(&mut self) -> ApiResult<Option<Vec<u8>>>;
+}
+
+/// What a streaming handler answers: a whole response, or a head (status and
+/// headers, including `content-length`; its `body` is ignored) and a body source.
+pub enum Reply {
+    Full(ApiResponse),
+    Streamed(ApiResponse, Box<dyn BodySource>),
+}
+
+impl From<ApiResponse> for Reply {
+    fn from(response: ApiResponse) -> Self {
+        Reply::Full(response)
+    }
+}
+
+impl Reply {
+    /// The whole response in memory (for hosts or paths that cannot stream).
+    pub fn into_full(self) -> ApiResult<ApiResponse> {
+        match self {
+            Reply::Full(response) => Ok(response),
+            Reply::Streamed(mut head, mut source) => {
+                let mut body = Vec::new();
+                while let Some(chunk) = source.next_chunk()? {
+                    body.extend_from_slice(&chunk);
+                }
+                head.body = body;
+                Ok(head)
+            }
+        }
     }
 }
 

@@ -5,12 +5,14 @@ use crate::auth::{self, Credentials, Tenant};
 use crate::config;
 use crate::db::{self, Db};
 use crate::error::{ApiError, ApiResult};
-use crate::http::{ApiRequest, ApiResponse, Method, PathParams, RouteMatch, Router};
+use crate::http::{ApiRequest, ApiResponse, Method, PathParams, Reply, RouteMatch, Router};
 use crate::rate_limit::{self, Window};
 use crate::time;
-use futures::StreamExt;
-use spin_sdk::http::{IncomingRequest, Response};
+use futures::{SinkExt, StreamExt};
+use spin_sdk::http::{Fields, IncomingRequest, OutgoingResponse, Response, ResponseOutparam};
+use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
 
 /// What a handler gets besides the request: storage, opened and migrated.
 pub struct Context {
@@ -19,6 +21,10 @@ pub struct Context {
 
 pub type PublicHandler = fn(&Context, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
 pub type TenantHandler = fn(&Context, &Tenant, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
+/// A tenant route that reads the request body itself, as a stream (`request.body`
+/// stays empty), and may answer with a streamed body ([`Reply::Streamed`]).
+pub type TenantStreamHandler =
+    fn(Context, Tenant, ApiRequest, PathParams, IncomingRequest) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>>;
 
 /// A route's handler; its variant says which credentials it needs.
 #[derive(Clone, Copy)]
@@ -27,6 +33,8 @@ pub enum Handler {
     Public(PublicHandler),
     /// `X-Api-Key` + `X-Tenant-Id` of a tenant, checked before the handler runs.
     Tenant(TenantHandler),
+    /// Like `Tenant`, but the body is not read for the handler (uploads, downloads).
+    TenantStream(TenantStreamHandler),
 }
 
 /// JSON bodies larger than this are refused with 413 without being read further.
@@ -38,18 +46,80 @@ const GLOBAL_LIMIT_DEFAULT: u64 = 50;
 /// Entry point of each HTTP component.
 pub async fn serve(incoming: IncomingRequest, router: &Router<Handler>) -> Response {
     let mut request = request_head(&incoming);
-    let method = request.method;
-    let mut response = match route(incoming, &mut request, router).await {
+    let reply = route(incoming, &mut request, router).await;
+    let response = match reply.and_then(|reply| match reply {
+        Reply::Streamed(head, _) if request.method == Method::Head => Ok(head),
+        reply => reply.into_full(),
+    }) {
         Ok(response) => response,
         Err(error) => error.into_response(),
     };
-    if method == Method::Head {
-        response.body.clear();
-    }
-    to_spin_response(response.with_header("x-request-id", request.request_id.clone()))
+    to_spin_response(finish_response(response, &request))
 }
 
-async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Router<Handler>) -> ApiResult<ApiResponse> {
+/// Entry point of a component that streams response bodies
+/// (`#[http_component] async fn handle(request: IncomingRequest, out: ResponseOutparam)`):
+/// the same pipeline as [`serve`], but a [`Reply::Streamed`] body is written piece by piece.
+pub async fn serve_streaming(incoming: IncomingRequest, out: ResponseOutparam, router: &Router<Handler>) {
+    let mut request = request_head(&incoming);
+    let reply = route(incoming, &mut request, router).await.unwrap_or_else(|error| error.into_response().into());
+    let (head, source) = match reply {
+        Reply::Streamed(head, source) if request.method != Method::Head => (head, Some(source)),
+        Reply::Streamed(head, _) | Reply::Full(head) => (head, None),
+    };
+    let mut head = finish_response(head, &request);
+    let body = std::mem::take(&mut head.body);
+    let outgoing = outgoing_response(&head);
+    let Some(mut source) = source else {
+        if let Err(error) = out.set_with_body(outgoing, body).await {
+            eprintln!("writing the response body failed: {error:?}");
+        }
+        return;
+    };
+    let mut sink = outgoing.take_body();
+    out.set(outgoing);
+    loop {
+        match source.next_chunk() {
+            Ok(Some(chunk)) => {
+                if let Err(error) = sink.send(chunk).await {
+                    eprintln!("writing the response body failed: {error:?}");
+                    return;
+                }
+            }
+            Ok(None) => return,
+            // The head is gone already: the body ends short of its
+            // content-length, which the host reports as a failed response.
+            Err(error) => {
+                eprintln!("response body aborted: {:?}", error);
+                return;
+            }
+        }
+    }
+}
+
+/// Adds `x-request-id`; a HEAD answer keeps its headers but no body (and no
+/// `content-length`, which the host would check against the empty body).
+fn finish_response(mut response: ApiResponse, request: &ApiRequest) -> ApiResponse {
+    if request.method == Method::Head {
+        response.body.clear();
+        response.headers.retain(|(name, _)| !name.eq_ignore_ascii_case("content-length"));
+    }
+    response.with_header("x-request-id", request.request_id.clone())
+}
+
+fn outgoing_response(response: &ApiResponse) -> OutgoingResponse {
+    let headers: Vec<(String, Vec<u8>)> =
+        response.headers.iter().map(|(name, value)| (name.clone(), value.clone().into_bytes())).collect();
+    let fields = Fields::from_list(&headers).unwrap_or_else(|error| {
+        eprintln!("invalid response header: {error:?}");
+        Fields::new()
+    });
+    let outgoing = OutgoingResponse::new(fields);
+    let _ = outgoing.set_status_code(response.status);
+    outgoing
+}
+
+async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Router<Handler>) -> ApiResult<Reply> {
     let context = Context { db: Db::open()? };
     let now = time::unix_seconds(time::now());
     let client = request.client_ip.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
@@ -64,14 +134,22 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         enforce_limit(&context.db, variable, &client, config::var_u64(variable, u64::MAX), now)?;
     }
     let tenant = match route.handler {
-        Handler::Tenant(_) => Some(authenticate(&context.db, request)?),
+        Handler::Tenant(_) | Handler::TenantStream(_) => Some(authenticate(&context.db, request)?),
         Handler::Public(_) => None,
     };
-    request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
     match (route.handler, tenant) {
-        (Handler::Tenant(handler), Some(tenant)) => handler(&context, &tenant, request, &params),
-        (Handler::Public(handler), _) => handler(&context, request, &params),
-        (Handler::Tenant(_), None) => Err(ApiError::Unauthorized),
+        (Handler::TenantStream(handler), Some(tenant)) => {
+            handler(context, tenant, request.clone(), params, incoming).await
+        }
+        (Handler::Tenant(handler), Some(tenant)) => {
+            request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
+            handler(&context, &tenant, request, &params).map(Reply::Full)
+        }
+        (Handler::Public(handler), _) => {
+            request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
+            handler(&context, request, &params).map(Reply::Full)
+        }
+        (Handler::Tenant(_) | Handler::TenantStream(_), None) => Err(ApiError::Unauthorized),
     }
 }
 

@@ -143,6 +143,266 @@ pub fn enum_message(allowed: &[&str]) -> String {
     }
 }
 
+/// A JSON request body as FastAPI reads one: an empty body is 422 `missing` at
+/// `["body"]`; a body sent with a non-JSON content type (anything but `application/json`
+/// or `application/*+json`) is not parsed and is 422 `dict_type`; otherwise
+/// [`parse_json_body`].
+pub fn parse_json_request(content_type: Option<&str>, body: &[u8]) -> Result<Value, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiError::Validation(vec![FieldError::new(vec!["body".into()], "missing", "Field required")]));
+    }
+    if let Some(content_type) = content_type {
+        if !is_json_content_type(content_type) {
+            return Err(ApiError::Validation(vec![FieldError::new(
+                vec!["body".into()],
+                "dict_type",
+                "Input should be a valid dictionary or object to extract fields from",
+            )]));
+        }
+    }
+    parse_json_body(body)
+}
+
+/// `application/json`, `application/merge-patch+json`, any `application/*+json`
+/// (parameters such as `charset` aside).
+pub fn is_json_content_type(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    match essence.split_once('/') {
+        Some(("application", subtype)) => subtype == "json" || subtype.ends_with("+json"),
+        _ => false,
+    }
+}
+
+/// A rule checks one JSON value found at `loc`; it may report several problems
+/// (the items of a list).
+pub type Checked<T> = Result<T, Vec<FieldError>>;
+
+impl<'a> Fields<'a> {
+    /// Runs `rule` on the field when it is present (null included); problems are collected.
+    pub fn check<T>(&mut self, name: &str, rule: impl FnOnce(&Value, Vec<LocPart>) -> Checked<T>) -> Option<T> {
+        let value = self.raw(name)?;
+        let loc = self.loc(name);
+        match rule(value, loc) {
+            Ok(value) => Some(value),
+            Err(errors) => {
+                self.errors.extend(errors);
+                None
+            }
+        }
+    }
+
+    /// Like [`Fields::check`], but a missing field is 422 `missing`.
+    pub fn require<T>(&mut self, name: &str, rule: impl FnOnce(&Value, Vec<LocPart>) -> Checked<T>) -> Option<T> {
+        if !self.has(name) {
+            self.error(self.loc(name), "missing", "Field required");
+            return None;
+        }
+        self.check(name, rule)
+    }
+
+    /// Adds problems found elsewhere (by a rule run on a derived value).
+    pub fn extend(&mut self, errors: impl IntoIterator<Item = FieldError>) {
+        self.errors.extend(errors);
+    }
+}
+
+fn one<T>(error: FieldError) -> Checked<T> {
+    Err(vec![error])
+}
+
+/// Accepts null as `None`; anything else goes through `rule`.
+pub fn nullable<T>(value: &Value, loc: Vec<LocPart>, rule: impl FnOnce(&Value, Vec<LocPart>) -> Checked<T>) -> Checked<Option<T>> {
+    match value {
+        Value::Null => Ok(None),
+        other => rule(other, loc).map(Some),
+    }
+}
+
+/// A string of `min..=max` characters.
+pub fn text(value: &Value, loc: Vec<LocPart>, min: usize, max: usize) -> Checked<String> {
+    string_in(value, loc, min, max).map_err(|e| vec![e])
+}
+
+/// A string of `min..=max` characters that also satisfies `matches` (pydantic's
+/// `pattern`, reported as `string_pattern_mismatch` with the pattern's text).
+pub fn patterned(
+    value: &Value,
+    loc: Vec<LocPart>,
+    min: usize,
+    max: usize,
+    pattern: &str,
+    matches: impl FnOnce(&str) -> bool,
+) -> Checked<String> {
+    let text = string_in(value, loc.clone(), min, max).map_err(|e| vec![e])?;
+    if !matches(&text) {
+        return one(FieldError::new(loc, "string_pattern_mismatch", format!("String should match pattern '{pattern}'")));
+    }
+    Ok(text)
+}
+
+/// The hex colour pattern of SPEC.md.
+pub const HEX_COLOR_PATTERN: &str = "^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$";
+
+/// `#RRGGBB` or `#RRGGBBAA`.
+pub fn is_hex_color(text: &str) -> bool {
+    text.strip_prefix('#')
+        .is_some_and(|hex| matches!(hex.len(), 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+pub fn hex_color(value: &Value, loc: Vec<LocPart>) -> Checked<String> {
+    patterned(value, loc, 0, usize::MAX, HEX_COLOR_PATTERN, is_hex_color)
+}
+
+/// One of `allowed` (a str-valued Enum): pydantic's `enum` error otherwise, whatever the input type.
+pub fn enum_text(value: &Value, loc: Vec<LocPart>, allowed: &[&str]) -> Checked<String> {
+    match value {
+        Value::String(text) if allowed.contains(&text.as_str()) => Ok(text.clone()),
+        _ => one(FieldError::new(loc, "enum", enum_message(allowed))),
+    }
+}
+
+/// One of `allowed` (a `Literal[...]`): `literal_error` otherwise.
+pub fn literal_text(value: &Value, loc: Vec<LocPart>, allowed: &[&str]) -> Checked<String> {
+    match value {
+        Value::String(text) if allowed.contains(&text.as_str()) => Ok(text.clone()),
+        _ => one(FieldError::new(loc, "literal_error", enum_message(allowed))),
+    }
+}
+
+/// One of `allowed` (an int-valued Enum, e.g. 10, 15, 20): `enum` otherwise, with
+/// pydantic's unquoted message `Input should be 10, 15 or 20`.
+pub fn enum_int(value: &Value, loc: Vec<LocPart>, allowed: &[i64]) -> Checked<i64> {
+    if let Some(number) = as_exact_int(value) {
+        if allowed.contains(&number) {
+            return Ok(number);
+        }
+    }
+    let listed: Vec<String> = allowed.iter().map(i64::to_string).collect();
+    let message = match listed.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("Input should be {} or {last}", rest.join(", ")),
+        Some((only, _)) => format!("Input should be {only}"),
+        None => "Input should be a valid value".into(),
+    };
+    one(FieldError::new(loc, "enum", message))
+}
+
+/// An integer, or a float with no fractional part (as pydantic's lax mode takes it).
+fn as_exact_int(value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(number) => number
+            .as_i64()
+            .or_else(|| number.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15).map(|f| f as i64)),
+        _ => None,
+    }
+}
+
+/// An integer in `min..=max`: `int_type`, `int_from_float`, `greater_than_equal`,
+/// `less_than_equal` as pydantic reports them.
+pub fn int_in(value: &Value, loc: Vec<LocPart>, min: i64, max: i64) -> Checked<i64> {
+    let number = match value {
+        Value::Number(number) => match as_exact_int(value) {
+            Some(n) => n,
+            None if number.is_f64() => {
+                return one(FieldError::new(
+                    loc,
+                    "int_from_float",
+                    "Input should be a valid integer, got a number with a fractional part",
+                ))
+            }
+            None => return one(FieldError::new(loc, "int_type", "Input should be a valid integer")),
+        },
+        _ => return one(FieldError::new(loc, "int_type", "Input should be a valid integer")),
+    };
+    if number < min {
+        return one(FieldError::new(loc, "greater_than_equal", format!("Input should be greater than or equal to {min}")));
+    }
+    if number > max {
+        return one(FieldError::new(loc, "less_than_equal", format!("Input should be less than or equal to {max}")));
+    }
+    Ok(number)
+}
+
+/// A list whose items each pass `item` (errors carry the item's index in `loc`);
+/// fewer than `min_items` items is pydantic's `too_short`.
+pub fn list_of<T>(
+    value: &Value,
+    loc: Vec<LocPart>,
+    min_items: usize,
+    item: impl Fn(&Value, Vec<LocPart>) -> Checked<T>,
+) -> Checked<Vec<T>> {
+    let Value::Array(items) = value else {
+        return one(FieldError::new(loc, "list_type", "Input should be a valid list"));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    let mut errors = Vec::new();
+    for (index, value) in items.iter().enumerate() {
+        let mut item_loc = loc.clone();
+        item_loc.push(index.into());
+        match item(value, item_loc) {
+            Ok(value) => out.push(value),
+            Err(problems) => errors.extend(problems),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    if out.len() < min_items {
+        let unit = if min_items == 1 { "item" } else { "items" };
+        return one(FieldError::new(
+            loc,
+            "too_short",
+            format!("List should have at least {min_items} {unit} after validation, not {}", out.len()),
+        ));
+    }
+    Ok(out)
+}
+
+/// A JSON object (pydantic's `dict_type` otherwise).
+pub fn object(value: &Value, loc: Vec<LocPart>) -> Checked<Map<String, Value>> {
+    match value {
+        Value::Object(map) => Ok(map.clone()),
+        _ => one(FieldError::new(loc, "dict_type", "Input should be a valid dictionary")),
+    }
+}
+
+/// Which URLs a field takes.
+#[derive(Debug, Clone, Copy)]
+pub struct UrlRule {
+    pub max_len: usize,
+    /// pydantic `pattern` `^https://.*` on top of the URL type.
+    pub https_only: bool,
+}
+
+/// The most characters pydantic's `HttpUrl` takes.
+pub const MAX_URL_LEN: usize = 2083;
+
+/// An absolute `http(s)` URL with a host: `string_type`, `string_too_short`,
+/// `string_too_long`, `string_pattern_mismatch` (`^https://.*` when `https_only`),
+/// `url_parsing` ("Input should be a valid URL, <reason>") and `url_scheme`.
+pub fn http_url(value: &Value, loc: Vec<LocPart>, rule: UrlRule) -> Checked<String> {
+    let text = if rule.https_only {
+        patterned(value, loc.clone(), 1, rule.max_len, "^https://.*", |t| t.starts_with("https://"))?
+    } else {
+        text(value, loc.clone(), 1, rule.max_len)?
+    };
+    match url::Url::parse(&text) {
+        Err(error) => one(FieldError::new(loc, "url_parsing", format!("Input should be a valid URL, {error}"))),
+        Ok(parsed) if !matches!(parsed.scheme(), "http" | "https") => {
+            one(FieldError::new(loc, "url_scheme", "URL scheme should be 'http' or 'https'"))
+        }
+        Ok(parsed) if parsed.host_str().is_none_or(str::is_empty) => {
+            one(FieldError::new(loc, "url_parsing", "Input should be a valid URL, empty host"))
+        }
+        Ok(_) => Ok(text),
+    }
+}
+
+/// A UUID path or query parameter: `uuid_parsing` with the parser's reason.
+pub fn uuid_param(text: &str, loc: Vec<LocPart>) -> Result<uuid::Uuid, FieldError> {
+    uuid::Uuid::parse_str(text)
+        .map_err(|error| FieldError::new(loc, "uuid_parsing", format!("Input should be a valid UUID, {error}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,5 +467,45 @@ mod tests {
         assert_eq!(enum_message(&["typing", "talking"]), "Input should be 'typing' or 'talking'");
         assert_eq!(enum_message(&["a", "b", "c"]), "Input should be 'a', 'b' or 'c'");
         assert_eq!(enum_message(&["survey"]), "Input should be 'survey'");
+    }
+
+    #[test]
+    fn json_requests_follow_fastapi() {
+        assert!(is_json_content_type("application/json"));
+        assert!(is_json_content_type("Application/JSON; charset=utf-8"));
+        assert!(is_json_content_type("application/merge-patch+json"));
+        assert!(!is_json_content_type("text/plain"));
+        assert!(!is_json_content_type("application/x-www-form-urlencoded"));
+        assert_eq!(single(parse_json_request(None, b"  ").unwrap_err()).kind, "missing");
+        assert_eq!(single(parse_json_request(Some("text/plain"), b"{}").unwrap_err()).kind, "dict_type");
+        assert_eq!(single(parse_json_request(Some("application/json"), b"{").unwrap_err()).kind, "json_invalid");
+        assert_eq!(parse_json_request(None, b"{\"a\":1}").unwrap(), json!({"a": 1}));
+    }
+
+    #[test]
+    fn typed_rules_report_pydantic_types() {
+        let loc = || vec![LocPart::from("body"), LocPart::from("x")];
+        let kind = |r: Checked<String>| r.unwrap_err()[0].kind;
+        assert_eq!(kind(enum_text(&json!("c"), loc(), &["a", "b"])), "enum");
+        assert_eq!(kind(enum_text(&json!(1), loc(), &["a", "b"])), "enum");
+        assert_eq!(kind(literal_text(&json!("c"), loc(), &["a"])), "literal_error");
+        assert_eq!(kind(hex_color(&json!("#12345g"), loc())), "string_pattern_mismatch");
+        assert!(hex_color(&json!("#12345F"), loc()).is_ok());
+        let rule = UrlRule { max_len: MAX_URL_LEN, https_only: false };
+        assert_eq!(kind(http_url(&json!("mailto:a@b.c"), loc(), rule)), "url_scheme");
+        assert_eq!(kind(http_url(&json!("//x"), loc(), rule)), "url_parsing");
+        let error = http_url(&json!("nope"), loc(), rule).unwrap_err().remove(0);
+        assert_eq!(error.msg, "Input should be a valid URL, relative URL without a base");
+        let https = UrlRule { max_len: MAX_URL_LEN, https_only: true };
+        assert_eq!(kind(http_url(&json!("http://x.example"), loc(), https)), "string_pattern_mismatch");
+        assert_eq!(enum_int(&json!(15), loc(), &[10, 15, 20]).unwrap(), 15);
+        let error = enum_int(&json!(16), loc(), &[10, 15, 20]).unwrap_err().remove(0);
+        assert_eq!((error.kind, error.msg.as_str()), ("enum", "Input should be 10, 15 or 20"));
+        assert_eq!(int_in(&json!(true), loc(), 1, 5).unwrap_err()[0].kind, "int_type");
+        assert_eq!(int_in(&json!(2.0), loc(), 1, 5).unwrap(), 2);
+        let errors = list_of(&json!(["a", "z", "y"]), loc(), 1, |v, l| enum_text(v, l, &["a"])).unwrap_err();
+        assert_eq!(errors.iter().map(|e| e.loc[2].clone()).collect::<Vec<_>>(), vec![LocPart::Index(1), LocPart::Index(2)]);
+        assert_eq!(uuid_param("x", loc()).unwrap_err().kind, "uuid_parsing");
+        assert!(uuid_param("0b7e5d8c-6a4f-4c1e-9d2b-3f8a7c6e5d4b", loc()).is_ok());
     }
 }
