@@ -1,12 +1,21 @@
 //! Catch-all for paths no other component claims: the spec's 404 body (Spin's
-//! own 404 would be empty), still rate limited and with `X-Request-Id`.
+//! own 404 would be empty), still rate limited and with `X-Request-Id`. It also
+//! serves the OpenAPI document, which needs no credentials.
 
-use api_core::{Handler, Router};
+use api_core::{ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router};
 use spin_sdk::http::{IncomingRequest, Response};
 use spin_sdk::http_component;
 
 #[http_component]
 async fn handle(request: IncomingRequest) -> Response {
-    let router: Router<Handler> = Router::new();
+    let router: Router<Handler> = Router::new().route(Method::Get, "/v1/openapi.json", Handler::Public(openapi));
     api_core::serve(request, &router).await
+}
+
+fn openapi(_: &Context, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    Ok(ApiResponse {
+        status: 200,
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: api_core::OPENAPI_JSON.as_bytes().to_vec(),
+    })
 }

@@ -1,0 +1,642 @@
+//! Projects: the request schemas (create, merge patch) with pydantic-v2-style
+//! validation, the stored project and its two read shapes, the state machine and
+//! its outbox events, and the shareable URL.
+//!
+//! Submodules: [`store`] (SQLite), [`context`] (validate-context rules), and
+//! [`writer`] (generated mode: the built-in writer and the language-model one).
+
+pub mod context;
+pub mod store;
+pub mod writer;
+
+use crate::error::{ApiError, ApiResult, FieldError, LocPart};
+use crate::validation::{
+    self, enum_int, enum_text, hex_color, http_url, int_in, list_of, literal_text, nullable, object, text, Checked,
+    Fields, UrlRule, MAX_URL_LEN,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+pub const PROJECT_TYPES: &[&str] = &["contextual_interview"];
+pub const CREATION_MODES: &[&str] = &["explicit", "generated"];
+pub const INTERVIEW_MODES: &[&str] = &["typing", "talking"];
+pub const CAMERA_ACCESS: &[&str] = &["not_allowed", "optional", "required"];
+/// ISO 639-1 codes of the create schema.
+pub const CREATE_LANGUAGES: &[&str] = &["en", "fr", "de", "es", "it", "ar", "ru", "ja", "he", "el"];
+/// The update schema also lists `uk`.
+pub const UPDATE_LANGUAGES: &[&str] = &["en", "fr", "de", "es", "it", "ar", "ru", "ja", "he", "el", "uk"];
+pub const INTERVIEW_LENGTHS: &[i64] = &[10, 15, 20];
+
+pub const DEFAULT_PROJECT_TYPE: &str = "contextual_interview";
+pub const DEFAULT_INTERVIEW_MODE: &str = "talking";
+pub const DEFAULT_CAMERA_ACCESS: &str = "not_allowed";
+pub const DEFAULT_PRIMARY_COLOR: &str = "#6759DF";
+pub const DEFAULT_LANGUAGE: &str = "en";
+pub const DEFAULT_INTERVIEW_LENGTH: i64 = 10;
+/// The service-supplied logo when the operator sets no `default_logo_url`.
+pub const DEFAULT_LOGO_URL: &str = "https://static.interview-research.example/logo-160.png";
+
+pub const MAX_NAME: usize = 200;
+pub const MAX_TEXT: usize = 10_000;
+pub const MIN_PROMPT: usize = 20;
+pub const MAX_PROMPT: usize = 4_000;
+pub const MAX_INTERVIEWS: i64 = 100_000;
+
+/// The four research-context fields, in SPEC.md's order.
+pub const CONTEXT_FIELDS: [&str; 4] = ["project_objective", "research_questions", "success_criteria", "recruiting_criteria"];
+
+/// Everything about a project a client can write, as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProjectFields {
+    pub project_name: String,
+    #[serde(default)]
+    pub project_description: Option<String>,
+    pub project_objective: String,
+    pub research_questions: String,
+    pub success_criteria: String,
+    pub recruiting_criteria: String,
+    #[serde(default)]
+    pub specific_guidelines: Option<String>,
+    #[serde(default)]
+    pub redirect_url: Option<String>,
+    pub interview_modes: Vec<String>,
+    pub camera_access: String,
+    #[serde(default)]
+    pub logo_url: Option<String>,
+    #[serde(default)]
+    pub primary_color: Option<String>,
+    #[serde(default)]
+    pub secondary_color: Option<String>,
+    #[serde(default)]
+    pub text_color: Option<String>,
+    #[serde(default)]
+    pub screeners: Option<Map<String, Value>>,
+    pub interview_languages: Vec<String>,
+    pub interview_length: i64,
+    #[serde(default)]
+    pub max_interviews: Option<i64>,
+}
+
+/// The four context fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContextFields {
+    pub project_objective: String,
+    pub research_questions: String,
+    pub success_criteria: String,
+    pub recruiting_criteria: String,
+}
+
+impl ContextFields {
+    pub fn get(&self, name: &str) -> &str {
+        match name {
+            "project_objective" => &self.project_objective,
+            "research_questions" => &self.research_questions,
+            "success_criteria" => &self.success_criteria,
+            _ => &self.recruiting_criteria,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Field rules, shared by the create and the update schema.
+
+fn name_rule(value: &Value, loc: Vec<LocPart>) -> Checked<String> {
+    text(value, loc, 1, MAX_NAME)
+}
+
+fn text_rule(value: &Value, loc: Vec<LocPart>) -> Checked<String> {
+    text(value, loc, 1, MAX_TEXT)
+}
+
+fn redirect_rule(value: &Value, loc: Vec<LocPart>) -> Checked<String> {
+    http_url(value, loc, UrlRule { max_len: MAX_URL_LEN, https_only: true })
+}
+
+fn logo_rule(value: &Value, loc: Vec<LocPart>) -> Checked<String> {
+    http_url(value, loc, UrlRule { max_len: MAX_URL_LEN, https_only: false })
+}
+
+fn modes_rule(value: &Value, loc: Vec<LocPart>) -> Checked<Vec<String>> {
+    list_of(value, loc, 1, |item, loc| enum_text(item, loc, INTERVIEW_MODES))
+}
+
+fn camera_rule(value: &Value, loc: Vec<LocPart>) -> Checked<String> {
+    enum_text(value, loc, CAMERA_ACCESS)
+}
+
+fn languages_rule(allowed: &'static [&'static str]) -> impl Fn(&Value, Vec<LocPart>) -> Checked<Vec<String>> {
+    move |value, loc| list_of(value, loc, 1, |item, loc| enum_text(item, loc, allowed))
+}
+
+fn length_rule(value: &Value, loc: Vec<LocPart>) -> Checked<i64> {
+    enum_int(value, loc, INTERVIEW_LENGTHS)
+}
+
+fn max_interviews_rule(value: &Value, loc: Vec<LocPart>) -> Checked<i64> {
+    int_in(value, loc, 1, MAX_INTERVIEWS)
+}
+
+/// Screeners: an object; its known keys are checked (`screener_blocks` a list of
+/// objects, `screen_out_url` an http(s) URL or null); other keys are kept as given.
+pub fn screeners_rule(value: &Value, loc: Vec<LocPart>) -> Checked<Map<String, Value>> {
+    let map = object(value, loc.clone())?;
+    let mut errors = Vec::new();
+    let at = |key: &str| {
+        let mut loc = loc.clone();
+        loc.push(key.into());
+        loc
+    };
+    if let Some(blocks) = map.get("screener_blocks") {
+        if let Err(problems) = list_of(blocks, at("screener_blocks"), 0, object) {
+            errors.extend(problems);
+        }
+    }
+    if let Some(url) = map.get("screen_out_url") {
+        if let Err(problems) = nullable(url, at("screen_out_url"), logo_rule) {
+            errors.extend(problems);
+        }
+    }
+    if errors.is_empty() {
+        Ok(map)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The nullable fields of the update schema whose `null` means "clear".
+const NULLABLE_ON_UPDATE: &[&str] = &[
+    "project_description",
+    "specific_guidelines",
+    "redirect_url",
+    "logo_url",
+    "primary_color",
+    "secondary_color",
+    "text_color",
+    "screeners",
+    "max_interviews",
+];
+
+/// Fields the update schema knows, in its order; anything else is ignored.
+pub const UPDATE_FIELDS: &[&str] = &[
+    "project_name",
+    "project_description",
+    "project_objective",
+    "research_questions",
+    "success_criteria",
+    "recruiting_criteria",
+    "specific_guidelines",
+    "redirect_url",
+    "interview_modes",
+    "camera_access",
+    "logo_url",
+    "primary_color",
+    "secondary_color",
+    "text_color",
+    "interview_languages",
+    "interview_length",
+    "screeners",
+    "max_interviews",
+];
+
+/// Checks one update-schema field's patch value (null included).
+fn check_update_field(name: &str, value: &Value, loc: Vec<LocPart>) -> Checked<()> {
+    if value.is_null() {
+        if NULLABLE_ON_UPDATE.contains(&name) {
+            return Ok(());
+        }
+        // `null` on a required field: the error its type gives for None.
+        return match name {
+            "interview_modes" | "interview_languages" => modes_rule(value, loc).map(drop),
+            "camera_access" => camera_rule(value, loc).map(drop),
+            "interview_length" => length_rule(value, loc).map(drop),
+            _ => text_rule(value, loc).map(drop),
+        };
+    }
+    match name {
+        "project_name" => name_rule(value, loc).map(drop),
+        "redirect_url" => redirect_rule(value, loc).map(drop),
+        "logo_url" => logo_rule(value, loc).map(drop),
+        "primary_color" | "secondary_color" | "text_color" => hex_color(value, loc).map(drop),
+        "interview_modes" => modes_rule(value, loc).map(drop),
+        "camera_access" => camera_rule(value, loc).map(drop),
+        "interview_languages" => languages_rule(UPDATE_LANGUAGES)(value, loc).map(drop),
+        "interview_length" => length_rule(value, loc).map(drop),
+        // Its members are checked after merging with the stored object.
+        "screeners" => object(value, loc).map(drop),
+        "max_interviews" => max_interviews_rule(value, loc).map(drop),
+        _ => text_rule(value, loc).map(drop),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Create.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CreationMode {
+    Explicit,
+    Generated,
+}
+
+impl CreationMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CreationMode::Explicit => "explicit",
+            CreationMode::Generated => "generated",
+        }
+    }
+}
+
+/// A valid POST /projects body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewProject {
+    pub creation_mode: CreationMode,
+    /// Generated mode only.
+    pub prompt: Option<String>,
+    /// Always set in explicit mode; optional in generated mode.
+    pub project_name: Option<String>,
+    /// Explicit mode only (generated mode writes them).
+    pub context: Option<ContextFields>,
+    /// Every other field, defaults applied; its name and context are placeholders
+    /// until [`NewProject::into_fields`].
+    pub settings: ProjectFields,
+}
+
+/// Values the operator configures for defaults.
+#[derive(Debug, Clone)]
+pub struct CreateDefaults {
+    pub logo_url: Option<String>,
+}
+
+impl Default for CreateDefaults {
+    fn default() -> Self {
+        CreateDefaults { logo_url: Some(DEFAULT_LOGO_URL.to_string()) }
+    }
+}
+
+impl NewProject {
+    /// Validates a create body; every problem is reported at once.
+    ///
+    /// Defaults (SPEC.md's table): `project_type` contextual_interview, `creation_mode`
+    /// explicit, `interview_modes` [talking], `camera_access` not_allowed, `logo_url`
+    /// the service's logo, `primary_color` #6759DF, `interview_languages` [en],
+    /// `interview_length` 10, `screeners` null. A field that is absent gets its
+    /// default; an explicit `null` on a nullable field (logo, colour, texts,
+    /// screeners) stays null, and on a field reads never show as null (the arrays,
+    /// the length) means the default.
+    pub fn parse(body: &Value, defaults: &CreateDefaults) -> ApiResult<NewProject> {
+        let mut f = Fields::body(body)?;
+        f.check("project_type", |v, l| literal_text(v, l, PROJECT_TYPES));
+        let creation_mode = match f.check("creation_mode", |v, l| nullable(v, l, |v, l| literal_text(v, l, CREATION_MODES))) {
+            Some(Some(mode)) if mode == "generated" => CreationMode::Generated,
+            _ => CreationMode::Explicit,
+        };
+        let generated = creation_mode == CreationMode::Generated;
+
+        let project_name = if generated {
+            f.check("project_name", |v, l| nullable(v, l, name_rule)).flatten()
+        } else {
+            f.require("project_name", name_rule)
+        };
+        let mut context_values = Vec::new();
+        if !generated {
+            for name in CONTEXT_FIELDS {
+                context_values.push(f.require(name, text_rule));
+            }
+        }
+        let specific_guidelines = f.check("specific_guidelines", |v, l| nullable(v, l, text_rule)).flatten();
+        let project_description = f.check("project_description", |v, l| nullable(v, l, text_rule)).flatten();
+        let redirect_url = f.check("redirect_url", |v, l| nullable(v, l, redirect_rule)).flatten();
+        let interview_modes = f.check("interview_modes", |v, l| nullable(v, l, modes_rule)).flatten();
+        let camera_access = f.check("camera_access", camera_rule);
+        let logo_url = match f.check("logo_url", |v, l| nullable(v, l, logo_rule)) {
+            Some(given) => given,
+            None if f.has("logo_url") => None,
+            None => defaults.logo_url.clone(),
+        };
+        let primary_color = match f.check("primary_color", |v, l| nullable(v, l, hex_color)) {
+            Some(given) => given,
+            None if f.has("primary_color") => None,
+            None => Some(DEFAULT_PRIMARY_COLOR.to_string()),
+        };
+        let interview_languages =
+            f.check("interview_languages", |v, l| nullable(v, l, languages_rule(CREATE_LANGUAGES))).flatten();
+        let interview_length = f.check("interview_length", |v, l| nullable(v, l, length_rule)).flatten();
+        let screeners = f.check("screeners", |v, l| nullable(v, l, screeners_rule)).flatten();
+        let max_interviews = f.check("max_interviews", |v, l| nullable(v, l, max_interviews_rule)).flatten();
+        let prompt = if generated {
+            f.require("prompt", |v, l| text(v, l, MIN_PROMPT, MAX_PROMPT))
+        } else {
+            None
+        };
+        f.finish()?;
+
+        let context = if generated {
+            None
+        } else {
+            let mut values = context_values.into_iter().map(Option::unwrap_or_default);
+            Some(ContextFields {
+                project_objective: values.next().unwrap_or_default(),
+                research_questions: values.next().unwrap_or_default(),
+                success_criteria: values.next().unwrap_or_default(),
+                recruiting_criteria: values.next().unwrap_or_default(),
+            })
+        };
+        Ok(NewProject {
+            creation_mode,
+            prompt,
+            project_name: project_name.clone(),
+            context,
+            settings: ProjectFields {
+                project_name: project_name.unwrap_or_default(),
+                project_description,
+                project_objective: String::new(),
+                research_questions: String::new(),
+                success_criteria: String::new(),
+                recruiting_criteria: String::new(),
+                specific_guidelines,
+                redirect_url,
+                interview_modes: interview_modes.unwrap_or_else(|| vec![DEFAULT_INTERVIEW_MODE.to_string()]),
+                camera_access: camera_access.unwrap_or_else(|| DEFAULT_CAMERA_ACCESS.to_string()),
+                logo_url,
+                primary_color,
+                secondary_color: None,
+                text_color: None,
+                screeners,
+                interview_languages: interview_languages.unwrap_or_else(|| vec![DEFAULT_LANGUAGE.to_string()]),
+                interview_length: interview_length.unwrap_or(DEFAULT_INTERVIEW_LENGTH),
+                max_interviews,
+            },
+        })
+    }
+
+    /// The stored fields, with the context (and name) the writer produced in generated mode.
+    pub fn into_fields(self, written: Option<(String, ContextFields)>) -> ProjectFields {
+        let mut fields = self.settings;
+        let (name, context) = match (self.context, written) {
+            (Some(context), _) => (self.project_name.unwrap_or_default(), context),
+            (None, Some((name, context))) => (self.project_name.unwrap_or(name), context),
+            (None, None) => (self.project_name.unwrap_or_default(), ContextFields::empty()),
+        };
+        fields.project_name = name;
+        fields.project_objective = context.project_objective;
+        fields.research_questions = context.research_questions;
+        fields.success_criteria = context.success_criteria;
+        fields.recruiting_criteria = context.recruiting_criteria;
+        fields
+    }
+}
+
+impl ContextFields {
+    pub fn empty() -> ContextFields {
+        ContextFields {
+            project_objective: String::new(),
+            research_questions: String::new(),
+            success_criteria: String::new(),
+            recruiting_criteria: String::new(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Update: RFC 7386 JSON Merge Patch.
+
+/// A checked merge patch: only the update schema's fields, each value valid for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProjectPatch {
+    members: Map<String, Value>,
+}
+
+impl ProjectPatch {
+    /// Checks a PATCH body: an object; known fields valid (null only on nullable
+    /// ones); unknown fields dropped. `{}` is an empty patch.
+    pub fn parse(body: &Value) -> ApiResult<ProjectPatch> {
+        let mut f = Fields::body(body)?;
+        let mut members = Map::new();
+        for name in UPDATE_FIELDS {
+            if f.check(name, |v, l| check_update_field(name, v, l)).is_some() {
+                members.insert(name.to_string(), f.raw(name).cloned().unwrap_or(Value::Null));
+            }
+        }
+        f.finish()?;
+        Ok(ProjectPatch { members })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    /// Applies the patch to the stored fields (RFC 7386: null removes, objects
+    /// merge member by member, everything else replaces) and checks the merged
+    /// screeners.
+    pub fn apply(&self, current: &ProjectFields) -> ApiResult<ProjectFields> {
+        let mut document = serde_json::to_value(current).map_err(ApiError::internal)?;
+        json_patch::merge(&mut document, &Value::Object(self.members.clone()));
+        if let Some(screeners) = document.get("screeners").filter(|s| !s.is_null()) {
+            screeners_rule(screeners, vec!["body".into(), "screeners".into()]).map_err(ApiError::Validation)?;
+        }
+        serde_json::from_value(document).map_err(ApiError::internal)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Reads.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Draft,
+    Active,
+    Paused,
+    Completed,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Draft => "draft",
+            Status::Active => "active",
+            Status::Paused => "paused",
+            Status::Completed => "completed",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Status> {
+        Some(match text {
+            "draft" => Status::Draft,
+            "active" => Status::Active,
+            "paused" => Status::Paused,
+            "completed" => Status::Completed,
+            _ => return None,
+        })
+    }
+}
+
+/// A stored project.
+#[derive(Debug, Clone)]
+pub struct Project {
+    pub project_id: String,
+    pub project_type: String,
+    pub fields: ProjectFields,
+    pub status: Status,
+    pub created_at: String,
+    /// When it first became active; `None` while never published.
+    pub published_at: Option<String>,
+    /// Optimistic-concurrency counter of PATCH.
+    pub revision: i64,
+}
+
+impl Project {
+    /// An item of GET /projects: SPEC.md's list fields plus `status`.
+    pub fn list_item(&self) -> Value {
+        let f = &self.fields;
+        json!({
+            "project_id": self.project_id,
+            "project_type": self.project_type,
+            "project_name": f.project_name,
+            "project_description": f.project_description,
+            "created_at": self.created_at,
+            "redirect_url": f.redirect_url,
+            "interview_modes": f.interview_modes,
+            "camera_access": f.camera_access,
+            "logo_url": f.logo_url,
+            "primary_color": f.primary_color,
+            "status": self.status.as_str(),
+        })
+    }
+
+    /// GET /projects/{id}: SPEC.md's single-read fields plus, additively, what a
+    /// client can write and must be able to read back (`project_name`, the
+    /// update-only colours, `max_interviews`), `created_at` and `status`.
+    pub fn detail(&self) -> Value {
+        let f = &self.fields;
+        json!({
+            "project_id": self.project_id,
+            "project_type": self.project_type,
+            "project_name": f.project_name,
+            "created_at": self.created_at,
+            "secondary_color": f.secondary_color,
+            "text_color": f.text_color,
+            "project_objective": f.project_objective,
+            "research_questions": f.research_questions,
+            "success_criteria": f.success_criteria,
+            "recruiting_criteria": f.recruiting_criteria,
+            "specific_guidelines": f.specific_guidelines,
+            "project_description": f.project_description,
+            "redirect_url": f.redirect_url,
+            "interview_modes": f.interview_modes,
+            "camera_access": f.camera_access,
+            "logo_url": f.logo_url,
+            "primary_color": f.primary_color,
+            "screeners": f.screeners,
+            "interview_languages": f.interview_languages,
+            "interview_length": f.interview_length,
+            "status": self.status.as_str(),
+            "max_interviews": f.max_interviews,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// State machine.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Activate,
+    Deactivate,
+    Complete,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Move to the action's target state (and raise its event, if any).
+    Move,
+    /// Already there: 200 without a change or an event.
+    Stay,
+    /// 409 invalid_state with this message.
+    Refuse(String),
+}
+
+impl Action {
+    pub fn target(self) -> Status {
+        match self {
+            Action::Activate => Status::Active,
+            Action::Deactivate => Status::Paused,
+            Action::Complete => Status::Completed,
+        }
+    }
+
+    /// The states this action moves a project out of.
+    pub fn sources(self) -> &'static [Status] {
+        match self {
+            Action::Activate => &[Status::Draft, Status::Paused],
+            Action::Deactivate => &[Status::Active],
+            Action::Complete => &[Status::Draft, Status::Active, Status::Paused],
+        }
+    }
+
+    /// draft -> active (activate) -> paused (deactivate) -> active ...; any state but
+    /// completed -> completed (complete). Activating an active project is a no-op.
+    pub fn decide(self, current: Status) -> Decision {
+        if self.sources().contains(&current) {
+            return Decision::Move;
+        }
+        match (self, current) {
+            (Action::Activate, Status::Active) => Decision::Stay,
+            (Action::Activate, _) => Decision::Refuse("A completed project cannot be activated".into()),
+            (Action::Deactivate, state) => Decision::Refuse(format!(
+                "Only an active project can be deactivated; this project is {}",
+                state.as_str()
+            )),
+            (Action::Complete, _) => Decision::Refuse("The project is already completed".into()),
+        }
+    }
+}
+
+pub fn invalid_state(message: impl Into<String>) -> ApiError {
+    ApiError::conflict("invalid_state", message)
+}
+
+// ---------------------------------------------------------------------------
+// Shareable URL.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Environment {
+    Sandbox,
+    Production,
+}
+
+pub const ENVIRONMENTS: &[&str] = &["sandbox", "production"];
+
+/// The `environment` query parameter (the last one given): 422 `missing` or `enum`.
+pub fn parse_environment(pairs: &[(String, String)]) -> Result<Environment, FieldError> {
+    let loc = vec![LocPart::from("query"), LocPart::from("environment")];
+    let Some((_, value)) = pairs.iter().rev().find(|(name, _)| name == "environment") else {
+        return Err(FieldError::new(loc, "missing", "Field required"));
+    };
+    match value.as_str() {
+        "sandbox" => Ok(Environment::Sandbox),
+        "production" => Ok(Environment::Production),
+        _ => Err(FieldError::new(loc, "enum", validation::enum_message(ENVIRONMENTS))),
+    }
+}
+
+/// `{base}/i/{project_id}`, with `?env=sandbox` for the sandbox.
+pub fn share_url(base: &str, project_id: &str, environment: Environment) -> String {
+    let base = base.trim_end_matches('/');
+    match environment {
+        Environment::Production => format!("{base}/i/{project_id}"),
+        Environment::Sandbox => format!("{base}/i/{project_id}?env=sandbox"),
+    }
+}
+
+/// The production URL of a project that was never published is a 400.
+pub fn project_url(project: &Project, base: &str, environment: Environment) -> ApiResult<Value> {
+    if environment == Environment::Production && project.published_at.is_none() {
+        return Err(ApiError::BadRequest(
+            "The project has never been published; activate it before using its production URL".into(),
+        ));
+    }
+    Ok(json!({ "project_id": project.project_id, "url": share_url(base, &project.project_id, environment) }))
+}
+
+#[cfg(test)]
+mod tests;

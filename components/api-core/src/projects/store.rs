@@ -1,0 +1,227 @@
+//! Projects in SQLite. Every query is scoped by `tenant_id`; every write is one
+//! statement. State changes raise their outbox event through the triggers of
+//! `migrations/0002_projects.sql`, inside the statement's own transaction.
+
+use super::{Action, Decision, Project, ProjectFields, Status};
+use crate::db::{self, Db, Row, SqlValue};
+use crate::error::{ApiError, ApiResult};
+use crate::time;
+use serde_json::Value;
+
+const COLUMNS: &str = "project_id, project_type, project_name, project_description, project_objective,
+    research_questions, success_criteria, recruiting_criteria, specific_guidelines, redirect_url,
+    interview_modes, camera_access, logo_url, primary_color, secondary_color, text_color, screeners,
+    interview_languages, interview_length, max_interviews, status, created_at, published_at, revision";
+
+fn json_text(value: &impl serde::Serialize) -> SqlValue {
+    db::text(serde_json::to_string(value).expect("JSON values always serialize"))
+}
+
+fn opt_int(value: Option<i64>) -> SqlValue {
+    value.map_or(SqlValue::Null, SqlValue::Integer)
+}
+
+/// The writable columns, in [`WRITABLE`]'s order.
+fn writable_values(f: &ProjectFields) -> Vec<SqlValue> {
+    vec![
+        db::text(&f.project_name),
+        db::opt_text(f.project_description.as_deref()),
+        db::text(&f.project_objective),
+        db::text(&f.research_questions),
+        db::text(&f.success_criteria),
+        db::text(&f.recruiting_criteria),
+        db::opt_text(f.specific_guidelines.as_deref()),
+        db::opt_text(f.redirect_url.as_deref()),
+        json_text(&f.interview_modes),
+        db::text(&f.camera_access),
+        db::opt_text(f.logo_url.as_deref()),
+        db::opt_text(f.primary_color.as_deref()),
+        db::opt_text(f.secondary_color.as_deref()),
+        db::opt_text(f.text_color.as_deref()),
+        f.screeners.as_ref().map_or(SqlValue::Null, json_text),
+        json_text(&f.interview_languages),
+        SqlValue::Integer(f.interview_length),
+        opt_int(f.max_interviews),
+    ]
+}
+
+const WRITABLE: [&str; 18] = [
+    "project_name",
+    "project_description",
+    "project_objective",
+    "research_questions",
+    "success_criteria",
+    "recruiting_criteria",
+    "specific_guidelines",
+    "redirect_url",
+    "interview_modes",
+    "camera_access",
+    "logo_url",
+    "primary_color",
+    "secondary_color",
+    "text_color",
+    "screeners",
+    "interview_languages",
+    "interview_length",
+    "max_interviews",
+];
+
+fn json_list(row: &Row, column: &str) -> Vec<String> {
+    serde_json::from_str(&row.text(column)).unwrap_or_default()
+}
+
+fn from_row(row: &Row) -> Project {
+    Project {
+        project_id: row.text("project_id"),
+        project_type: row.text("project_type"),
+        fields: ProjectFields {
+            project_name: row.text("project_name"),
+            project_description: row.opt_text("project_description"),
+            project_objective: row.text("project_objective"),
+            research_questions: row.text("research_questions"),
+            success_criteria: row.text("success_criteria"),
+            recruiting_criteria: row.text("recruiting_criteria"),
+            specific_guidelines: row.opt_text("specific_guidelines"),
+            redirect_url: row.opt_text("redirect_url"),
+            interview_modes: json_list(row, "interview_modes"),
+            camera_access: row.text("camera_access"),
+            logo_url: row.opt_text("logo_url"),
+            primary_color: row.opt_text("primary_color"),
+            secondary_color: row.opt_text("secondary_color"),
+            text_color: row.opt_text("text_color"),
+            screeners: row.opt_text("screeners").and_then(|text| match serde_json::from_str(&text) {
+                Ok(Value::Object(map)) => Some(map),
+                _ => None,
+            }),
+            interview_languages: json_list(row, "interview_languages"),
+            interview_length: row.int("interview_length"),
+            max_interviews: row.opt_int("max_interviews"),
+        },
+        status: Status::parse(&row.text("status")).unwrap_or(Status::Draft),
+        created_at: row.text("created_at"),
+        published_at: row.opt_text("published_at"),
+        revision: row.int("revision"),
+    }
+}
+
+/// Stores a new draft project and returns its id.
+pub fn insert(db: &Db, tenant_id: &str, project_type: &str, creation_mode: &str, fields: &ProjectFields) -> ApiResult<String> {
+    let project_id = uuid::Uuid::new_v4().to_string();
+    let now = time::rfc3339_now();
+    let mut columns = vec!["project_id", "tenant_id", "project_type", "creation_mode", "status", "created_at", "updated_at"];
+    let mut values = vec![
+        db::text(&project_id),
+        db::text(tenant_id),
+        db::text(project_type),
+        db::text(creation_mode),
+        db::text(Status::Draft.as_str()),
+        db::text(&now),
+        db::text(&now),
+    ];
+    columns.extend(WRITABLE);
+    values.extend(writable_values(fields));
+    let placeholders = vec!["?"; columns.len()].join(", ");
+    db.execute(&format!("INSERT INTO projects ({}) VALUES ({placeholders})", columns.join(", ")), &values)?;
+    Ok(project_id)
+}
+
+/// The tenant's projects, newest first.
+pub fn list(db: &Db, tenant_id: &str) -> ApiResult<Vec<Project>> {
+    let result = db.query(
+        &format!("SELECT {COLUMNS} FROM projects WHERE tenant_id = ? ORDER BY created_at DESC, project_id"),
+        &[db::text(tenant_id)],
+    )?;
+    Ok(db::rows(&result).map(|row| from_row(&row)).collect())
+}
+
+/// One of the tenant's projects; another tenant's is `None`, like a missing one.
+pub fn get(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<Project>> {
+    let result = db.query(
+        &format!("SELECT {COLUMNS} FROM projects WHERE project_id = ? AND tenant_id = ?"),
+        &[db::text(project_id), db::text(tenant_id)],
+    )?;
+    let project = db::rows(&result).next().map(|row| from_row(&row));
+    Ok(project)
+}
+
+pub fn not_found() -> ApiError {
+    ApiError::not_found("Project")
+}
+
+/// Writes a project's fields if nobody changed them since `revision` was read.
+/// `Ok(false)`: the project changed (or vanished) in between.
+pub fn update(db: &Db, tenant_id: &str, project_id: &str, revision: i64, fields: &ProjectFields) -> ApiResult<bool> {
+    let assignments: Vec<String> = WRITABLE.iter().map(|c| format!("{c} = ?")).collect();
+    let mut values = writable_values(fields);
+    values.extend([
+        db::text(time::rfc3339_now()),
+        db::text(project_id),
+        db::text(tenant_id),
+        SqlValue::Integer(revision),
+    ]);
+    let result = db.query(
+        &format!(
+            "UPDATE projects SET {}, updated_at = ?, revision = revision + 1
+             WHERE project_id = ? AND tenant_id = ? AND revision = ? RETURNING project_id",
+            assignments.join(", ")
+        ),
+        &values,
+    )?;
+    Ok(!result.rows.is_empty())
+}
+
+/// The outcome of a state-changing request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transition {
+    pub status: Status,
+    /// The outbox event written with the change (`None` for a no-op).
+    pub event_id: Option<String>,
+}
+
+/// Applies `action`: one `UPDATE ... WHERE status IN (<sources>)`, whose trigger
+/// writes the event row in the same transaction. When it matches nothing, the
+/// current state decides between 404, a no-op and 409.
+pub fn transition(db: &Db, tenant_id: &str, project_id: &str, action: Action) -> ApiResult<Transition> {
+    let target = action.target();
+    let sources: Vec<SqlValue> = action.sources().iter().map(|s| db::text(s.as_str())).collect();
+    let placeholders = vec!["?"; sources.len()].join(", ");
+    // A state read after a refused UPDATE may be outdated by a concurrent change
+    // into a movable state; try again then.
+    for _ in 0..5 {
+        let event_id = uuid::Uuid::new_v4().to_string();
+        let now = time::rfc3339_now();
+        // The first publication is remembered: it unlocks the production URL.
+        let published = if target == Status::Active { ", published_at = COALESCE(published_at, ?)" } else { "" };
+        let mut values = vec![db::text(target.as_str()), db::text(&event_id), db::text(&now), db::text(&now)];
+        if target == Status::Active {
+            values.push(db::text(&now));
+        }
+        values.extend([db::text(project_id), db::text(tenant_id)]);
+        values.extend(sources.iter().cloned());
+        let moved = db.query(
+            &format!(
+                "UPDATE projects SET status = ?, pending_event_id = ?, status_changed_at = ?, updated_at = ?{published}
+                 WHERE project_id = ? AND tenant_id = ? AND status IN ({placeholders})
+                 RETURNING status"
+            ),
+            &values,
+        )?;
+        if !moved.rows.is_empty() {
+            return Ok(Transition { status: target, event_id: Some(event_id) });
+        }
+        let current = db.query_scalar(
+            "SELECT status FROM projects WHERE project_id = ? AND tenant_id = ?",
+            &[db::text(project_id), db::text(tenant_id)],
+        )?;
+        let current = match current {
+            Some(SqlValue::Text(status)) => Status::parse(&status).unwrap_or(Status::Draft),
+            _ => return Err(not_found()),
+        };
+        match action.decide(current) {
+            Decision::Move => continue,
+            Decision::Stay => return Ok(Transition { status: current, event_id: None }),
+            Decision::Refuse(message) => return Err(super::invalid_state(message)),
+        }
+    }
+    Err(ApiError::internal(anyhow::anyhow!("project {project_id} kept changing state")))
+}

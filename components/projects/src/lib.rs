@@ -1,0 +1,134 @@
+//! Projects: CRUD with RFC 7386 merge patch, the draft/active/paused/completed
+//! state machine (its events go to the outbox), the shareable URL, generated
+//! mode and context validation. The domain code lives in `api_core::projects`.
+
+use api_core::auth::Tenant;
+use api_core::llm::LlmConfig;
+use api_core::projects::{self, context, store, writer, Action, CreateDefaults, CreationMode, NewProject, ProjectPatch};
+use api_core::validation::{self, uuid_param};
+use api_core::{config, ApiError, ApiRequest, ApiResponse, ApiResult, Context, FieldError, Handler, Method, PathParams, Router};
+use serde_json::{json, Value};
+use spin_sdk::http::{IncomingRequest, Response};
+use spin_sdk::http_component;
+
+#[http_component]
+async fn handle(request: IncomingRequest) -> Response {
+    let router = Router::new()
+        .route(Method::Get, "/v1/projects", Handler::Tenant(list_projects))
+        .route(Method::Post, "/v1/projects", Handler::Tenant(create_project))
+        .limited_by("project_create_rate_limit_per_minute")
+        .route(Method::Get, "/v1/projects/:project_id", Handler::Tenant(get_project))
+        .route(Method::Patch, "/v1/projects/:project_id", Handler::Tenant(patch_project))
+        .route(Method::Post, "/v1/projects/:project_id/activate", Handler::Tenant(activate))
+        .route(Method::Post, "/v1/projects/:project_id/deactivate", Handler::Tenant(deactivate))
+        .route(Method::Post, "/v1/projects/:project_id/complete", Handler::Tenant(complete))
+        .route(Method::Get, "/v1/projects/:project_id/url", Handler::Tenant(project_url))
+        .route(Method::Post, "/v1/project/validate-context", Handler::Tenant(validate_context));
+    api_core::serve(request, &router).await
+}
+
+/// The `project_id` path parameter as a canonical UUID (422 `uuid_parsing` otherwise).
+fn path_id(params: &PathParams) -> Result<String, FieldError> {
+    uuid_param(params.get("project_id"), vec!["path".into(), "project_id".into()]).map(|id| id.to_string())
+}
+
+fn json_body(request: &ApiRequest) -> ApiResult<Value> {
+    validation::parse_json_request(request.header("content-type"), &request.body)
+}
+
+fn list_projects(context: &Context, tenant: &Tenant, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let projects = store::list(&context.db, &tenant.id_string())?;
+    let data: Vec<Value> = projects.iter().map(projects::Project::list_item).collect();
+    Ok(ApiResponse::json(200, &json!({ "data": data })))
+}
+
+fn create_project(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let body = json_body(request)?;
+    let defaults = CreateDefaults {
+        logo_url: Some(config::var_or("default_logo_url", projects::DEFAULT_LOGO_URL)),
+    };
+    let new = NewProject::parse(&body, &defaults)?;
+    let creation_mode = new.creation_mode;
+    let written = match (&new.prompt, creation_mode) {
+        (Some(prompt), CreationMode::Generated) => {
+            let (name, fields, _) = writer::write(prompt, &LlmConfig::from_variables());
+            Some((name, fields))
+        }
+        _ => None,
+    };
+    let fields = new.into_fields(written);
+    let project_id = store::insert(
+        &context.db,
+        &tenant.id_string(),
+        projects::DEFAULT_PROJECT_TYPE,
+        creation_mode.as_str(),
+        &fields,
+    )?;
+    Ok(ApiResponse::json(201, &json!({ "project_id": project_id })))
+}
+
+fn get_project(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    let project_id = path_id(params).map_err(|e| ApiError::Validation(vec![e]))?;
+    let project = store::get(&context.db, &tenant.id_string(), &project_id)?.ok_or_else(store::not_found)?;
+    Ok(ApiResponse::json(200, &project.detail()))
+}
+
+/// RFC 7386 merge patch; a non-UUID id is simply not found (its path is "string or uuid").
+fn patch_project(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    let patch = ProjectPatch::parse(&json_body(request)?)?;
+    let project_id = path_id(params).map_err(|_| store::not_found())?;
+    let tenant_id = tenant.id_string();
+    // Read, merge, write if unchanged since the read; retry when another write won
+    // (each round has a winner, so this bounds the concurrent writers we outlast).
+    for _ in 0..32 {
+        let current = store::get(&context.db, &tenant_id, &project_id)?.ok_or_else(store::not_found)?;
+        if patch.is_empty() {
+            return Ok(ApiResponse::json(200, &json!({ "project_id": project_id })));
+        }
+        let merged = patch.apply(&current.fields)?;
+        if merged == current.fields || store::update(&context.db, &tenant_id, &project_id, current.revision, &merged)? {
+            return Ok(ApiResponse::json(200, &json!({ "project_id": project_id })));
+        }
+    }
+    Err(ApiError::internal(anyhow::anyhow!("project {project_id} kept changing during PATCH")))
+}
+
+fn change_state(context: &Context, tenant: &Tenant, params: &PathParams, action: Action) -> ApiResult<ApiResponse> {
+    let project_id = path_id(params).map_err(|e| ApiError::Validation(vec![e]))?;
+    let outcome = store::transition(&context.db, &tenant.id_string(), &project_id, action)?;
+    Ok(ApiResponse::json(200, &json!({ "project_id": project_id, "status": outcome.status.as_str() })))
+}
+
+fn activate(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    change_state(context, tenant, params, Action::Activate)
+}
+
+fn deactivate(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    change_state(context, tenant, params, Action::Deactivate)
+}
+
+fn complete(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    change_state(context, tenant, params, Action::Complete)
+}
+
+fn project_url(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    let project_id = path_id(params);
+    let environment = projects::parse_environment(&request.query_pairs());
+    let (project_id, environment) = match (project_id, environment) {
+        (Ok(id), Ok(environment)) => (id, environment),
+        (id, environment) => {
+            return Err(ApiError::Validation(id.err().into_iter().chain(environment.err()).collect()));
+        }
+    };
+    let project = store::get(&context.db, &tenant.id_string(), &project_id)?.ok_or_else(store::not_found)?;
+    let base = config::var("public_base_url")
+        .or_else(|| request.origin())
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("no public_base_url and no request origin")))?;
+    Ok(ApiResponse::json(200, &projects::project_url(&project, &base, environment)?))
+}
+
+fn validate_context(_: &Context, _: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let fields = context::parse_request(&json_body(request)?)?;
+    let verdicts = context::validate(&fields, &LlmConfig::from_variables());
+    Ok(ApiResponse::json(200, &context::result_body(&verdicts)))
+}

@@ -1,0 +1,148 @@
+//! The OpenAPI document (`components/api-core/openapi.json`, served at
+//! GET /v1/openapi.json) and the route tables stay in step: every
+//! `.route(Method::X, "/v1/...", ...)` declared in `components/*/src` is described
+//! under that method, and every described operation is declared.
+
+use e2e::*;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `(METHOD, /v1/path/{param})` of every route declaration in the components' sources.
+fn declared_routes() -> BTreeSet<(String, String)> {
+    let mut files = Vec::new();
+    for component in std::fs::read_dir(workspace_root().join("components")).unwrap().flatten() {
+        // The core library declares no routes (its router unit tests do, with made-up handlers).
+        if component.file_name() == "api-core" {
+            continue;
+        }
+        let src = component.path().join("src");
+        if src.is_dir() {
+            rust_files(&src, &mut files);
+        }
+    }
+    let mut routes = BTreeSet::new();
+    for file in files {
+        let source = std::fs::read_to_string(&file).unwrap();
+        let mut rest = source.as_str();
+        while let Some(start) = rest.find(".route(Method::") {
+            rest = &rest[start + ".route(Method::".len()..];
+            let method: String = rest.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+            let after = rest[method.len()..].trim_start();
+            let Some(after) = after.strip_prefix(',') else { continue };
+            let Some(quoted) = after.trim_start().strip_prefix('"') else { continue };
+            let Some(end) = quoted.find('"') else { continue };
+            let pattern = &quoted[..end];
+            if !pattern.starts_with("/v1/") {
+                continue;
+            }
+            let path: Vec<String> = pattern
+                .split('/')
+                .map(|segment| match segment.strip_prefix(':') {
+                    Some(name) => format!("{{{name}}}"),
+                    None => segment.to_string(),
+                })
+                .collect();
+            routes.insert((method.to_ascii_uppercase(), path.join("/")));
+        }
+    }
+    routes
+}
+
+fn document() -> Value {
+    let text = std::fs::read_to_string(workspace_root().join("components/api-core/openapi.json")).unwrap();
+    serde_json::from_str(&text).expect("openapi.json is JSON")
+}
+
+const METHODS: [&str; 7] = ["get", "put", "post", "delete", "options", "head", "patch"];
+
+fn described_operations(document: &Value) -> BTreeSet<(String, String)> {
+    let mut operations = BTreeSet::new();
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for (method, _) in item.as_object().unwrap() {
+            if METHODS.contains(&method.as_str()) {
+                operations.insert((method.to_ascii_uppercase(), path.clone()));
+            }
+        }
+    }
+    operations
+}
+
+#[test]
+fn every_declared_route_is_described_and_vice_versa() {
+    let declared = declared_routes();
+    assert!(declared.contains(&("POST".to_string(), "/v1/projects".to_string())), "the scanner works: {declared:?}");
+    assert!(declared.contains(&("GET".to_string(), "/v1/openapi.json".to_string())));
+    let described = described_operations(&document());
+    let undocumented: Vec<_> = declared.difference(&described).collect();
+    assert!(undocumented.is_empty(), "routes missing from components/api-core/openapi.json: {undocumented:?}");
+    let phantom: Vec<_> = described.difference(&declared).collect();
+    assert!(phantom.is_empty(), "openapi.json describes routes no component declares: {phantom:?}");
+}
+
+fn collect_refs(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, value) in map {
+                match (key.as_str(), value) {
+                    ("$ref", Value::String(target)) => out.push(target.clone()),
+                    _ => collect_refs(value, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_refs(item, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_document_is_openapi_3_1_with_resolvable_refs_and_path_parameters() {
+    let document = document();
+    assert!(document["openapi"].as_str().unwrap().starts_with("3.1."));
+    assert_eq!(document["info"]["version"], "1.0.0");
+    let mut refs = Vec::new();
+    collect_refs(&document, &mut refs);
+    assert!(!refs.is_empty());
+    for target in refs {
+        let pointer = target.strip_prefix('#').unwrap_or_else(|| panic!("local refs only: {target}"));
+        assert!(document.pointer(pointer).is_some(), "unresolved $ref {target}");
+    }
+    // Every `{param}` of a path is a declared path parameter of each of its operations.
+    for (path, item) in document["paths"].as_object().unwrap() {
+        let params: Vec<&str> =
+            path.split('/').filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}'))).collect();
+        for (method, operation) in item.as_object().unwrap() {
+            let declared: Vec<&str> = operation["parameters"]
+                .as_array()
+                .map(|list| {
+                    list.iter().filter(|p| p["in"] == "path").map(|p| p["name"].as_str().unwrap()).collect()
+                })
+                .unwrap_or_default();
+            for param in &params {
+                assert!(declared.contains(param), "{method} {path}: path parameter {param} not declared");
+            }
+            assert!(operation["responses"].as_object().is_some_and(|r| !r.is_empty()), "{method} {path}: responses");
+        }
+    }
+}
+
+#[test]
+fn the_document_is_served_without_credentials() {
+    let app = shared_app();
+    let response = app.get("/v1/openapi.json").send().unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/json");
+    let served: Value = response.json().unwrap();
+    assert_eq!(served, document());
+}
