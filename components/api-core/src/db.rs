@@ -21,11 +21,28 @@ pub struct Migration {
 
 /// Versioned schema. Append only; statements must be idempotent (`IF NOT EXISTS`),
 /// since two components may apply the same migration at the same moment.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "foundation",
-    sql: include_str!("../migrations/0001_foundation.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "foundation",
+        sql: include_str!("../migrations/0001_foundation.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "projects",
+        sql: include_str!("../migrations/0002_projects.sql"),
+    },
+    Migration {
+        version: 3,
+        name: "files",
+        sql: include_str!("../migrations/0003_files.sql"),
+    },
+    Migration {
+        version: 4,
+        name: "webhooks",
+        sql: include_str!("../migrations/0004_webhooks.sql"),
+    },
+];
 
 pub fn latest_version() -> i64 {
     MIGRATIONS.last().map_or(0, |m| m.version)

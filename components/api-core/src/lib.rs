@@ -6,17 +6,26 @@ pub mod auth;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod files;
 pub mod http;
 pub mod keys;
+pub mod llm;
+pub mod outbound;
+pub mod projects;
 pub mod rate_limit;
 pub mod service;
 pub mod tenants;
 pub mod time;
 pub mod validation;
+pub mod webhooks;
 
 pub use error::{ApiError, ApiResult, FieldError, LocPart};
-pub use http::{ApiRequest, ApiResponse, Method, PathParams, Router};
-pub use service::{serve, Context, Handler};
+pub use http::{ApiRequest, ApiResponse, BodySource, Method, PathParams, Reply, Router};
+pub use service::{serve, serve_streaming, Context, Handler};
+
+/// The OpenAPI 3.1 description of every route (served at GET /v1/openapi.json;
+/// `tests/e2e/tests/openapi.rs` keeps it in step with the route tables).
+pub const OPENAPI_JSON: &str = include_str!("../openapi.json");
 
 /// Event types the service emits (SPEC.md, Events).
 pub const EVENT_TYPES: &[&str] = &["project.published", "project.completed", "interview.finished"];

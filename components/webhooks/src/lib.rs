@@ -1,16 +1,90 @@
 //! Webhooks: event types, secrets, double opt-in subscriptions, delivery log.
+//! Deliveries themselves are sent by the cron-triggered `webhook-dispatcher`.
 
 use api_core::auth::Tenant;
+use api_core::webhooks::{self, DeliveryFilter, NewSubscription};
 use api_core::{ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router, EVENT_TYPES};
 use spin_sdk::http::{IncomingRequest, Response};
 use spin_sdk::http_component;
 
 #[http_component]
 async fn handle(request: IncomingRequest) -> Response {
-    let router = Router::new().route(Method::Get, "/v1/webhooks/event-types", Handler::Tenant(event_types));
+    let router = Router::new()
+        .route(Method::Get, "/v1/webhooks/event-types", Handler::Tenant(event_types))
+        .route(Method::Post, "/v1/webhooks/secrets", Handler::Tenant(create_secret))
+        .route(Method::Post, "/v1/webhooks/subscriptions", Handler::Tenant(create_subscription))
+        .route(Method::Get, "/v1/webhooks/subscriptions", Handler::Tenant(list_subscriptions))
+        .route(Method::Get, "/v1/webhooks/subscriptions/:subscription_id", Handler::Tenant(get_subscription))
+        .route(Method::Post, "/v1/webhooks/subscriptions/:subscription_id", Handler::Tenant(confirm_subscription))
+        .route(Method::Delete, "/v1/webhooks/subscriptions/:subscription_id", Handler::Tenant(delete_subscription))
+        .route(Method::Get, "/v1/webhooks/deliveries", Handler::Tenant(list_deliveries))
+        .route(Method::Get, "/v1/webhooks/deliveries/:delivery_id", Handler::Tenant(get_delivery))
+        .route(Method::Post, "/v1/webhooks/deliveries/:delivery_id/redeliver", Handler::Tenant(redeliver));
     api_core::serve(request, &router).await
 }
 
 fn event_types(_: &Context, _: &Tenant, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     Ok(ApiResponse::json(200, &EVENT_TYPES))
+}
+
+fn create_secret(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let created = webhooks::create_secret(&context.db, tenant, &request.body)?;
+    Ok(ApiResponse::json(201, &created))
+}
+
+fn create_subscription(
+    context: &Context,
+    tenant: &Tenant,
+    request: &ApiRequest,
+    _: &PathParams,
+) -> ApiResult<ApiResponse> {
+    let new = NewSubscription::parse(&request.body, webhooks::configured_policy())?;
+    let created = webhooks::create_subscription(&context.db, tenant, new)?;
+    let hook_secret = created.x_hook_secret.clone();
+    Ok(ApiResponse::json(201, &created).with_header("x-hook-secret", hook_secret))
+}
+
+fn list_subscriptions(context: &Context, tenant: &Tenant, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    Ok(ApiResponse::json(200, &webhooks::list_subscriptions(&context.db, tenant)?))
+}
+
+fn get_subscription(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    let subscription = webhooks::get_subscription(&context.db, tenant, params.get("subscription_id"))?;
+    Ok(ApiResponse::json(200, &subscription))
+}
+
+fn confirm_subscription(
+    context: &Context,
+    tenant: &Tenant,
+    request: &ApiRequest,
+    params: &PathParams,
+) -> ApiResult<ApiResponse> {
+    let confirmed =
+        webhooks::confirm_subscription(&context.db, tenant, params.get("subscription_id"), &request.body)?;
+    Ok(ApiResponse::json(200, &confirmed))
+}
+
+fn delete_subscription(
+    context: &Context,
+    tenant: &Tenant,
+    _: &ApiRequest,
+    params: &PathParams,
+) -> ApiResult<ApiResponse> {
+    webhooks::delete_subscription(&context.db, tenant, params.get("subscription_id"))?;
+    Ok(ApiResponse::empty(204))
+}
+
+fn list_deliveries(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let filter = DeliveryFilter::parse(&request.query_pairs())?;
+    Ok(ApiResponse::json(200, &webhooks::list_deliveries(&context.db, tenant, &filter)?))
+}
+
+fn get_delivery(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    let delivery = webhooks::get_delivery(&context.db, tenant, params.get("delivery_id"))?;
+    Ok(ApiResponse::json(200, &delivery))
+}
+
+fn redeliver(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    let delivery = webhooks::redeliver(&context.db, tenant, params.get("delivery_id"))?;
+    Ok(ApiResponse::json(202, &delivery))
 }

@@ -19,7 +19,7 @@ pub fn workspace_root() -> PathBuf {
 
 fn check_components_built() {
     let dir = workspace_root().join("target/wasm32-wasip2/release");
-    for component in ["tenants", "webhooks", "fallback"] {
+    for component in ["tenants", "webhooks", "fallback", "files", "projects", "webhook_dispatcher"] {
         let wasm = dir.join(format!("{component}.wasm"));
         assert!(wasm.exists(), "{} is missing: run `make build` (or `make test`) first", wasm.display());
     }
@@ -30,6 +30,8 @@ pub struct TestApp {
     pub host: Host,
     pub partner_key: String,
     pub client: Client,
+    /// The host's state directory (`sqlite_db.db`, `sqlite_key_value.db`).
+    pub state_dir: PathBuf,
     _state: Option<tempfile::TempDir>,
 }
 
@@ -55,6 +57,11 @@ impl TestApp {
 
     /// A host on an existing state directory (to test restarts).
     pub fn start_in(state_dir: &Path, overrides: &[(&str, &str)]) -> TestApp {
+        TestApp::start_with(state_dir, overrides, false)
+    }
+
+    /// Like [`TestApp::start_in`], optionally running the cron triggers on their schedules.
+    pub fn start_with(state_dir: &Path, overrides: &[(&str, &str)], enable_cron: bool) -> TestApp {
         check_components_built();
         let partner_key = overrides
             .iter()
@@ -70,10 +77,15 @@ impl TestApp {
             listen: "127.0.0.1:0".parse().unwrap(),
             state_dir: state_dir.to_path_buf(),
             variables,
-            enable_cron: false,
+            enable_cron,
         })
         .expect("the host starts");
-        TestApp { host, partner_key, client: Client::new(), _state: None }
+        TestApp { host, partner_key, client: Client::new(), state_dir: state_dir.to_path_buf(), _state: None }
+    }
+
+    /// The app's SQLite database file (Spin's `default` database), to open read-only.
+    pub fn sqlite_path(&self) -> PathBuf {
+        self.state_dir.join("sqlite_db.db")
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -162,5 +174,50 @@ pub fn wait_for_fresh_window(requests_needed_seconds: u64) {
     let left = 60 - now % 60;
     if left <= requests_needed_seconds {
         std::thread::sleep(std::time::Duration::from_secs(left + 1));
+    }
+}
+
+/// A `multipart/form-data` body built byte by byte, so tests control every part.
+pub struct Multipart {
+    boundary: String,
+    body: Vec<u8>,
+}
+
+impl Default for Multipart {
+    fn default() -> Self {
+        Multipart::new()
+    }
+}
+
+impl Multipart {
+    pub fn new() -> Multipart {
+        Multipart { boundary: format!("e2e-boundary-{}", uuid::Uuid::new_v4().simple()), body: Vec::new() }
+    }
+
+    /// A plain form field.
+    pub fn text(mut self, name: &str, value: &str) -> Multipart {
+        self.part(&format!("Content-Disposition: form-data; name=\"{name}\"\r\n"), value.as_bytes());
+        self
+    }
+
+    /// A file part (with a file name and a content type, as browsers and curl send it).
+    pub fn file(mut self, name: &str, filename: &str, content_type: &str, bytes: &[u8]) -> Multipart {
+        let headers = format!(
+            "Content-Disposition: form-data; name=\"{name}\"; filename=\"{filename}\"\r\nContent-Type: {content_type}\r\n"
+        );
+        self.part(&headers, bytes);
+        self
+    }
+
+    fn part(&mut self, headers: &str, content: &[u8]) {
+        self.body.extend_from_slice(format!("--{}\r\n{headers}\r\n", self.boundary).as_bytes());
+        self.body.extend_from_slice(content);
+        self.body.extend_from_slice(b"\r\n");
+    }
+
+    /// The `Content-Type` header value (with the boundary) and the finished body.
+    pub fn finish(mut self) -> (String, Vec<u8>) {
+        self.body.extend_from_slice(format!("--{}--\r\n", self.boundary).as_bytes());
+        (format!("multipart/form-data; boundary={}", self.boundary), self.body)
     }
 }

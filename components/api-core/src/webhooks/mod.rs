@@ -1,0 +1,562 @@
+//! Webhooks: workspace secrets, double opt-in subscriptions, the delivery log
+//! (API side), and claiming / signing / recording deliveries (dispatcher side).
+//!
+//! Storage is `migrations/0004_webhooks.sql`. Events come from the `events`
+//! outbox; a trigger fans each one out into one `webhook_deliveries` row per
+//! subscription confirmed at that moment. Each write here is one statement.
+
+pub mod dispatch;
+pub mod signing;
+pub mod target;
+
+use crate::auth::Tenant;
+use crate::db::{self, Db, SqlValue};
+use crate::error::{ApiError, ApiResult, FieldError};
+use crate::keys;
+use crate::time;
+use crate::validation::{self, Fields};
+use crate::EVENT_TYPES;
+use serde::Serialize;
+use serde_json::Value;
+use std::time::{Duration, UNIX_EPOCH};
+
+pub use signing::{after_attempt, sign, verify, RetrySchedule, Transition};
+pub use target::{check_target_url, TargetError, TargetPolicy};
+
+/// Spin variable: admit `http://` and loopback targets (development and tests only).
+pub const ALLOW_INSECURE_VARIABLE: &str = "webhook_allow_insecure_targets";
+
+/// Workspace secrets are `whsec_` + 43 base64url characters.
+pub const SECRET_PREFIX: &str = "whsec_";
+/// Hook (confirmation) secrets are `hook_` + 43 base64url characters.
+pub const HOOK_SECRET_PREFIX: &str = "hook_";
+/// How long a hook secret can confirm its subscription.
+pub const HOOK_SECRET_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+
+pub const DELIVERY_STATUSES: &[&str] = &["pending", "delivered", "failed", "cancelled"];
+
+/// The target policy as configured.
+pub fn configured_policy() -> TargetPolicy {
+    TargetPolicy { allow_insecure: crate::config::var_bool(ALLOW_INSECURE_VARIABLE) }
+}
+
+fn body_of(request_body: &[u8]) -> ApiResult<Value> {
+    validation::parse_json_body(request_body)
+}
+
+/// 403 unless the workspace is the tenant's own (one workspace per tenant).
+fn check_workspace(tenant: &Tenant, workspace_id: &str) -> ApiResult<()> {
+    let own = tenant.id_string();
+    if keys::constant_time_eq(workspace_id.trim().to_ascii_lowercase().as_bytes(), own.as_bytes()) {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden("workspace_id does not belong to the authenticated tenant".into()))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Secrets
+
+#[derive(Debug, Serialize)]
+pub struct CreatedSecret {
+    pub secret: String,
+}
+
+/// `POST /v1/webhooks/secrets`: 201 `{secret}`; 409 while one is active.
+pub fn create_secret(db: &Db, tenant: &Tenant, body: &[u8]) -> ApiResult<CreatedSecret> {
+    let value = body_of(body)?;
+    let mut fields = Fields::body(&value)?;
+    let workspace_id = fields.required_string("workspace_id", 1, 100);
+    fields.finish()?;
+    check_workspace(tenant, &workspace_id.unwrap_or_default())?;
+    let secret = keys::generate_secret(SECRET_PREFIX);
+    let inserted = db.query(
+        "INSERT INTO webhook_secrets (id, tenant_id, secret, active, created_at) VALUES (?, ?, ?, 1, ?)
+         ON CONFLICT DO NOTHING RETURNING id",
+        &[
+            db::text(uuid::Uuid::new_v4().to_string()),
+            db::text(tenant.id_string()),
+            db::text(&secret),
+            db::text(time::rfc3339_now()),
+        ],
+    )?;
+    if inserted.rows.is_empty() {
+        return Err(ApiError::conflict("secret_exists", "This workspace already has an active webhook secret"));
+    }
+    Ok(CreatedSecret { secret })
+}
+
+// ---------------------------------------------------------------------------
+// Subscriptions
+
+/// A valid subscription request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSubscription {
+    pub workspace_id: String,
+    pub event_type: String,
+    pub target_url: String,
+}
+
+impl NewSubscription {
+    /// 422 for every missing or invalid field at once (target URL policy included).
+    pub fn parse(body: &[u8], policy: TargetPolicy) -> ApiResult<NewSubscription> {
+        let value = body_of(body)?;
+        let mut fields = Fields::body(&value)?;
+        let workspace_id = fields.required_string("workspace_id", 1, 100);
+        let event_type = match fields.raw("event_type") {
+            None => {
+                fields.error(fields.loc("event_type"), "missing", "Field required");
+                None
+            }
+            Some(Value::String(text)) if EVENT_TYPES.contains(&text.as_str()) => Some(text.clone()),
+            Some(Value::String(_)) => {
+                fields.error(fields.loc("event_type"), "enum", validation::enum_message(EVENT_TYPES));
+                None
+            }
+            Some(_) => {
+                fields.error(fields.loc("event_type"), "string_type", "Input should be a valid string");
+                None
+            }
+        };
+        let target_url = fields.required_string("target_url", 1, target::MAX_TARGET_URL);
+        if let Some(url) = &target_url {
+            if let Err(error) = check_target_url(url, policy) {
+                fields.error(fields.loc("target_url"), error.kind(), error.message());
+            }
+        }
+        let errors = fields.into_errors();
+        match (workspace_id, event_type, target_url) {
+            (Some(workspace_id), Some(event_type), Some(target_url)) if errors.is_empty() => {
+                Ok(NewSubscription { workspace_id, event_type, target_url: target_url.trim().to_string() })
+            }
+            _ => Err(ApiError::Validation(errors)),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct CreatedSubscription {
+    pub id: String,
+    pub workspace_id: String,
+    pub event_type: String,
+    pub target_url: String,
+    pub x_hook_secret: String,
+}
+
+/// `POST /v1/webhooks/subscriptions`: stores a pending subscription with a
+/// single-use hook secret; 409 when the workspace has no active secret.
+pub fn create_subscription(db: &Db, tenant: &Tenant, new: NewSubscription) -> ApiResult<CreatedSubscription> {
+    check_workspace(tenant, &new.workspace_id)?;
+    let id = uuid::Uuid::new_v4().to_string();
+    let hook_secret = keys::generate_secret(HOOK_SECRET_PREFIX);
+    let now = time::now();
+    let expires_at = time::unix_millis(now + HOOK_SECRET_TTL);
+    // One statement: the secret check and the insert cannot be separated.
+    let inserted = db.query(
+        "INSERT INTO webhook_subscriptions
+             (id, tenant_id, event_type, target_url, status, hook_secret_hash, hook_secret_expires_at,
+              hook_secret_used, created_at)
+         SELECT ?, ?, ?, ?, 'pending', ?, ?, 0, ?
+         WHERE EXISTS (SELECT 1 FROM webhook_secrets WHERE tenant_id = ? AND active = 1)
+         RETURNING id",
+        &[
+            db::text(&id),
+            db::text(tenant.id_string()),
+            db::text(&new.event_type),
+            db::text(&new.target_url),
+            db::text(keys::hash_secret(&hook_secret)),
+            SqlValue::Integer(expires_at),
+            db::text(time::rfc3339(now)),
+            db::text(tenant.id_string()),
+        ],
+    )?;
+    if inserted.rows.is_empty() {
+        return Err(ApiError::conflict(
+            "no_active_secret",
+            "Create a webhook secret (POST /v1/webhooks/secrets) before subscribing",
+        ));
+    }
+    Ok(CreatedSubscription {
+        id,
+        workspace_id: tenant.id_string(),
+        event_type: new.event_type,
+        target_url: new.target_url,
+        x_hook_secret: hook_secret,
+    })
+}
+
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct Subscription {
+    pub id: String,
+    pub workspace_id: String,
+    pub event_type: String,
+    pub target_url: String,
+    pub status: String,
+}
+
+const SUBSCRIPTION_COLUMNS: &str = "id, tenant_id, event_type, target_url, status";
+
+fn subscription_of(row: &db::Row<'_>) -> Subscription {
+    Subscription {
+        id: row.text("id"),
+        workspace_id: row.text("tenant_id"),
+        event_type: row.text("event_type"),
+        target_url: row.text("target_url"),
+        status: row.text("status"),
+    }
+}
+
+pub fn list_subscriptions(db: &Db, tenant: &Tenant) -> ApiResult<Vec<Subscription>> {
+    let result = db.query(
+        &format!("SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE tenant_id = ? ORDER BY created_at, id"),
+        &[db::text(tenant.id_string())],
+    )?;
+    Ok(db::rows(&result).map(|row| subscription_of(&row)).collect())
+}
+
+pub fn get_subscription(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Subscription> {
+    let result = db.query(
+        &format!("SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ? AND tenant_id = ?"),
+        &[db::text(id), db::text(tenant.id_string())],
+    )?;
+    let found = db::rows(&result).next().map(|row| subscription_of(&row));
+    found.ok_or_else(|| ApiError::not_found("Subscription"))
+}
+
+#[derive(Debug, Serialize)]
+pub struct Confirmed {
+    pub id: String,
+    pub status: &'static str,
+}
+
+/// `POST /v1/webhooks/subscriptions/{id}` with `{secret}`: 200 once; a wrong
+/// secret is 400 `invalid_secret`; an expired or used one is 409.
+pub fn confirm_subscription(db: &Db, tenant: &Tenant, id: &str, body: &[u8]) -> ApiResult<Confirmed> {
+    let value = body_of(body)?;
+    let mut fields = Fields::body(&value)?;
+    let secret = fields.required_string("secret", 1, 200);
+    fields.finish()?;
+    let secret = secret.unwrap_or_default();
+
+    let result = db.query(
+        "SELECT hook_secret_hash, hook_secret_expires_at, hook_secret_used, status
+         FROM webhook_subscriptions WHERE id = ? AND tenant_id = ?",
+        &[db::text(id), db::text(tenant.id_string())],
+    )?;
+    let row = db::rows(&result).next().ok_or_else(|| ApiError::not_found("Subscription"))?;
+    if !keys::secret_matches(&secret, &row.text("hook_secret_hash")) {
+        return Err(ApiError::BadRequestDetail {
+            code: "invalid_secret",
+            message: "The secret does not match this subscription's X-Hook-Secret".into(),
+        });
+    }
+    if row.int("hook_secret_used") != 0 || row.text("status") != "pending" {
+        return Err(ApiError::conflict("secret_used", "This hook secret was already used"));
+    }
+    let now = time::now();
+    if row.int("hook_secret_expires_at") <= time::unix_millis(now) {
+        return Err(ApiError::conflict("secret_expired", "This hook secret has expired; subscribe again"));
+    }
+    // The conditions again, in the one statement that uses the secret up.
+    let updated = db.query(
+        "UPDATE webhook_subscriptions
+         SET status = 'confirmed', hook_secret_used = 1, confirmed_at = ?
+         WHERE id = ? AND tenant_id = ? AND status = 'pending' AND hook_secret_used = 0
+           AND hook_secret_expires_at > ? AND hook_secret_hash = ?
+         RETURNING id",
+        &[
+            db::text(time::rfc3339(now)),
+            db::text(id),
+            db::text(tenant.id_string()),
+            SqlValue::Integer(time::unix_millis(now)),
+            db::text(keys::hash_secret(&secret)),
+        ],
+    )?;
+    if updated.rows.is_empty() {
+        return Err(ApiError::conflict("secret_used", "This hook secret was already used"));
+    }
+    Ok(Confirmed { id: id.to_string(), status: "confirmed" })
+}
+
+/// `DELETE /v1/webhooks/subscriptions/{id}`; pending deliveries are cancelled by a trigger.
+pub fn delete_subscription(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<()> {
+    let deleted = db.query(
+        "DELETE FROM webhook_subscriptions WHERE id = ? AND tenant_id = ? RETURNING id",
+        &[db::text(id), db::text(tenant.id_string())],
+    )?;
+    if deleted.rows.is_empty() {
+        return Err(ApiError::not_found("Subscription"));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Delivery log
+
+#[derive(Debug, Serialize)]
+pub struct Attempt {
+    pub attempt: i64,
+    pub attempted_at: String,
+    pub target_url: String,
+    /// HTTP status of the answer; null after a network error or timeout.
+    pub status_code: Option<i64>,
+    pub error: Option<String>,
+    pub duration_ms: Option<i64>,
+    pub success: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Delivery {
+    pub id: String,
+    pub subscription_id: String,
+    pub event_id: String,
+    pub event_type: String,
+    /// pending | delivered | failed | cancelled
+    pub status: String,
+    pub attempt_count: i64,
+    /// When the next attempt is due (pending deliveries only).
+    pub next_attempt_at: Option<String>,
+    pub last_status_code: Option<i64>,
+    pub last_error: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+    pub attempts: Vec<Attempt>,
+}
+
+/// Query of `GET /v1/webhooks/deliveries`.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct DeliveryFilter {
+    pub subscription_id: Option<String>,
+    pub status: Option<String>,
+    pub limit: u32,
+}
+
+pub const DEFAULT_DELIVERY_LIMIT: u32 = 100;
+pub const MAX_DELIVERY_LIMIT: u32 = 1000;
+
+impl DeliveryFilter {
+    pub fn parse(pairs: &[(String, String)]) -> ApiResult<DeliveryFilter> {
+        let mut filter = DeliveryFilter { limit: DEFAULT_DELIVERY_LIMIT, ..Default::default() };
+        let mut errors = Vec::new();
+        for (name, value) in pairs {
+            let loc = vec!["query".into(), name.as_str().into()];
+            match name.as_str() {
+                "subscription_id" => match uuid::Uuid::parse_str(value) {
+                    Ok(id) => filter.subscription_id = Some(id.to_string()),
+                    Err(_) => errors.push(FieldError::new(
+                        loc,
+                        "uuid_parsing",
+                        "Input should be a valid UUID",
+                    )),
+                },
+                "status" if DELIVERY_STATUSES.contains(&value.as_str()) => filter.status = Some(value.clone()),
+                "status" => errors.push(FieldError::new(loc, "enum", validation::enum_message(DELIVERY_STATUSES))),
+                "limit" => match value.trim().parse::<i64>() {
+                    Ok(n) if (1..=MAX_DELIVERY_LIMIT as i64).contains(&n) => filter.limit = n as u32,
+                    Ok(n) if n < 1 => {
+                        errors.push(FieldError::new(loc, "greater_than_equal", "Input should be greater than or equal to 1"))
+                    }
+                    Ok(_) => errors.push(FieldError::new(
+                        loc,
+                        "less_than_equal",
+                        format!("Input should be less than or equal to {MAX_DELIVERY_LIMIT}"),
+                    )),
+                    Err(_) => errors.push(FieldError::new(
+                        loc,
+                        "int_parsing",
+                        "Input should be a valid integer, unable to parse string as an integer",
+                    )),
+                },
+                _ => {}
+            }
+        }
+        if errors.is_empty() {
+            Ok(filter)
+        } else {
+            Err(ApiError::Validation(errors))
+        }
+    }
+}
+
+fn millis_to_rfc3339(ms: i64) -> String {
+    time::rfc3339(UNIX_EPOCH + Duration::from_millis(ms.max(0) as u64))
+}
+
+const DELIVERY_COLUMNS: &str = "id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at,
+    last_status_code, last_error, created_at, updated_at";
+
+fn delivery_of(row: &db::Row<'_>) -> Delivery {
+    let status = row.text("status");
+    Delivery {
+        id: row.text("id"),
+        subscription_id: row.text("subscription_id"),
+        event_id: row.text("event_id"),
+        event_type: row.text("event_type"),
+        next_attempt_at: (status == "pending").then(|| millis_to_rfc3339(row.int("next_attempt_at"))),
+        status,
+        attempt_count: row.int("attempt_count"),
+        last_status_code: row.opt_int("last_status_code"),
+        last_error: row.opt_text("last_error"),
+        created_at: row.text("created_at"),
+        updated_at: row.text("updated_at"),
+        attempts: Vec::new(),
+    }
+}
+
+/// The tenant's deliveries, newest first, each with every attempt (oldest first).
+pub fn list_deliveries(db: &Db, tenant: &Tenant, filter: &DeliveryFilter) -> ApiResult<Vec<Delivery>> {
+    let mut sql = format!("SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE tenant_id = ?");
+    let mut params = vec![db::text(tenant.id_string())];
+    if let Some(subscription_id) = &filter.subscription_id {
+        sql.push_str(" AND subscription_id = ?");
+        params.push(db::text(subscription_id));
+    }
+    if let Some(status) = &filter.status {
+        sql.push_str(" AND status = ?");
+        params.push(db::text(status));
+    }
+    sql.push_str(" ORDER BY created_at DESC, rowid DESC LIMIT ?");
+    params.push(SqlValue::Integer(filter.limit as i64));
+    let result = db.query(&sql, &params)?;
+    let mut deliveries: Vec<Delivery> = db::rows(&result).map(|row| delivery_of(&row)).collect();
+    attach_attempts(db, tenant, &mut deliveries)?;
+    Ok(deliveries)
+}
+
+pub fn get_delivery(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Delivery> {
+    let result = db.query(
+        &format!("SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ? AND tenant_id = ?"),
+        &[db::text(id), db::text(tenant.id_string())],
+    )?;
+    let mut deliveries: Vec<Delivery> = db::rows(&result).map(|row| delivery_of(&row)).collect();
+    attach_attempts(db, tenant, &mut deliveries)?;
+    deliveries.pop().ok_or_else(|| ApiError::not_found("Delivery"))
+}
+
+fn attach_attempts(db: &Db, tenant: &Tenant, deliveries: &mut [Delivery]) -> ApiResult<()> {
+    if deliveries.is_empty() {
+        return Ok(());
+    }
+    let placeholders = vec!["?"; deliveries.len()].join(", ");
+    let mut params = vec![db::text(tenant.id_string())];
+    params.extend(deliveries.iter().map(|d| db::text(&d.id)));
+    let result = db.query(
+        &format!(
+            "SELECT delivery_id, attempt, attempted_at, target_url, status_code, error, duration_ms, success
+             FROM webhook_delivery_attempts WHERE tenant_id = ? AND delivery_id IN ({placeholders})
+             ORDER BY delivery_id, attempt, id"
+        ),
+        &params,
+    )?;
+    for row in db::rows(&result) {
+        let delivery_id = row.text("delivery_id");
+        if let Some(delivery) = deliveries.iter_mut().find(|d| d.id == delivery_id) {
+            delivery.attempts.push(Attempt {
+                attempt: row.int("attempt"),
+                attempted_at: row.text("attempted_at"),
+                target_url: row.text("target_url"),
+                status_code: row.opt_int("status_code"),
+                error: row.opt_text("error"),
+                duration_ms: row.opt_int("duration_ms"),
+                success: row.int("success") != 0,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// `POST /v1/webhooks/deliveries/{id}/redeliver`: a failed delivery is queued
+/// again, due now, with a fresh round of retries. 409 for any other state or
+/// when its subscription was deleted.
+pub fn redeliver(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Delivery> {
+    let now = time::now();
+    let updated = db.query(
+        "UPDATE webhook_deliveries
+         SET status = 'pending', round_attempts = 0, next_attempt_at = ?, leased_at = NULL, lease_owner = NULL,
+             updated_at = ?
+         WHERE id = ? AND tenant_id = ? AND status = 'failed'
+           AND subscription_id IN (SELECT id FROM webhook_subscriptions WHERE tenant_id = ?)
+         RETURNING id",
+        &[
+            SqlValue::Integer(time::unix_millis(now)),
+            db::text(time::rfc3339(now)),
+            db::text(id),
+            db::text(tenant.id_string()),
+            db::text(tenant.id_string()),
+        ],
+    )?;
+    let delivery = get_delivery(db, tenant, id)?;
+    if updated.rows.is_empty() {
+        let message = if delivery.status == "failed" {
+            "The delivery's subscription was deleted".to_string()
+        } else {
+            format!("Only failed deliveries can be redelivered; this one is {}", delivery.status)
+        };
+        return Err(ApiError::conflict("invalid_state", message));
+    }
+    Ok(delivery)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::LocPart;
+
+    fn problems(error: ApiError) -> Vec<(Vec<LocPart>, &'static str)> {
+        match error {
+            ApiError::Validation(errors) => errors.into_iter().map(|e| (e.loc, e.kind)).collect(),
+            other => panic!("expected 422, got {other:?}"),
+        }
+    }
+
+    fn loc(field: &str) -> Vec<LocPart> {
+        vec!["body".into(), field.into()]
+    }
+
+    #[test]
+    fn subscription_requests_report_every_problem() {
+        let policy = TargetPolicy::default();
+        let error = NewSubscription::parse(b"{}", policy).unwrap_err();
+        assert_eq!(
+            problems(error),
+            vec![(loc("workspace_id"), "missing"), (loc("event_type"), "missing"), (loc("target_url"), "missing")]
+        );
+        let body = br#"{"workspace_id": 5, "event_type": "project.deleted", "target_url": "https://10.0.0.1/x"}"#;
+        assert_eq!(
+            problems(NewSubscription::parse(body, policy).unwrap_err()),
+            vec![(loc("workspace_id"), "string_type"), (loc("event_type"), "enum"), (loc("target_url"), "value_error")]
+        );
+        let body = br#"{"workspace_id": "w", "event_type": "interview.finished", "target_url": " https://hooks.example.com/x "}"#;
+        let parsed = NewSubscription::parse(body, policy).unwrap();
+        assert_eq!(parsed.event_type, "interview.finished");
+        assert_eq!(parsed.target_url, "https://hooks.example.com/x");
+        assert_eq!(problems(NewSubscription::parse(b"[1]", policy).unwrap_err()), vec![(vec!["body".into()], "dict_type")]);
+    }
+
+    #[test]
+    fn delivery_filters_are_checked() {
+        let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            list.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()
+        };
+        let id = uuid::Uuid::new_v4().to_string();
+        let filter = DeliveryFilter::parse(&pairs(&[("subscription_id", &id), ("status", "failed"), ("limit", "5")])).unwrap();
+        assert_eq!(filter, DeliveryFilter { subscription_id: Some(id), status: Some("failed".into()), limit: 5 });
+        assert_eq!(DeliveryFilter::parse(&[]).unwrap().limit, DEFAULT_DELIVERY_LIMIT);
+        let error = DeliveryFilter::parse(&pairs(&[("subscription_id", "x"), ("status", "lost"), ("limit", "0")])).unwrap_err();
+        let kinds: Vec<_> = problems(error).into_iter().map(|(_, kind)| kind).collect();
+        assert_eq!(kinds, vec!["uuid_parsing", "enum", "greater_than_equal"]);
+        let error = DeliveryFilter::parse(&pairs(&[("limit", "1001"), ("limit", "ten")])).unwrap_err();
+        let kinds: Vec<_> = problems(error).into_iter().map(|(_, kind)| kind).collect();
+        assert_eq!(kinds, vec!["less_than_equal", "int_parsing"]);
+    }
+
+    #[test]
+    fn workspace_must_be_the_tenants_own() {
+        let tenant = Tenant { id: uuid::Uuid::new_v4() };
+        assert!(check_workspace(&tenant, &tenant.id_string()).is_ok());
+        assert!(check_workspace(&tenant, &tenant.id_string().to_uppercase()).is_ok());
+        let error = check_workspace(&tenant, &uuid::Uuid::new_v4().to_string()).unwrap_err();
+        assert_eq!(error.status(), 403);
+        assert_eq!(error.body()["detail"]["error"], "forbidden");
+    }
+}
