@@ -21,50 +21,30 @@ fn opt_int(value: Option<i64>) -> SqlValue {
     value.map_or(SqlValue::Null, SqlValue::Integer)
 }
 
-/// The writable columns, in [`WRITABLE`]'s order.
-fn writable_values(f: &ProjectFields) -> Vec<SqlValue> {
+/// The writable columns with their values: one list, so a column can never be
+/// bound to another column's value.
+fn writable(f: &ProjectFields) -> Vec<(&'static str, SqlValue)> {
     vec![
-        db::text(&f.project_name),
-        db::opt_text(f.project_description.as_deref()),
-        db::text(&f.project_objective),
-        db::text(&f.research_questions),
-        db::text(&f.success_criteria),
-        db::text(&f.recruiting_criteria),
-        db::opt_text(f.specific_guidelines.as_deref()),
-        db::opt_text(f.redirect_url.as_deref()),
-        json_text(&f.interview_modes),
-        db::text(&f.camera_access),
-        db::opt_text(f.logo_url.as_deref()),
-        db::opt_text(f.primary_color.as_deref()),
-        db::opt_text(f.secondary_color.as_deref()),
-        db::opt_text(f.text_color.as_deref()),
-        f.screeners.as_ref().map_or(SqlValue::Null, json_text),
-        json_text(&f.interview_languages),
-        SqlValue::Integer(f.interview_length),
-        opt_int(f.max_interviews),
+        ("project_name", db::text(&f.project_name)),
+        ("project_description", db::opt_text(f.project_description.as_deref())),
+        ("project_objective", db::text(&f.project_objective)),
+        ("research_questions", db::text(&f.research_questions)),
+        ("success_criteria", db::text(&f.success_criteria)),
+        ("recruiting_criteria", db::text(&f.recruiting_criteria)),
+        ("specific_guidelines", db::opt_text(f.specific_guidelines.as_deref())),
+        ("redirect_url", db::opt_text(f.redirect_url.as_deref())),
+        ("interview_modes", json_text(&f.interview_modes)),
+        ("camera_access", db::text(&f.camera_access)),
+        ("logo_url", db::opt_text(f.logo_url.as_deref())),
+        ("primary_color", db::opt_text(f.primary_color.as_deref())),
+        ("secondary_color", db::opt_text(f.secondary_color.as_deref())),
+        ("text_color", db::opt_text(f.text_color.as_deref())),
+        ("screeners", f.screeners.as_ref().map_or(SqlValue::Null, json_text)),
+        ("interview_languages", json_text(&f.interview_languages)),
+        ("interview_length", SqlValue::Integer(f.interview_length)),
+        ("max_interviews", opt_int(f.max_interviews)),
     ]
 }
-
-const WRITABLE: [&str; 18] = [
-    "project_name",
-    "project_description",
-    "project_objective",
-    "research_questions",
-    "success_criteria",
-    "recruiting_criteria",
-    "specific_guidelines",
-    "redirect_url",
-    "interview_modes",
-    "camera_access",
-    "logo_url",
-    "primary_color",
-    "secondary_color",
-    "text_color",
-    "screeners",
-    "interview_languages",
-    "interview_length",
-    "max_interviews",
-];
 
 fn json_list(row: &Row, column: &str) -> Vec<String> {
     serde_json::from_str(&row.text(column)).unwrap_or_default()
@@ -118,8 +98,10 @@ pub fn insert(db: &Db, tenant_id: &str, project_type: &str, creation_mode: &str,
         db::text(&now),
         db::text(&now),
     ];
-    columns.extend(WRITABLE);
-    values.extend(writable_values(fields));
+    for (column, value) in writable(fields) {
+        columns.push(column);
+        values.push(value);
+    }
     let placeholders = vec!["?"; columns.len()].join(", ");
     db.execute(&format!("INSERT INTO projects ({}) VALUES ({placeholders})", columns.join(", ")), &values)?;
     Ok(project_id)
@@ -151,8 +133,8 @@ pub fn not_found() -> ApiError {
 /// Writes a project's fields if nobody changed them since `revision` was read.
 /// `Ok(false)`: the project changed (or vanished) in between.
 pub fn update(db: &Db, tenant_id: &str, project_id: &str, revision: i64, fields: &ProjectFields) -> ApiResult<bool> {
-    let assignments: Vec<String> = WRITABLE.iter().map(|c| format!("{c} = ?")).collect();
-    let mut values = writable_values(fields);
+    let (columns, mut values): (Vec<&str>, Vec<SqlValue>) = writable(fields).into_iter().unzip();
+    let assignments: Vec<String> = columns.iter().map(|c| format!("{c} = ?")).collect();
     values.extend([
         db::text(time::rfc3339_now()),
         db::text(project_id),
