@@ -55,37 +55,22 @@ CREATE TABLE IF NOT EXISTS events (
 
 CREATE INDEX IF NOT EXISTS events_by_tenant ON events (tenant_id, created_at);
 
--- project.published: every transition into active (first publication and resume).
-CREATE TRIGGER IF NOT EXISTS projects_emit_published
+-- The outbox: project.published on every transition into active (first
+-- publication and resume), project.completed on the transition into completed
+-- (POST .../complete, or the max_interviews count being reached). The event id
+-- and time come from the UPDATE (pending_event_id, status_changed_at, made in
+-- Rust); a writer that sets neither still gets a UUID v4 and the current time.
+CREATE TRIGGER IF NOT EXISTS projects_emit_events
 AFTER UPDATE OF status ON projects
-WHEN NEW.status = 'active' AND OLD.status IS NOT 'active'
+WHEN NEW.status IN ('active', 'completed') AND OLD.status IS NOT NEW.status
 BEGIN
     INSERT INTO events (event_id, tenant_id, event_type, payload, created_at)
-    SELECT e.event_id, NEW.tenant_id, 'project.published',
-           json_object('project_id', NEW.project_id, 'event_type', 'project.published', 'published_at', e.at),
+    SELECT e.event_id, NEW.tenant_id, e.event_type,
+           json_object('project_id', NEW.project_id, 'event_type', e.event_type, e.time_field, e.at),
            e.at
     FROM (SELECT
-            CASE WHEN NEW.pending_event_id IS NOT NULL AND NEW.pending_event_id IS NOT OLD.pending_event_id
-                 THEN NEW.pending_event_id
-                 ELSE lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
-                      substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + abs(random()) % 4, 1) ||
-                      substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))) END AS event_id,
-            CASE WHEN NEW.status_changed_at IS NOT NULL AND NEW.status_changed_at IS NOT OLD.status_changed_at
-                 THEN NEW.status_changed_at
-                 ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END AS at) AS e;
-END;
-
--- project.completed: the transition into completed (POST .../complete, or the
--- max_interviews count being reached).
-CREATE TRIGGER IF NOT EXISTS projects_emit_completed
-AFTER UPDATE OF status ON projects
-WHEN NEW.status = 'completed' AND OLD.status IS NOT 'completed'
-BEGIN
-    INSERT INTO events (event_id, tenant_id, event_type, payload, created_at)
-    SELECT e.event_id, NEW.tenant_id, 'project.completed',
-           json_object('project_id', NEW.project_id, 'event_type', 'project.completed', 'completed_at', e.at),
-           e.at
-    FROM (SELECT
+            CASE NEW.status WHEN 'active' THEN 'project.published' ELSE 'project.completed' END AS event_type,
+            CASE NEW.status WHEN 'active' THEN 'published_at' ELSE 'completed_at' END AS time_field,
             CASE WHEN NEW.pending_event_id IS NOT NULL AND NEW.pending_event_id IS NOT OLD.pending_event_id
                  THEN NEW.pending_event_id
                  ELSE lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
