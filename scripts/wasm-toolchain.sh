@@ -37,7 +37,7 @@ install_fallback() {
 
 # The linker wrapper that turns the wasm module into a component. Some builds
 # of Debian's rustc ship it in their sysroot, rustup's toolchains always do;
-# otherwise it is built from crates.io into the repository's target dir.
+# otherwise it is built from the Rust package registry into the repository's target dir.
 find_component_ld() {
     local candidate sysroot
     for sysroot in "$(/usr/bin/rustc --print sysroot 2>/dev/null)" "$(rustc --print sysroot 2>/dev/null)"; do
@@ -49,7 +49,7 @@ find_component_ld() {
     candidate=$(command -v wasm-component-ld 2>/dev/null) && { echo "$candidate"; return 0; }
     candidate="$PWD/target/tools/bin/wasm-component-ld"
     if [ ! -x "$candidate" ]; then
-        log "building wasm-component-ld from crates.io"
+        log "building wasm-component-ld with cargo install"
         cargo install --quiet --locked --root "$PWD/target/tools" wasm-component-ld >&2
     fi
     echo "$candidate"
