@@ -341,26 +341,21 @@ impl DeliveryFilter {
         for (name, value) in pairs {
             let loc = vec!["query".into(), name.as_str().into()];
             match name.as_str() {
-                "subscription_id" => match uuid::Uuid::parse_str(value) {
+                "subscription_id" => match validation::uuid_param(value, loc) {
                     Ok(id) => filter.subscription_id = Some(id.to_string()),
-                    Err(_) => errors.push(FieldError::new(
-                        loc,
-                        "uuid_parsing",
-                        "Input should be a valid UUID",
-                    )),
+                    Err(error) => errors.push(error),
                 },
-                "status" if DELIVERY_STATUSES.contains(&value.as_str()) => filter.status = Some(value.clone()),
-                "status" => errors.push(FieldError::new(loc, "enum", validation::enum_message(DELIVERY_STATUSES))),
+                "status" => match validation::enum_text(&Value::from(value.as_str()), loc, DELIVERY_STATUSES) {
+                    Ok(status) => filter.status = Some(status),
+                    Err(problems) => errors.extend(problems),
+                },
+                // A query value is text: parse it first (`int_parsing`), then the
+                // same range rule as a JSON integer.
                 "limit" => match value.trim().parse::<i64>() {
-                    Ok(n) if (1..=MAX_DELIVERY_LIMIT as i64).contains(&n) => filter.limit = n as u32,
-                    Ok(n) if n < 1 => {
-                        errors.push(FieldError::new(loc, "greater_than_equal", "Input should be greater than or equal to 1"))
-                    }
-                    Ok(_) => errors.push(FieldError::new(
-                        loc,
-                        "less_than_equal",
-                        format!("Input should be less than or equal to {MAX_DELIVERY_LIMIT}"),
-                    )),
+                    Ok(n) => match validation::int_in(&Value::from(n), loc, 1, MAX_DELIVERY_LIMIT as i64) {
+                        Ok(n) => filter.limit = n as u32,
+                        Err(problems) => errors.extend(problems),
+                    },
                     Err(_) => errors.push(FieldError::new(
                         loc,
                         "int_parsing",
