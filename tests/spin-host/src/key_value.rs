@@ -1,16 +1,56 @@
-//! `fermyon:spin/key-value@2.0.0`, with the semantics of Spin's default local
-//! store (`spin-key-value-spin`): the `default` store lives in the SQLite file
-//! `<state-dir>/sqlite_key_value.db`, table `spin_key_value(store, key, value)`,
-//! through one shared connection for the whole app.
+//! `fermyon:spin/key-value@2.0.0`, with the semantics of Spin 4.0.2's default
+//! local store (`spin-key-value-spin`): the `default` store lives in the SQLite
+//! file `<state-dir>/sqlite_key_value.db`, table `spin_key_value(store, key,
+//! value)`, through ONE connection for the whole app, created on first use
+//! (unlike SQLite's `default` database, which gets a connection per open: see
+//! `sqlite.rs`).
 
-use std::sync::{Arc, Mutex};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
+use anyhow::Context as _;
 use rusqlite::OptionalExtension;
 use wasmtime::component::Resource;
 
 use crate::bindings::spin::fermyon::spin::key_value::{self, Error};
 use crate::sqlite::lock;
 use crate::state::StoreState;
+
+/// The store's database: opened lazily, once, and shared by every instance of
+/// every component of the app.
+pub struct KvDatabase {
+    path: PathBuf,
+    conn: OnceLock<Arc<Mutex<rusqlite::Connection>>>,
+}
+
+impl KvDatabase {
+    pub fn new(path: PathBuf) -> KvDatabase {
+        KvDatabase {
+            path,
+            conn: OnceLock::new(),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn connection(&self) -> anyhow::Result<Arc<Mutex<rusqlite::Connection>>> {
+        if let Some(c) = self.conn.get() {
+            return Ok(c.clone());
+        }
+        if let Some(parent) = self.path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("failed to create directory {}", parent.display()))?;
+        }
+        // rusqlite's defaults, as in Spin (busy timeout 5 s, synchronous=FULL).
+        let conn = rusqlite::Connection::open(&self.path)
+            .with_context(|| format!("failed to open {}", self.path.display()))?;
+        init(&conn).with_context(|| format!("failed to initialise {}", self.path.display()))?;
+        // A racing opener may have won; everyone then uses the winner's connection.
+        Ok(self.conn.get_or_init(|| Arc::new(Mutex::new(conn))).clone())
+    }
+}
 
 /// Creates Spin's table (same schema, so the file is interchangeable with Spin's).
 pub fn init(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
@@ -179,13 +219,12 @@ impl key_value::HostStore for StoreState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sqlite::SharedDb;
 
     #[test]
     fn store_operations() {
         let dir = std::env::temp_dir().join(format!("spin-host-kv-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let db = SharedDb::new(dir.join("sqlite_key_value.db"), init);
+        let db = KvDatabase::new(dir.join("sqlite_key_value.db"));
         let s = KvStore {
             name: "default".into(),
             conn: db.connection().unwrap(),
@@ -194,6 +233,8 @@ mod tests {
             name: "other".into(),
             conn: db.connection().unwrap(),
         };
+        // One connection for the whole app.
+        assert!(Arc::ptr_eq(&s.conn, &other_store.conn));
         assert_eq!(s.get("a").unwrap(), None);
         assert!(!s.exists("a").unwrap());
         s.set("a", b"1").unwrap();

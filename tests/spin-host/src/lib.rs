@@ -17,8 +17,9 @@
 //!   (and kept in wasmtime's on-disk cache across processes);
 //! - provides WASI 0.2, `wasi:http` (incoming and outgoing, outgoing checked
 //!   against `allowed_outbound_hosts`), and `fermyon:spin@2.0.0` `sqlite`,
-//!   `key-value` and `variables` with Spin's local semantics: `<state-dir>/sqlite_db.db`
-//!   and `<state-dir>/sqlite_key_value.db`, each one shared connection per app;
+//!   `key-value` and `variables` with Spin 4.0.2's local semantics:
+//!   `<state-dir>/sqlite_db.db` with a new connection per `open` (see `sqlite.rs`)
+//!   and `<state-dir>/sqlite_key_value.db` through one shared connection per app;
 //!   any other import links but traps when called;
 //! - fires cron components on schedule (`spin-trigger-cron` semantics).
 //!

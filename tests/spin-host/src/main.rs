@@ -108,18 +108,22 @@ fn run() -> Result<()> {
         .unwrap_or_else(|| default_state_dir(&args.manifest));
 
     if !args.sqlite.is_empty() {
-        // Like `spin up --sqlite`: statements for the default database, before serving.
-        let db = spin_host::sqlite::SharedDb::new(
-            state_dir.join("sqlite_db.db"),
-            spin_host::sqlite::no_init,
-        );
+        // Like `spin up --sqlite`: before serving, each statement on a fresh
+        // connection of the default database; `@file` runs the file as a batch.
+        std::fs::create_dir_all(&state_dir)
+            .with_context(|| format!("cannot create state dir {}", state_dir.display()))?;
+        let db = spin_host::sqlite::SqliteDatabase::new(state_dir.join("sqlite_db.db"));
         for stmt in &args.sqlite {
-            let sql = match stmt.strip_prefix('@') {
-                Some(file) => std::fs::read_to_string(file)
-                    .with_context(|| format!("cannot read SQL file {file}"))?,
-                None => stmt.clone(),
+            let result = match stmt.strip_prefix('@') {
+                Some(file) => {
+                    let sql = std::fs::read_to_string(file)
+                        .with_context(|| format!("cannot read SQL file {file}"))?;
+                    db.open().execute_batch(&sql)
+                }
+                None => db.open().execute(stmt, Vec::new()).map(drop),
             };
-            db.execute_batch(&sql)
+            result
+                .map_err(|e| anyhow::anyhow!("{e:?}"))
                 .with_context(|| format!("--sqlite {stmt}"))?;
         }
     }

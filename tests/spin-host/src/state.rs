@@ -18,30 +18,25 @@ use crate::bindings::cron::SpinCronPre;
 use crate::bindings::spin::fermyon::spin::{key_value, sqlite, variables};
 use crate::manifest::Manifest;
 use crate::outbound::{AllowedHosts, OutboundHooks};
-use crate::sqlite::SharedDb;
+use crate::key_value::KvDatabase;
+use crate::sqlite::SqliteDatabase;
 use crate::variables::Resolver;
 
 /// State shared by all components of one running app.
 pub struct AppState {
     pub variables: Resolver,
-    /// `default` SQLite database: `<state-dir>/sqlite_db.db`.
-    pub sqlite: Arc<SharedDb>,
-    /// `default` key-value store: `<state-dir>/sqlite_key_value.db`.
-    pub key_value: Arc<SharedDb>,
+    /// `default` SQLite database: `<state-dir>/sqlite_db.db`, a connection per open.
+    pub sqlite: SqliteDatabase,
+    /// `default` key-value store: `<state-dir>/sqlite_key_value.db`, one connection.
+    pub key_value: Arc<KvDatabase>,
 }
 
 impl AppState {
     pub fn new(variables: Resolver, state_dir: &Path) -> AppState {
         AppState {
             variables,
-            sqlite: Arc::new(SharedDb::new(
-                state_dir.join("sqlite_db.db"),
-                crate::sqlite::no_init,
-            )),
-            key_value: Arc::new(SharedDb::new(
-                state_dir.join("sqlite_key_value.db"),
-                crate::key_value::init,
-            )),
+            sqlite: SqliteDatabase::new(state_dir.join("sqlite_db.db")),
+            key_value: Arc::new(KvDatabase::new(state_dir.join("sqlite_key_value.db"))),
         }
     }
 }
@@ -63,6 +58,8 @@ pub struct StoreState {
     pub hooks: OutboundHooks,
     pub component: Arc<ComponentInfo>,
     pub app: Arc<AppState>,
+    /// SQLite connections this instance holds open (Spin caps them).
+    pub open_sqlite_connections: usize,
 }
 
 impl WasiView for StoreState {
@@ -329,6 +326,7 @@ pub fn new_store(info: &Arc<ComponentInfo>, app: &Arc<AppState>) -> Store<StoreS
             },
             component: info.clone(),
             app: app.clone(),
+            open_sqlite_connections: 0,
         },
     )
 }
