@@ -42,6 +42,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "webhooks",
         sql: include_str!("../migrations/0004_webhooks.sql"),
     },
+    Migration {
+        version: 5,
+        name: "sessions",
+        sql: include_str!("../migrations/0005_sessions.sql"),
+    },
 ];
 
 pub fn latest_version() -> i64 {
@@ -94,6 +99,17 @@ impl Db {
 
     pub fn execute(&self, sql: &str, params: &[Value]) -> ApiResult<()> {
         self.query(sql, params).map(|_| ())
+    }
+
+    /// Runs a statement that a trigger may refuse (`RAISE(ABORT, '<code>')`) or a
+    /// constraint may stop: `Ok(Err(text))` carries the database's message so the
+    /// caller can answer the refusals it knows; any other failure is internal.
+    pub fn query_refusable(&self, sql: &str, params: &[Value]) -> ApiResult<Result<QueryResult, String>> {
+        match self.conn.execute(sql, params) {
+            Ok(result) => Ok(Ok(result)),
+            Err(spin_sdk::sqlite::Error::Io(message)) => Ok(Err(message)),
+            Err(error) => Err(ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(sql)))),
+        }
     }
 
     /// The first column of the first row, if any.

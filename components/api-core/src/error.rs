@@ -70,6 +70,12 @@ pub enum ApiError {
     MethodNotAllowed { allow: Vec<&'static str> },
     /// 409 `{detail:{error:<code>,message}}`.
     Conflict { code: &'static str, message: String },
+    /// 410 `{detail:{error:<code>,message}}`: it existed, and is closed for good.
+    Gone { code: &'static str, message: String },
+    /// 415 `{detail:{error:"unsupported_media_type",message}}`.
+    UnsupportedMediaType(String),
+    /// 503 `{detail:{error:<code>,message}}`: a capability that is not available now.
+    Unavailable { code: &'static str, message: String },
     /// 400 `{detail:{error:<code>,message}}` (interview list, webhook confirm).
     BadRequestDetail { code: &'static str, message: String },
     /// 400 `{message,code:400}` (project URL, file upload).
@@ -105,6 +111,9 @@ impl ApiError {
             ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::Conflict { .. } => 409,
+            ApiError::Gone { .. } => 410,
+            ApiError::UnsupportedMediaType(_) => 415,
+            ApiError::Unavailable { .. } => 503,
             ApiError::BadRequestDetail { .. } | ApiError::BadRequest(_) => 400,
             ApiError::PayloadTooLarge(_) => 413,
             ApiError::RateLimited { .. } => 429,
@@ -127,9 +136,11 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => {
                 detail("method_not_allowed", "Method not allowed for this route")
             }
-            ApiError::Conflict { code, message } | ApiError::BadRequestDetail { code, message } => {
-                detail(code, message)
-            }
+            ApiError::Conflict { code, message }
+            | ApiError::BadRequestDetail { code, message }
+            | ApiError::Gone { code, message }
+            | ApiError::Unavailable { code, message } => detail(code, message),
+            ApiError::UnsupportedMediaType(message) => detail("unsupported_media_type", message),
             ApiError::BadRequest(message) => json!({ "message": message, "code": 400 }),
             ApiError::PayloadTooLarge(message) => json!({ "message": message, "code": 413 }),
             ApiError::RateLimited { retry_after } => detail(

@@ -19,8 +19,19 @@ use serde_json::{json, Map, Value};
 
 pub const PROJECT_TYPES: &[&str] = &["contextual_interview"];
 pub const CREATION_MODES: &[&str] = &["explicit", "generated"];
-pub const INTERVIEW_MODES: &[&str] = &["typing", "talking"];
-pub const CAMERA_ACCESS: &[&str] = &["not_allowed", "optional", "required"];
+
+crate::text_enum! {
+    /// How an interviewee answers.
+    pub enum InterviewMode { Typing = "typing", Talking = "talking" }
+}
+
+crate::text_enum! {
+    /// Whether the page may, or must, record video in talking mode.
+    pub enum CameraAccess { NotAllowed = "not_allowed", Optional = "optional", Required = "required" }
+}
+
+pub const INTERVIEW_MODES: &[&str] = <InterviewMode as crate::text_enum::TextEnum>::NAMES;
+pub const CAMERA_ACCESS: &[&str] = <CameraAccess as crate::text_enum::TextEnum>::NAMES;
 /// ISO 639-1 codes of the create schema.
 pub const CREATE_LANGUAGES: &[&str] = &["en", "fr", "de", "es", "it", "ar", "ru", "ja", "he", "el"];
 /// The update schema also lists `uk`.
@@ -482,6 +493,9 @@ pub struct Project {
     pub published_at: Option<String>,
     /// Optimistic-concurrency counter of PATCH.
     pub revision: i64,
+    /// Completed, unflagged production interviews (what `max_interviews` limits).
+    pub completed_interviews: i64,
+    pub tenant_id: String,
 }
 
 impl Project {
@@ -598,13 +612,10 @@ pub fn invalid_state(message: impl Into<String>) -> ApiError {
 // ---------------------------------------------------------------------------
 // Shareable URL.
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Environment {
-    Sandbox,
-    Production,
+crate::text_enum! {
+    /// Where an interview happens: production interviews are exported and counted.
+    pub enum Environment { Sandbox = "sandbox", Production = "production" }
 }
-
-pub const ENVIRONMENTS: &[&str] = &["sandbox", "production"];
 
 /// The `environment` query parameter (the last one given): 422 `missing` or `enum`.
 pub fn parse_environment(pairs: &[(String, String)]) -> Result<Environment, FieldError> {
@@ -612,11 +623,9 @@ pub fn parse_environment(pairs: &[(String, String)]) -> Result<Environment, Fiel
     let Some((_, value)) = pairs.iter().rev().find(|(name, _)| name == "environment") else {
         return Err(FieldError::new(loc, "missing", "Field required"));
     };
-    match value.as_str() {
-        "sandbox" => Ok(Environment::Sandbox),
-        "production" => Ok(Environment::Production),
-        _ => Err(FieldError::new(loc, "enum", validation::enum_message(ENVIRONMENTS))),
-    }
+    Environment::parse(value).ok_or_else(|| {
+        FieldError::new(loc, "enum", validation::enum_message(<Environment as crate::text_enum::TextEnum>::NAMES))
+    })
 }
 
 /// `{base}/i/{project_id}`, with `?env=sandbox` for the sandbox.
@@ -640,3 +649,33 @@ pub fn project_url(project: &Project, base: &str, environment: Environment) -> A
 
 #[cfg(test)]
 mod tests;
+
+/// Stored projects for the unit tests of the areas built on projects.
+#[cfg(test)]
+pub mod tests_support {
+    use super::*;
+
+    /// An active project with a logo, two research questions and every default.
+    pub fn project() -> Project {
+        let body = json!({
+            "project_name": "Daycare study",
+            "project_objective": "Understand how parents of toddlers choose a daycare.",
+            "research_questions": "1. How did you choose your daycare?\n2. What mattered most?",
+            "success_criteria": "Three recurring themes with examples.",
+            "recruiting_criteria": "Parents of children aged 1 to 3.",
+            "interview_modes": ["typing", "talking"],
+        });
+        let fields = NewProject::parse(&body, &CreateDefaults::default()).expect("a valid body").into_fields(None);
+        Project {
+            project_id: "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10".into(),
+            project_type: DEFAULT_PROJECT_TYPE.into(),
+            fields,
+            status: Status::Active,
+            created_at: "2026-11-21T13:45:12.345Z".into(),
+            published_at: Some("2026-11-21T13:46:00.000Z".into()),
+            revision: 0,
+            completed_interviews: 0,
+            tenant_id: "0b7e5d8c-6a4f-4c1e-9d2b-3f8a7c6e5d4b".into(),
+        }
+    }
+}

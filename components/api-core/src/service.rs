@@ -7,6 +7,7 @@ use crate::db::{self, Db};
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, ApiResponse, Method, PathParams, Reply, RouteMatch, Router};
 use crate::rate_limit::{self, Window};
+use crate::sessions::{self, Interview};
 use crate::time;
 use futures::{SinkExt, StreamExt};
 use spin_sdk::http::{Fields, IncomingRequest, OutgoingResponse, Response, ResponseOutparam};
@@ -26,11 +27,19 @@ pub type TenantHandler = fn(&Context, &Tenant, &ApiRequest, &PathParams) -> ApiR
 pub type TenantStreamHandler =
     fn(Context, Tenant, ApiRequest, PathParams, IncomingRequest) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>>;
 
+/// A route of an interviewee's session: the interview whose session token came
+/// with the request (`Authorization: Bearer`), for the path's `:interview_id`.
+pub type SessionHandler = fn(&Context, &Interview, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
+
 /// A route's handler; its variant says which credentials it needs.
 #[derive(Clone, Copy)]
 pub enum Handler {
     /// No tenant credentials (tenant creation checks its partnership key itself).
     Public(PublicHandler),
+    /// No credentials, and an HTML answer: every error becomes an error page.
+    Page(PublicHandler),
+    /// An interviewee's session token, checked before the handler runs.
+    Session(SessionHandler),
     /// `X-Api-Key` + `X-Tenant-Id` of a tenant, checked before the handler runs.
     Tenant(TenantHandler),
     /// Like `Tenant`, but the body is not read for the handler (uploads, downloads).
@@ -52,6 +61,7 @@ pub async fn serve(incoming: IncomingRequest, router: &Router<Handler>) -> Respo
         reply => reply.into_full(),
     }) {
         Ok(response) => response,
+        Err(error) if is_page(router, &request) => sessions::page::error_response(error),
         Err(error) => error.into_response(),
     };
     to_spin_response(finish_response(response, &request))
@@ -119,6 +129,11 @@ fn outgoing_response(response: &ApiResponse) -> OutgoingResponse {
     outgoing
 }
 
+/// Whether the request goes to an HTML page route (its errors are pages too).
+fn is_page(router: &Router<Handler>, request: &ApiRequest) -> bool {
+    matches!(router.find(request.method, &request.path), RouteMatch::Found(route, _) if matches!(route.handler, Handler::Page(_)))
+}
+
 async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Router<Handler>) -> ApiResult<Reply> {
     let context = Context { db: Db::open()? };
     let now = time::unix_seconds(time::now());
@@ -135,7 +150,7 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
     }
     let tenant = match route.handler {
         Handler::Tenant(_) | Handler::TenantStream(_) => Some(authenticate(&context.db, request)?),
-        Handler::Public(_) => None,
+        Handler::Public(_) | Handler::Page(_) | Handler::Session(_) => None,
     };
     match (route.handler, tenant) {
         (Handler::TenantStream(handler), Some(tenant)) => {
@@ -145,9 +160,14 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
             request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
             handler(&context, &tenant, request, &params).map(Reply::Full)
         }
-        (Handler::Public(handler), _) => {
+        (Handler::Public(handler) | Handler::Page(handler), _) => {
             request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
             handler(&context, request, &params).map(Reply::Full)
+        }
+        (Handler::Session(handler), _) => {
+            let interview = sessions::authenticate(&context.db, request, params.get("interview_id"))?;
+            request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
+            handler(&context, &interview, request, &params).map(Reply::Full)
         }
         (Handler::Tenant(_) | Handler::TenantStream(_), None) => Err(ApiError::Unauthorized),
     }

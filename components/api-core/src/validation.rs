@@ -2,6 +2,7 @@
 //! typed fields out of it, collecting every problem before failing once.
 
 use crate::error::{ApiError, FieldError, LocPart};
+use crate::text_enum::TextEnum;
 use serde_json::{Map, Value};
 
 /// Parses a JSON body; invalid JSON is 422 `json_invalid` at `["body", <offset>]`.
@@ -130,7 +131,22 @@ pub fn string_in(value: &Value, loc: Vec<LocPart>, min: usize, max: usize) -> Re
         let unit = if max == 1 { "character" } else { "characters" };
         return Err(FieldError::new(loc, "string_too_long", format!("String should have at most {max} {unit}")));
     }
+    if text.chars().any(is_forbidden_control) {
+        return Err(FieldError::new(
+            loc,
+            "string_pattern_mismatch",
+            format!("String should match pattern '{NO_CONTROL_CHARACTERS_PATTERN}'"),
+        ));
+    }
     Ok(text.clone())
+}
+
+/// Text may hold tab, newline and carriage return, but no other control character
+/// (a NUL or an escape sequence in a stored text breaks exports and terminals).
+pub const NO_CONTROL_CHARACTERS_PATTERN: &str = r"^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]*$";
+
+pub fn is_forbidden_control(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
 }
 
 /// pydantic's enum message: `Input should be 'a', 'b' or 'c'`.
@@ -261,6 +277,14 @@ pub fn enum_text(value: &Value, loc: Vec<LocPart>, allowed: &[&str]) -> Checked<
     }
 }
 
+/// One of a [`TextEnum`]'s names: pydantic's `enum` error otherwise.
+pub fn one_of<T: TextEnum>(value: &Value, loc: Vec<LocPart>) -> Checked<T> {
+    match value.as_str().and_then(T::parse) {
+        Some(parsed) => Ok(parsed),
+        None => one(FieldError::new(loc, "enum", enum_message(T::NAMES))),
+    }
+}
+
 /// One of `allowed` (a `Literal[...]`): `literal_error` otherwise.
 pub fn literal_text(value: &Value, loc: Vec<LocPart>, allowed: &[&str]) -> Checked<String> {
     match value {
@@ -355,6 +379,14 @@ pub fn list_of<T>(
         ));
     }
     Ok(out)
+}
+
+/// A JSON boolean (pydantic's `bool_type` otherwise).
+pub fn boolean(value: &Value, loc: Vec<LocPart>) -> Checked<bool> {
+    match value {
+        Value::Bool(flag) => Ok(*flag),
+        _ => one(FieldError::new(loc, "bool_type", "Input should be a valid boolean")),
+    }
 }
 
 /// A JSON object (pydantic's `dict_type` otherwise).
@@ -460,6 +492,15 @@ mod tests {
         assert_eq!(error.msg, "String should have at most 2 characters");
         let error = string_in(&json!(""), vec![], 1, 2).unwrap_err();
         assert_eq!(error.msg, "String should have at least 1 character");
+    }
+
+    #[test]
+    fn control_characters_other_than_whitespace_are_refused() {
+        for bad in ["a\u{0}b", "\u{1b}[31m", "x\u{7f}", "\u{85}"] {
+            let error = string_in(&json!(bad), vec![], 0, 100).unwrap_err();
+            assert_eq!(error.kind, "string_pattern_mismatch", "{bad:?}");
+        }
+        assert!(string_in(&json!("tab\tnew\nline\r\n"), vec![], 0, 100).is_ok());
     }
 
     #[test]

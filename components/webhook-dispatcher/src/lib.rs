@@ -39,6 +39,12 @@ fn run() -> Result<(), String> {
         );
     }
     let db = Db::open().map_err(|e| format!("opening the database: {e:?}"))?;
+    // Idle interviews end first: their interview.finished events go out in this run.
+    match api_core::sessions::end_idle(&db, time::now()) {
+        Ok(0) => {}
+        Ok(ended) => eprintln!("maintenance: ended {ended} idle interview(s)"),
+        Err(error) => eprintln!("maintenance: ending idle interviews failed: {error:?}"),
+    }
     let owner = uuid::Uuid::new_v4().to_string();
     let jobs = dispatch::claim(&db, &config, &owner, time::now()).map_err(|e| format!("claiming: {e:?}"))?;
     if jobs.is_empty() {

@@ -11,6 +11,9 @@ use std::sync::OnceLock;
 
 pub use reqwest::StatusCode;
 
+pub mod fake_model;
+pub mod sessions;
+
 pub const PARTNER_TENANT_ID: &str = "0b7e5d8c-6a4f-4c1e-9d2b-3f8a7c6e5d4b";
 
 pub fn workspace_root() -> PathBuf {
@@ -19,7 +22,7 @@ pub fn workspace_root() -> PathBuf {
 
 fn check_components_built() {
     let dir = workspace_root().join("target/wasm32-wasip2/release");
-    for component in ["tenants", "webhooks", "fallback", "files", "projects", "webhook_dispatcher"] {
+    for component in ["tenants", "webhooks", "fallback", "files", "projects", "sessions", "webhook_dispatcher"] {
         let wasm = dir.join(format!("{component}.wasm"));
         assert!(wasm.exists(), "{} is missing: run `make build` (or `make test`) first", wasm.display());
     }

@@ -1,6 +1,6 @@
 //! The OpenAPI document (`components/api-core/openapi.json`, served at
 //! GET /v1/openapi.json) and the route tables stay in step: every
-//! `.route(Method::X, "/v1/...", ...)` declared in `components/*/src` is described
+//! `.route(Method::X, "/v1/...", ...)` (and the `/i/...` page) declared in `components/*/src` is described
 //! under that method, and every described operation is declared.
 
 use e2e::*;
@@ -44,7 +44,7 @@ fn declared_routes() -> BTreeSet<(String, String)> {
             let Some(quoted) = after.trim_start().strip_prefix('"') else { continue };
             let Some(end) = quoted.find('"') else { continue };
             let pattern = &quoted[..end];
-            if !pattern.starts_with("/v1/") {
+            if !(pattern.starts_with("/v1/") || pattern.starts_with("/i/")) {
                 continue;
             }
             let path: Vec<String> = pattern

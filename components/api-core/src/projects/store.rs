@@ -11,7 +11,8 @@ use serde_json::Value;
 const COLUMNS: &str = "project_id, project_type, project_name, project_description, project_objective,
     research_questions, success_criteria, recruiting_criteria, specific_guidelines, redirect_url,
     interview_modes, camera_access, logo_url, primary_color, secondary_color, text_color, screeners,
-    interview_languages, interview_length, max_interviews, status, created_at, published_at, revision";
+    interview_languages, interview_length, max_interviews, status, created_at, published_at, revision,
+    completed_interviews, tenant_id";
 
 fn json_text(value: &impl serde::Serialize) -> SqlValue {
     db::text(serde_json::to_string(value).expect("JSON values always serialize"))
@@ -81,6 +82,8 @@ fn from_row(row: &Row) -> Project {
         created_at: row.text("created_at"),
         published_at: row.opt_text("published_at"),
         revision: row.int("revision"),
+        completed_interviews: row.int("completed_interviews"),
+        tenant_id: row.text("tenant_id"),
     }
 }
 
@@ -122,6 +125,14 @@ pub fn get(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<Proje
         &format!("SELECT {COLUMNS} FROM projects WHERE project_id = ? AND tenant_id = ?"),
         &[db::text(project_id), db::text(tenant_id)],
     )?;
+    let project = db::rows(&result).next().map(|row| from_row(&row));
+    Ok(project)
+}
+
+/// A project by id alone, whoever owns it: for the public interview link, which
+/// carries no credentials. Callers must scope what they do by `tenant_id`.
+pub fn find_for_link(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {
+    let result = db.query(&format!("SELECT {COLUMNS} FROM projects WHERE project_id = ?"), &[db::text(project_id)])?;
     let project = db::rows(&result).next().map(|row| from_row(&row));
     Ok(project)
 }

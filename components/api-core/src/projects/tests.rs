@@ -347,6 +347,8 @@ fn read_shapes() {
         created_at: "2026-11-21T13:45:12.345Z".into(),
         published_at: None,
         revision: 0,
+        completed_interviews: 0,
+        tenant_id: "t".into(),
     };
     let keys = |v: Value| {
         let mut keys: Vec<String> = v.as_object().unwrap().keys().cloned().collect();

@@ -1,0 +1,654 @@
+//! Interviewee sessions (docs/sessions.md): the shareable link's page and the
+//! public session API the page talks to.
+//!
+//! Submodules: [`link`] (the link's query parameters), [`screeners`] (the
+//! screener step), [`interviewer`] (the conversation plan, the built-in and the
+//! model interviewer, summaries), [`strings`] (localized texts), [`page`] (the
+//! HTML), [`recordings`] (recording chunks), [`transcription`], [`store`] (SQLite).
+
+pub mod interviewer;
+pub mod link;
+pub mod page;
+pub mod recordings;
+pub mod screeners;
+pub mod store;
+pub mod strings;
+pub mod transcription;
+
+use crate::config;
+use crate::db::Db;
+use crate::error::{ApiError, ApiResult, LocPart};
+use crate::http::{ApiRequest, ApiResponse};
+use crate::keys;
+use crate::llm::LlmConfig;
+use crate::metadata::ExternalMetadata;
+use crate::projects::{self, Environment, InterviewMode, Project, Status};
+use crate::text_enum;
+use crate::time;
+use crate::validation::{self, nullable, one_of, Fields};
+use interviewer::Plan;
+use link::Link;
+use page::{LinkError, PageData};
+use screeners::{ScreenerStep, Verdict};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+text_enum! {
+    /// Where a session stands. Every state but `in_progress` is final.
+    pub enum SessionState {
+        InProgress = "in_progress",
+        /// Finished after the interviewer closed the conversation.
+        Completed = "completed",
+        /// Finished by the interviewee before the interviewer closed it.
+        Left = "left",
+        /// No activity for the idle timeout.
+        TimedOut = "timed_out",
+    }
+}
+
+text_enum! {
+    pub enum Speaker { Interviewer = "interviewer", Interviewee = "interviewee" }
+}
+
+text_enum! {
+    /// What a turn is: the interviewer's opening (with the first question), a
+    /// research question, a probe on a thin answer, the wrap-up, the closing; or
+    /// the interviewee's answer.
+    pub enum TurnKind {
+        Opening = "opening",
+        Question = "question",
+        Probe = "probe",
+        WrapUp = "wrap_up",
+        Closing = "closing",
+        Answer = "answer",
+    }
+}
+
+text_enum! {
+    /// Who wrote a turn's text.
+    pub enum TurnSource { BuiltIn = "builtin", Model = "model", Interviewee = "interviewee" }
+}
+
+text_enum! {
+    pub enum DeviceType { Mobile = "MOBILE", Desktop = "DESKTOP" }
+}
+
+text_enum! {
+    /// SPEC.md's derived `interview_status` (computed by the database: see migration 5).
+    pub enum InterviewStatus { Initiated = "INITIATED", Partial = "PARTIAL", Completed = "COMPLETED" }
+}
+
+/// Longest answer an interviewee can send in one message.
+pub const MAX_ANSWER_CHARS: usize = 5_000;
+/// Longest identifier (an e-mail address, a user id).
+pub const MAX_IDENTIFIER_CHARS: usize = 320;
+
+/// One message of the conversation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    pub seq: i64,
+    pub speaker: Speaker,
+    pub kind: TurnKind,
+    /// The research question (or survey block) the turn belongs to.
+    pub question_index: Option<usize>,
+    pub source: TurnSource,
+    pub text: String,
+    pub created_at: String,
+}
+
+/// A stored interview (one interviewee session).
+#[derive(Debug, Clone)]
+pub struct Interview {
+    pub interview_id: String,
+    pub tenant_id: String,
+    pub project_id: String,
+    pub project_type: String,
+    pub environment: Environment,
+    pub session_token_hash: String,
+    pub identifier: String,
+    pub country_code: String,
+    pub device_type: DeviceType,
+    pub language: String,
+    pub mode: InterviewMode,
+    pub external_metadata: ExternalMetadata,
+    pub state: SessionState,
+    pub interviewer_closed: bool,
+    pub response_count: i64,
+    pub turn_count: i64,
+    pub opt_in_for_followup: bool,
+    pub summary: Option<String>,
+    pub created_at: String,
+    pub created_ms: i64,
+    pub last_activity_ms: i64,
+    pub ended_at: Option<String>,
+    pub closed_at: Option<String>,
+    pub interview_status: InterviewStatus,
+}
+
+#[derive(Serialize)]
+struct TurnBody<'a> {
+    seq: i64,
+    speaker: Speaker,
+    text: &'a str,
+    created_at: &'a str,
+}
+
+impl Interview {
+    /// The session as its interviewee sees it (GET /v1/sessions/{id}).
+    pub fn session_body(&self, turns: &[Turn]) -> Value {
+        let turns: Vec<TurnBody> = turns
+            .iter()
+            .map(|t| TurnBody { seq: t.seq, speaker: t.speaker, text: &t.text, created_at: &t.created_at })
+            .collect();
+        json!({
+            "interview_id": self.interview_id,
+            "project_id": self.project_id,
+            "environment": self.environment,
+            "language": self.language,
+            "mode": self.mode,
+            "state": self.state,
+            "interviewer_closed": self.interviewer_closed,
+            "responses": self.response_count,
+            "interview_status": self.interview_status,
+            "turns": turns,
+        })
+    }
+
+    /// Refuses any change to a session that has ended.
+    pub fn ensure_running(&self) -> ApiResult<()> {
+        if self.state == SessionState::InProgress {
+            Ok(())
+        } else {
+            Err(session_closed())
+        }
+    }
+}
+
+pub fn session_closed() -> ApiError {
+    ApiError::conflict("session_closed", "This interview has ended; it takes no more answers or recordings")
+}
+
+/// MOBILE for phones and tablets (by the user agent), DESKTOP otherwise. iPads
+/// that present themselves as a Mac cannot be told apart, and count as DESKTOP.
+pub fn device_type(user_agent: Option<&str>) -> DeviceType {
+    const MOBILE_MARKERS: [&str; 10] =
+        ["mobi", "android", "iphone", "ipad", "ipod", "tablet", "silk/", "kindle", "windows phone", "opera mini"];
+    let agent = user_agent.unwrap_or_default().to_ascii_lowercase();
+    if MOBILE_MARKERS.iter().any(|marker| agent.contains(marker)) {
+        DeviceType::Mobile
+    } else {
+        DeviceType::Desktop
+    }
+}
+
+/// `DE` from `de`: two ASCII letters, upper-cased; anything else is not a country code.
+pub fn country_code(text: &str) -> Option<String> {
+    let text = text.trim();
+    (text.len() == 2 && text.bytes().all(|b| b.is_ascii_alphabetic())).then(|| text.to_ascii_uppercase())
+}
+
+/// A valid `POST /v1/sessions` body (checked against the project later).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StartRequest {
+    pub project_id: String,
+    pub environment: Environment,
+    pub language: Option<String>,
+    pub mode: Option<InterviewMode>,
+    pub identifier: String,
+    pub country_code: String,
+    pub external_metadata: ExternalMetadata,
+    /// One list of chosen options per screener block, when given.
+    pub screener_answers: Option<Vec<Vec<String>>>,
+}
+
+impl StartRequest {
+    /// Checks the body; every problem is reported at once (422).
+    pub fn parse(body: &Value) -> ApiResult<StartRequest> {
+        let mut f = Fields::body(body)?;
+        let project_id = f.require("project_id", |v, l| {
+            let text = validation::text(v, l.clone(), 1, 64)?;
+            validation::uuid_param(&text, l).map(|id| id.to_string()).map_err(|e| vec![e])
+        });
+        let environment = f.check("environment", |v, l| nullable(v, l, one_of::<Environment>)).flatten();
+        let language = f.check("language", |v, l| nullable(v, l, |v, l| validation::text(v, l, 2, 8))).flatten();
+        let mode = f.check("mode", |v, l| nullable(v, l, one_of::<InterviewMode>)).flatten();
+        let identifier = f
+            .check("identifier", |v, l| nullable(v, l, |v, l| validation::text(v, l, 0, MAX_IDENTIFIER_CHARS)))
+            .flatten();
+        let country = f
+            .check("country_code", |v, l| {
+                nullable(v, l, |v, l| {
+                    let text = validation::text(v, l.clone(), 0, 2)?;
+                    if text.is_empty() {
+                        return Ok(text);
+                    }
+                    country_code(&text).ok_or_else(|| {
+                        vec![crate::FieldError::new(
+                            l,
+                            "string_pattern_mismatch",
+                            "String should match pattern '^[A-Za-z]{2}$'",
+                        )]
+                    })
+                })
+            })
+            .flatten();
+        let external_metadata =
+            f.check("external_metadata", |v, l| nullable(v, l, ExternalMetadata::parse)).flatten();
+        let screener_answers = f
+            .check("screener_answers", |v, l| {
+                nullable(v, l, |v, l| {
+                    validation::list_of(v, l, 0, |v, l| {
+                        validation::list_of(v, l, 0, |v, l| validation::text(v, l, 1, screeners::MAX_OPTION_CHARS))
+                    })
+                })
+            })
+            .flatten();
+        f.finish()?;
+        Ok(StartRequest {
+            project_id: project_id.unwrap_or_default(),
+            environment: environment.unwrap_or(Environment::Production),
+            language,
+            mode,
+            identifier: identifier.unwrap_or_default(),
+            country_code: country.unwrap_or_default(),
+            external_metadata: external_metadata.unwrap_or_default(),
+            screener_answers,
+        })
+    }
+}
+
+/// `{"text": "..."}` of an answer: 1..5,000 characters, not only whitespace.
+pub fn parse_answer(body: &Value) -> ApiResult<String> {
+    let mut f = Fields::body(body)?;
+    let text = f.require("text", |v, l| {
+        let text = validation::text(v, l.clone(), 1, MAX_ANSWER_CHARS)?;
+        if text.trim().is_empty() {
+            return Err(vec![crate::FieldError::new(l, "string_too_short", "String should have at least 1 character")]);
+        }
+        Ok(text.trim().to_string())
+    });
+    f.finish()?;
+    Ok(text.unwrap_or_default())
+}
+
+/// `{"opt_in_for_followup": bool}` of finish (absent or null: false).
+pub fn parse_finish(body: &Value) -> ApiResult<bool> {
+    let mut f = Fields::body(body)?;
+    let opt_in = f.check("opt_in_for_followup", |v, l| nullable(v, l, validation::boolean)).flatten();
+    f.finish()?;
+    Ok(opt_in.unwrap_or(false))
+}
+
+/// The location of a field of the request body.
+pub fn body_loc(name: &str) -> Vec<LocPart> {
+    vec!["body".into(), name.into()]
+}
+
+// ---------------------------------------------------------------------------
+// Use cases
+
+/// Session tokens start with this, so a leaked one is easy to recognise.
+pub const SESSION_TOKEN_PREFIX: &str = "ses_";
+/// Variable: seconds without activity after which an interview ends.
+pub const IDLE_TIMEOUT_VARIABLE: &str = "interview_idle_timeout_seconds";
+pub const DEFAULT_IDLE_TIMEOUT_SECONDS: u64 = 30 * 60;
+/// Interviews the idle sweep ends per run, at most.
+pub const IDLE_SWEEP_BATCH: i64 = 200;
+
+/// Why a project takes no new session in an environment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closed {
+    /// Draft or paused (production only).
+    NotActive,
+    /// Completed, or its production interviews reached `max_interviews`.
+    Completed,
+}
+
+impl Closed {
+    pub fn into_error(self) -> ApiError {
+        match self {
+            Closed::NotActive => ApiError::conflict(
+                "project_not_active",
+                "This project is not open for interviews (it is a draft or paused); activate it, or use the sandbox link",
+            ),
+            Closed::Completed => ApiError::Gone {
+                code: "project_completed",
+                message: "This project is completed and takes no new interviews".into(),
+            },
+        }
+    }
+}
+
+/// Production sessions need an active project under `max_interviews`; sandbox
+/// sessions work in every state but completed.
+pub fn check_open(project: &Project, environment: Environment) -> Result<(), Closed> {
+    if project.status == Status::Completed {
+        return Err(Closed::Completed);
+    }
+    if environment == Environment::Production {
+        if project.fields.max_interviews.is_some_and(|max| project.completed_interviews >= max) {
+            return Err(Closed::Completed);
+        }
+        if project.status != Status::Active {
+            return Err(Closed::NotActive);
+        }
+    }
+    Ok(())
+}
+
+fn find_project(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {
+    match uuid::Uuid::parse_str(project_id) {
+        Ok(id) => projects::store::find_for_link(db, &id.to_string()),
+        Err(_) => Ok(None),
+    }
+}
+
+/// The project an interview belongs to (it cannot vanish: projects are never deleted).
+fn project_of(db: &Db, interview: &Interview) -> ApiResult<Project> {
+    projects::store::find_for_link(db, &interview.project_id)?
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {} has no project", interview.interview_id)))
+}
+
+/// `GET /i/{project_id}`: the interview page, or an error page; always HTML.
+pub fn link_page(db: &Db, request: &ApiRequest, project_id: &str, llm: &LlmConfig) -> ApiResult<ApiResponse> {
+    let header_country = config::var("country_header").and_then(|name| request.header(&name).map(str::to_string));
+    let link = Link::parse(&request.query_pairs(), header_country.as_deref());
+    for why in &link.ignored {
+        eprintln!("link of project {project_id}: ignored {why}");
+    }
+    let Some(project) = find_project(db, project_id)? else {
+        let known = link.requested_language.as_deref().filter(|l| strings::languages().iter().any(|k| k == l));
+        return Ok(page::error_page(LinkError::NotFound, &strings::for_language(known.unwrap_or("en")), None));
+    };
+    let language = link::language(link.requested_language.as_deref(), &project.fields.interview_languages);
+    let strings = strings::for_language(&language);
+    if let Err(closed) = check_open(&project, link.environment) {
+        let error = LinkError::from_status(closed.into_error().status());
+        return Ok(page::error_page(error, &strings, Some(&project)));
+    }
+    let blocks = match screeners::step(project.fields.screeners.as_ref()) {
+        ScreenerStep::Blocks(blocks) => blocks,
+        ScreenerStep::Unrenderable(why) => {
+            eprintln!("project {}: screener step skipped: {why}", project.project_id);
+            Vec::new()
+        }
+        ScreenerStep::None => Vec::new(),
+    };
+    let start = json!({
+        "project_id": project.project_id,
+        "environment": link.environment,
+        "language": language,
+        "identifier": link.identifier,
+        "country_code": link.country_code,
+        "external_metadata": link.external_metadata.to_value(),
+    });
+    Ok(page::interview_page(&PageData {
+        project: &project,
+        strings: &strings,
+        start,
+        screeners: &blocks,
+        transcription: transcription::available(llm),
+        max_chunk_bytes: crate::service::MAX_JSON_BODY,
+    }))
+}
+
+/// A new session, with the token only its interviewee ever sees.
+pub struct Started {
+    pub interview: Interview,
+    pub turns: Vec<Turn>,
+    pub session_token: String,
+}
+
+pub enum StartOutcome {
+    Started(Started),
+    /// The screener answers do not qualify: no interview exists.
+    ScreenedOut { screen_out_url: Option<String> },
+}
+
+fn not_offered(name: &str, offered: &[String]) -> crate::FieldError {
+    let offered: Vec<&str> = offered.iter().map(String::as_str).collect();
+    crate::FieldError::new(body_loc(name), "enum", validation::enum_message(&offered))
+}
+
+/// `POST /v1/sessions`.
+pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &LlmConfig) -> ApiResult<StartOutcome> {
+    let project = find_project(db, &request.project_id)?.ok_or_else(|| ApiError::not_found("Project"))?;
+    check_open(&project, request.environment).map_err(Closed::into_error)?;
+    let fields = &project.fields;
+    let mut errors = Vec::new();
+    let language = match request.language {
+        Some(language) if !fields.interview_languages.contains(&language) => {
+            errors.push(not_offered("language", &fields.interview_languages));
+            language
+        }
+        Some(language) => language,
+        None => link::language(None, &fields.interview_languages),
+    };
+    let offered_modes: Vec<InterviewMode> = fields.interview_modes.iter().filter_map(|m| InterviewMode::parse(m)).collect();
+    let mode = match request.mode {
+        Some(mode) if !offered_modes.contains(&mode) => {
+            errors.push(not_offered("mode", &fields.interview_modes));
+            mode
+        }
+        Some(mode) => mode,
+        None => offered_modes.first().copied().unwrap_or(InterviewMode::Typing),
+    };
+    let mut screened_out = false;
+    match screeners::step(fields.screeners.as_ref()) {
+        ScreenerStep::Blocks(blocks) => match screeners::evaluate(&blocks, request.screener_answers.as_deref()) {
+            Ok(verdict) => screened_out = verdict == Verdict::ScreenedOut,
+            Err(problems) => errors.extend(problems),
+        },
+        ScreenerStep::Unrenderable(why) => eprintln!("project {}: screener step skipped: {why}", project.project_id),
+        ScreenerStep::None => {}
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::Validation(errors));
+    }
+    if screened_out {
+        let screen_out_url = fields
+            .screeners
+            .as_ref()
+            .and_then(|s| s.get("screen_out_url"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        return Ok(StartOutcome::ScreenedOut { screen_out_url });
+    }
+
+    let plan = Plan::for_project(fields, &language);
+    let strings = strings::for_language(&language);
+    let first = interviewer::word_with_model(&plan, &[], interviewer::opening(&plan, &strings.interviewer), llm);
+    let session_token = keys::generate_secret(SESSION_TOKEN_PREFIX);
+    let interview_id = uuid::Uuid::new_v4().to_string();
+    let now = time::now();
+    let refusal = store::insert(
+        db,
+        &store::NewInterview {
+            interview_id: &interview_id,
+            tenant_id: &project.tenant_id,
+            project_id: &project.project_id,
+            project_type: &project.project_type,
+            environment: request.environment,
+            session_token_hash: &keys::hash_secret(&session_token),
+            identifier: &request.identifier,
+            country_code: &request.country_code,
+            device_type: device_type(user_agent),
+            language: &language,
+            mode,
+            external_metadata: &request.external_metadata,
+            answerable_blocks: 0,
+            created_at: &time::rfc3339(now),
+            created_ms: time::unix_millis(now),
+            first: &first,
+        },
+    )?;
+    match refusal {
+        Ok(()) => {}
+        Err(store::StartRefusal::ProjectNotFound) => return Err(ApiError::not_found("Project")),
+        Err(store::StartRefusal::ProjectNotActive) => return Err(Closed::NotActive.into_error()),
+        Err(store::StartRefusal::ProjectCompleted) => return Err(Closed::Completed.into_error()),
+    }
+    let (interview, turns) = load(db, &interview_id)?;
+    Ok(StartOutcome::Started(Started { interview, turns, session_token }))
+}
+
+/// An interview and its turns, as just written.
+pub fn load(db: &Db, interview_id: &str) -> ApiResult<(Interview, Vec<Turn>)> {
+    let interview = store::find(db, interview_id)?
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {interview_id} vanished")))?;
+    let turns = store::turns(db, interview_id)?;
+    Ok((interview, turns))
+}
+
+/// The bearer token of `Authorization: Bearer <token>`.
+fn bearer(request: &ApiRequest) -> Option<&str> {
+    let value = request.header("authorization")?.trim();
+    let (scheme, token) = value.split_once(' ')?;
+    (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty()).then(|| token.trim())
+}
+
+/// The interview whose session token the request carries. Any failure is the
+/// same 401, and an unknown interview costs the same hash and comparison as a
+/// wrong token.
+pub fn authenticate(db: &Db, request: &ApiRequest, interview_id: &str) -> ApiResult<Interview> {
+    const NO_SESSION: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+    let token = bearer(request);
+    let interview = match (token, uuid::Uuid::parse_str(interview_id)) {
+        (Some(_), Ok(id)) => store::find(db, &id.to_string())?,
+        _ => None,
+    };
+    let stored = interview.as_ref().map_or(NO_SESSION, |i| i.session_token_hash.as_str());
+    let matches = keys::secret_matches(token.unwrap_or_default(), stored);
+    match interview {
+        Some(interview) if matches => Ok(interview),
+        _ => Err(ApiError::Unauthorized),
+    }
+}
+
+/// `POST /v1/sessions/{id}/answers`: stores the answer with the interviewer's
+/// next message; the model (when configured) is asked outside any write.
+pub fn answer(db: &Db, interview: &Interview, text: &str, llm: &LlmConfig) -> ApiResult<(Interview, Vec<Turn>)> {
+    interview.ensure_running()?;
+    if interview.interviewer_closed {
+        return Err(session_closed());
+    }
+    let project = project_of(db, interview)?;
+    let mut turns = store::turns(db, &interview.interview_id)?;
+    let last = turns
+        .iter()
+        .rev()
+        .find(|t| t.speaker == Speaker::Interviewer)
+        .cloned()
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {} has no opening", interview.interview_id)))?;
+    let plan = Plan::for_project(&project.fields, &interview.language);
+    let strings = strings::for_language(&interview.language);
+    let now = time::now();
+    let elapsed_minutes = (time::unix_millis(now) - interview.created_ms) as f64 / 60_000.0;
+    let step = interviewer::next(&plan, &strings.interviewer, &last, text, elapsed_minutes);
+    let answered = interviewer::answered_question(&last);
+    turns.push(Turn {
+        seq: interview.turn_count,
+        speaker: Speaker::Interviewee,
+        kind: TurnKind::Answer,
+        question_index: answered,
+        source: TurnSource::Interviewee,
+        text: text.to_string(),
+        created_at: time::rfc3339(now),
+    });
+    let reply = interviewer::word_with_model(&plan, &turns, step, llm);
+    let stored_at = time::now();
+    store::append_exchange(
+        db,
+        &interview.interview_id,
+        interview.turn_count,
+        text,
+        answered,
+        &reply,
+        &time::rfc3339(stored_at),
+        time::unix_millis(stored_at),
+    )?;
+    load(db, &interview.interview_id)
+}
+
+/// What the page needs after finishing.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finished {
+    pub state: SessionState,
+    pub interview_status: InterviewStatus,
+    pub redirect_url: Option<String>,
+}
+
+/// `POST /v1/sessions/{id}/finish`: completed when the interviewer had closed the
+/// conversation, `left` otherwise; the summary is written now.
+pub fn finish(db: &Db, interview: &Interview, opt_in_for_followup: bool, llm: &LlmConfig) -> ApiResult<Finished> {
+    interview.ensure_running()?;
+    let project = project_of(db, interview)?;
+    let turns = store::turns(db, &interview.interview_id)?;
+    let plan = Plan::for_project(&project.fields, &interview.language);
+    let summary = interviewer::summary(&plan, &turns, llm);
+    let state = if interview.interviewer_closed { SessionState::Completed } else { SessionState::Left };
+    let ended = store::end(
+        db,
+        &interview.interview_id,
+        &store::Ending {
+            state,
+            opt_in_for_followup,
+            summary: &summary,
+            closed_at: &time::rfc3339_now(),
+            event_id: &uuid::Uuid::new_v4().to_string(),
+            if_idle_since_ms: None,
+        },
+    )?;
+    if !ended {
+        return Err(session_closed());
+    }
+    let (interview, _) = load(db, &interview.interview_id)?;
+    Ok(Finished { state, interview_status: interview.interview_status, redirect_url: project.fields.redirect_url })
+}
+
+/// Ends the interviews idle for longer than the timeout (variable
+/// `interview_idle_timeout_seconds`, 30 minutes by default) with the built-in
+/// summary (no model call in maintenance). Returns how many it ended.
+pub fn end_idle(db: &Db, now: std::time::SystemTime) -> ApiResult<usize> {
+    let timeout_ms = config::var_u64(IDLE_TIMEOUT_VARIABLE, DEFAULT_IDLE_TIMEOUT_SECONDS).saturating_mul(1000);
+    let cutoff = time::unix_millis(now).saturating_sub(timeout_ms as i64);
+    let mut ended = 0;
+    for interview in store::idle(db, cutoff, IDLE_SWEEP_BATCH)? {
+        let turns = store::turns(db, &interview.interview_id)?;
+        let plan = Plan::for_project(&project_of(db, &interview)?.fields, &interview.language);
+        let summary = interviewer::builtin_summary(&plan, &turns);
+        let timed_out = store::end(
+            db,
+            &interview.interview_id,
+            &store::Ending {
+                state: SessionState::TimedOut,
+                opt_in_for_followup: false,
+                summary: &summary,
+                closed_at: &time::rfc3339(now),
+                event_id: &uuid::Uuid::new_v4().to_string(),
+                if_idle_since_ms: Some(interview.last_activity_ms),
+            },
+        )?;
+        ended += usize::from(timed_out);
+    }
+    Ok(ended)
+}
+
+/// `POST /v1/sessions/{id}/transcriptions`.
+pub fn transcribe(interview: &Interview, content_type: Option<&str>, audio: &[u8], llm: &LlmConfig) -> ApiResult<String> {
+    interview.ensure_running()?;
+    let content_type = recordings::content_type(recordings::RecordingKind::Audio, content_type)?;
+    if audio.is_empty() {
+        return Err(ApiError::Validation(vec![crate::FieldError::new(vec!["body".into()], "missing", "Field required")]));
+    }
+    transcription::transcribe(llm, &transcription::model(), &content_type, audio).map_err(|error| {
+        eprintln!("transcription for interview {}: {error}", interview.interview_id);
+        ApiError::Unavailable {
+            code: "transcription_unavailable",
+            message: "Speech could not be turned into text; please type your answer".into(),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests;

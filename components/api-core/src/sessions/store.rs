@@ -1,0 +1,336 @@
+//! Sessions in SQLite. Every write is ONE statement; the triggers of
+//! `migrations/0005_sessions.sql` do its effects on other tables (metadata rows,
+//! counters, the `interview.finished` outbox row, project completion) inside
+//! that statement's transaction, and refuse what the state does not allow.
+
+use super::interviewer::Message;
+use super::recordings::{Recording, RecordingKind};
+use super::{DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
+use crate::db::{self, Db, Row, SqlValue};
+use crate::error::{ApiError, ApiResult};
+use crate::metadata::ExternalMetadata;
+use crate::projects::{Environment, InterviewMode};
+use crate::text_enum::TextEnum;
+
+const INTERVIEW_COLUMNS: &str = "interview_id, tenant_id, project_id, project_type, environment, session_token_hash,
+    identifier, country_code, device_type, language, mode, external_metadata, state, interviewer_closed,
+    response_count, turn_count, opt_in_for_followup, summary, created_at, created_ms, last_activity_ms, ended_at,
+    closed_at, interview_status";
+
+fn corrupt(column: &str, value: &str) -> ApiError {
+    ApiError::internal(anyhow::anyhow!("interviews.{column} holds an unknown value {value:?}"))
+}
+
+fn named<T: TextEnum>(row: &Row, column: &str) -> ApiResult<T> {
+    let text = row.text(column);
+    T::parse(&text).ok_or_else(|| corrupt(column, &text))
+}
+
+fn interview_from_row(row: &Row) -> ApiResult<Interview> {
+    Ok(Interview {
+        interview_id: row.text("interview_id"),
+        tenant_id: row.text("tenant_id"),
+        project_id: row.text("project_id"),
+        project_type: row.text("project_type"),
+        environment: named::<Environment>(row, "environment")?,
+        session_token_hash: row.text("session_token_hash"),
+        identifier: row.text("identifier"),
+        country_code: row.text("country_code"),
+        device_type: named::<DeviceType>(row, "device_type")?,
+        language: row.text("language"),
+        mode: named::<InterviewMode>(row, "mode")?,
+        external_metadata: ExternalMetadata::from_stored(&row.text("external_metadata")),
+        state: named::<SessionState>(row, "state")?,
+        interviewer_closed: row.int("interviewer_closed") != 0,
+        response_count: row.int("response_count"),
+        turn_count: row.int("turn_count"),
+        opt_in_for_followup: row.int("opt_in_for_followup") != 0,
+        summary: row.opt_text("summary"),
+        created_at: row.text("created_at"),
+        created_ms: row.int("created_ms"),
+        last_activity_ms: row.int("last_activity_ms"),
+        ended_at: row.opt_text("ended_at"),
+        closed_at: row.opt_text("closed_at"),
+        interview_status: named::<InterviewStatus>(row, "interview_status")?,
+    })
+}
+
+/// An interview by id (the caller checks the session token or the tenant).
+pub fn find(db: &Db, interview_id: &str) -> ApiResult<Option<Interview>> {
+    let result = db.query(
+        &format!("SELECT {INTERVIEW_COLUMNS} FROM interviews WHERE interview_id = ?"),
+        &[db::text(interview_id)],
+    )?;
+    let interview = db::rows(&result).next().map(|row| interview_from_row(&row)).transpose();
+    interview
+}
+
+/// The conversation so far, in order.
+pub fn turns(db: &Db, interview_id: &str) -> ApiResult<Vec<Turn>> {
+    let result = db.query(
+        "SELECT seq, speaker, kind, question_index, source, text, created_at
+         FROM interview_turns WHERE interview_id = ? ORDER BY seq",
+        &[db::text(interview_id)],
+    )?;
+    db::rows(&result)
+        .map(|row| {
+            Ok(Turn {
+                seq: row.int("seq"),
+                speaker: named::<Speaker>(&row, "speaker")?,
+                kind: named::<TurnKind>(&row, "kind")?,
+                question_index: row.opt_int("question_index").map(|i| i as usize),
+                source: named::<TurnSource>(&row, "source")?,
+                text: row.text("text"),
+                created_at: row.text("created_at"),
+            })
+        })
+        .collect()
+}
+
+/// Everything a new interview starts with.
+pub struct NewInterview<'a> {
+    pub interview_id: &'a str,
+    pub tenant_id: &'a str,
+    pub project_id: &'a str,
+    pub project_type: &'a str,
+    pub environment: Environment,
+    pub session_token_hash: &'a str,
+    pub identifier: &'a str,
+    pub country_code: &'a str,
+    pub device_type: DeviceType,
+    pub language: &'a str,
+    pub mode: InterviewMode,
+    pub external_metadata: &'a ExternalMetadata,
+    pub answerable_blocks: i64,
+    pub created_at: &'a str,
+    pub created_ms: i64,
+    pub first: &'a Message,
+}
+
+/// Why a start was refused by the database's own check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartRefusal {
+    ProjectNotFound,
+    ProjectNotActive,
+    ProjectCompleted,
+}
+
+fn opt_index(index: Option<usize>) -> SqlValue {
+    index.map_or(SqlValue::Null, |i| SqlValue::Integer(i as i64))
+}
+
+/// Creates the interview, its metadata rows and its first turn in one statement,
+/// re-checking the project in the same transaction.
+pub fn insert(db: &Db, new: &NewInterview) -> ApiResult<Result<(), StartRefusal>> {
+    let outcome = db.query_refusable(
+        "INSERT INTO interview_starts (interview_id, tenant_id, project_id, project_type, environment,
+             session_token_hash, identifier, country_code, device_type, language, mode, external_metadata,
+             answerable_blocks, created_at, created_ms, first_kind, first_question_index, first_source, first_text)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        &[
+            db::text(new.interview_id),
+            db::text(new.tenant_id),
+            db::text(new.project_id),
+            db::text(new.project_type),
+            db::text(new.environment.as_str()),
+            db::text(new.session_token_hash),
+            db::text(new.identifier),
+            db::text(new.country_code),
+            db::text(new.device_type.as_str()),
+            db::text(new.language),
+            db::text(new.mode.as_str()),
+            db::text(new.external_metadata.to_json()),
+            SqlValue::Integer(new.answerable_blocks),
+            db::text(new.created_at),
+            SqlValue::Integer(new.created_ms),
+            db::text(new.first.kind.as_str()),
+            opt_index(new.first.question_index),
+            db::text(new.first.source.as_str()),
+            db::text(&new.first.text),
+        ],
+    )?;
+    match outcome {
+        Ok(_) => Ok(Ok(())),
+        Err(message) if message.contains("project_not_found") => Ok(Err(StartRefusal::ProjectNotFound)),
+        Err(message) if message.contains("project_not_active") => Ok(Err(StartRefusal::ProjectNotActive)),
+        Err(message) if message.contains("project_completed") => Ok(Err(StartRefusal::ProjectCompleted)),
+        Err(message) => Err(ApiError::internal(anyhow::anyhow!("starting an interview: {message}"))),
+    }
+}
+
+/// The interviewee's answer and the interviewer's reply, as turns `seq` and
+/// `seq + 1`, in one statement. A second answer to the same message loses on the
+/// primary key (409 `answer_conflict`); an ended or closed conversation takes none.
+pub fn append_exchange(
+    db: &Db,
+    interview_id: &str,
+    seq: i64,
+    answer: &str,
+    answered_question: Option<usize>,
+    reply: &Message,
+    now: &str,
+    now_ms: i64,
+) -> ApiResult<()> {
+    let outcome = db.query_refusable(
+        "INSERT INTO interview_turns
+             (interview_id, seq, speaker, kind, question_index, source, text, created_at, created_ms)
+         VALUES (?1, ?2, 'interviewee', 'answer', ?3, 'interviewee', ?4, ?8, ?9),
+                (?1, ?2 + 1, 'interviewer', ?5, ?6, ?7, ?10, ?8, ?9)",
+        &[
+            db::text(interview_id),
+            SqlValue::Integer(seq),
+            opt_index(answered_question),
+            db::text(answer),
+            db::text(reply.kind.as_str()),
+            opt_index(reply.question_index),
+            db::text(reply.source.as_str()),
+            db::text(now),
+            SqlValue::Integer(now_ms),
+            db::text(&reply.text),
+        ],
+    )?;
+    match outcome {
+        Ok(_) => Ok(()),
+        Err(message) if message.contains("session_closed") => Err(super::session_closed()),
+        Err(message) if message.contains("UNIQUE constraint failed") => Err(ApiError::conflict(
+            "answer_conflict",
+            "Another answer to this message was stored first; reload the session to see it",
+        )),
+        Err(message) => Err(ApiError::internal(anyhow::anyhow!("storing an answer: {message}"))),
+    }
+}
+
+/// How an interview ends.
+pub struct Ending<'a> {
+    pub state: SessionState,
+    pub opt_in_for_followup: bool,
+    pub summary: &'a str,
+    pub closed_at: &'a str,
+    /// The `interview.finished` event's id (its trigger writes the outbox row).
+    pub event_id: &'a str,
+    /// Only end it if nothing happened since this activity time (the idle sweep).
+    pub if_idle_since_ms: Option<i64>,
+}
+
+/// Ends a running interview; `false` when it was no longer running (or, for the
+/// idle sweep, had new activity). `ended_at` is set only for a completion.
+pub fn end(db: &Db, interview_id: &str, ending: &Ending) -> ApiResult<bool> {
+    let ended_at = if ending.state == SessionState::Completed { db::text(ending.closed_at) } else { SqlValue::Null };
+    let mut values = vec![
+        db::text(ending.state.as_str()),
+        SqlValue::Integer(ending.opt_in_for_followup as i64),
+        db::text(ending.summary),
+        ended_at,
+        db::text(ending.closed_at),
+        db::text(ending.event_id),
+        db::text(interview_id),
+    ];
+    let idle_guard = match ending.if_idle_since_ms {
+        Some(ms) => {
+            values.push(SqlValue::Integer(ms));
+            " AND last_activity_ms = ?"
+        }
+        None => "",
+    };
+    let result = db.query(
+        &format!(
+            "UPDATE interviews SET state = ?, opt_in_for_followup = ?, summary = ?, ended_at = ?, closed_at = ?,
+                 finished_event_id = ?
+             WHERE interview_id = ? AND state = 'in_progress'{idle_guard}
+             RETURNING interview_id"
+        ),
+        &values,
+    )?;
+    Ok(!result.rows.is_empty())
+}
+
+/// Running interviews without activity since `cutoff_ms`, oldest first.
+pub fn idle(db: &Db, cutoff_ms: i64, limit: i64) -> ApiResult<Vec<Interview>> {
+    let result = db.query(
+        &format!(
+            "SELECT {INTERVIEW_COLUMNS} FROM interviews
+             WHERE state = 'in_progress' AND last_activity_ms < ? ORDER BY last_activity_ms LIMIT ?"
+        ),
+        &[SqlValue::Integer(cutoff_ms), SqlValue::Integer(limit)],
+    )?;
+    db::rows(&result).map(|row| interview_from_row(&row)).collect()
+}
+
+// ---------------------------------------------------------------------------
+// Recordings
+
+/// The recording of one kind, if any chunk arrived.
+pub fn recording(db: &Db, interview_id: &str, kind: RecordingKind) -> ApiResult<Option<Recording>> {
+    let result = db.query(
+        "SELECT content_type, size, chunk_count FROM recordings WHERE interview_id = ? AND kind = ?",
+        &[db::text(interview_id), db::text(kind.as_str())],
+    )?;
+    let recording = db::rows(&result).next().map(|row| Recording {
+        kind,
+        content_type: row.text("content_type"),
+        size: row.int("size") as u64,
+        chunk_count: row.int("chunk_count") as u64,
+    });
+    Ok(recording)
+}
+
+/// A recording chunk whose bytes are stored under `blob_key`.
+pub struct NewChunk<'a> {
+    pub interview_id: &'a str,
+    pub tenant_id: &'a str,
+    pub kind: RecordingKind,
+    pub index: u64,
+    pub content_type: &'a str,
+    pub blob_key: &'a str,
+    pub size: u64,
+    pub created_at: &'a str,
+    pub created_ms: i64,
+}
+
+/// Why a chunk row was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChunkRefusal {
+    OutOfOrder,
+    SessionClosed,
+}
+
+/// Records a stored chunk; its trigger keeps the recording's totals. The chunk's
+/// byte offset is the recording's size at this moment.
+pub fn add_chunk(db: &Db, chunk: &NewChunk) -> ApiResult<Result<(), ChunkRefusal>> {
+    let outcome = db.query_refusable(
+        "INSERT INTO recording_chunks
+             (interview_id, kind, idx, tenant_id, content_type, blob_key, size, byte_offset, created_at, created_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,
+                 COALESCE((SELECT size FROM recordings WHERE interview_id = ?1 AND kind = ?2), 0), ?8, ?9)",
+        &[
+            db::text(chunk.interview_id),
+            db::text(chunk.kind.as_str()),
+            SqlValue::Integer(chunk.index as i64),
+            db::text(chunk.tenant_id),
+            db::text(chunk.content_type),
+            db::text(chunk.blob_key),
+            SqlValue::Integer(chunk.size as i64),
+            db::text(chunk.created_at),
+            SqlValue::Integer(chunk.created_ms),
+        ],
+    )?;
+    match outcome {
+        Ok(_) => Ok(Ok(())),
+        Err(message) if message.contains("session_closed") => Ok(Err(ChunkRefusal::SessionClosed)),
+        Err(message) if message.contains("chunk_out_of_order") || message.contains("UNIQUE constraint failed") => {
+            Ok(Err(ChunkRefusal::OutOfOrder))
+        }
+        Err(message) => Err(ApiError::internal(anyhow::anyhow!("storing a recording chunk: {message}"))),
+    }
+}
+
+/// Where each chunk of a recording is, in order: (blob key, size, byte offset).
+pub fn chunks(db: &Db, interview_id: &str, kind: RecordingKind) -> ApiResult<Vec<(String, u64, u64)>> {
+    let result = db.query(
+        "SELECT blob_key, size, byte_offset FROM recording_chunks WHERE interview_id = ? AND kind = ? ORDER BY idx",
+        &[db::text(interview_id), db::text(kind.as_str())],
+    )?;
+    Ok(db::rows(&result)
+        .map(|row| (row.text("blob_key"), row.int("size") as u64, row.int("byte_offset") as u64))
+        .collect())
+}

@@ -1,0 +1,137 @@
+//! The localized texts of the page, its error pages and the built-in
+//! interviewer (`strings.json`: one object per language, English complete, the
+//! other languages falling back to English key by key).
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+const STRINGS_JSON: &str = include_str!("strings.json");
+pub const FALLBACK_LANGUAGE: &str = "en";
+
+/// What the built-in interviewer says around the research questions.
+#[derive(Debug, Clone, Deserialize)]
+pub struct InterviewerStrings {
+    pub greeting: String,
+    /// `{objective}`
+    pub objective_intro: String,
+    /// `{topic}` (English only: see `interviewer::topic`)
+    pub topic_intro: String,
+    pub no_wrong_answers: String,
+    /// `{question}`
+    pub first_question: String,
+    /// `{question}`
+    pub next_question: String,
+    pub probes: Vec<String>,
+    pub wrap_up: String,
+    pub time_up: String,
+    pub closing: String,
+}
+
+/// The error pages' titles and messages.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ErrorStrings {
+    pub not_found_title: String,
+    pub not_found_message: String,
+    pub not_active_title: String,
+    pub not_active_message: String,
+    pub completed_title: String,
+    pub completed_message: String,
+    pub rate_limited_title: String,
+    pub rate_limited_message: String,
+    pub error_title: String,
+    pub error_message: String,
+}
+
+/// Every text of one language.
+#[derive(Debug, Clone)]
+pub struct Strings {
+    pub language: String,
+    /// The page's own strings, handed to its script.
+    pub page: Map<String, Value>,
+    pub interviewer: InterviewerStrings,
+    pub errors: ErrorStrings,
+}
+
+impl Strings {
+    pub fn page_text<'a>(&'a self, key: &'a str) -> &'a str {
+        self.page.get(key).and_then(Value::as_str).unwrap_or(key)
+    }
+}
+
+fn section(all: &Map<String, Value>, language: &str, name: &str) -> Map<String, Value> {
+    let pick = |lang: &str| all.get(lang).and_then(|l| l.get(name)).and_then(Value::as_object).cloned();
+    let mut merged = pick(FALLBACK_LANGUAGE).unwrap_or_default();
+    if language != FALLBACK_LANGUAGE {
+        for (key, value) in pick(language).unwrap_or_default() {
+            merged.insert(key, value);
+        }
+    }
+    merged
+}
+
+/// The texts of `language`, English where it has none.
+pub fn for_language(language: &str) -> Strings {
+    let all: Map<String, Value> = serde_json::from_str(STRINGS_JSON).expect("strings.json is a JSON object");
+    let typed = |name: &str| Value::Object(section(&all, language, name));
+    Strings {
+        language: language.to_string(),
+        page: section(&all, language, "page"),
+        interviewer: serde_json::from_value(typed("interviewer")).expect("strings.json: complete English interviewer texts"),
+        errors: serde_json::from_value(typed("errors")).expect("strings.json: complete English error texts"),
+    }
+}
+
+/// The languages `strings.json` has.
+pub fn languages() -> Vec<String> {
+    let all: Map<String, Value> = serde_json::from_str(STRINGS_JSON).expect("strings.json is a JSON object");
+    all.keys().cloned().collect()
+}
+
+/// `rtl` for the right-to-left languages among the project languages.
+pub fn direction(language: &str) -> &'static str {
+    if matches!(language, "ar" | "he") {
+        "rtl"
+    } else {
+        "ltr"
+    }
+}
+
+/// `template` with `{name}` replaced by `value`.
+pub fn fill(template: &str, name: &str, value: &str) -> String {
+    template.replace(&format!("{{{name}}}"), value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_project_language_has_complete_texts() {
+        for language in crate::projects::UPDATE_LANGUAGES {
+            assert!(languages().iter().any(|l| l == language), "strings.json lacks {language}");
+            let strings = for_language(language);
+            assert_eq!(strings.interviewer.probes.len(), 3, "{language}");
+            for key in ["title", "noscript", "logo_alt"] {
+                assert!(strings.page.contains_key(key), "{language} lacks page.{key}");
+            }
+            for template in [&strings.interviewer.first_question, &strings.interviewer.next_question] {
+                assert!(template.contains("{question}"), "{language}: {template}");
+            }
+            assert!(strings.interviewer.objective_intro.contains("{objective}"), "{language}");
+        }
+    }
+
+    #[test]
+    fn missing_keys_fall_back_to_english() {
+        let unknown = for_language("xx");
+        assert_eq!(unknown.interviewer.greeting, for_language("en").interviewer.greeting);
+        assert_ne!(for_language("fr").interviewer.greeting, unknown.interviewer.greeting);
+    }
+
+    #[test]
+    fn placeholders_are_filled() {
+        assert_eq!(fill("Let's begin. {question}", "question", "Why?"), "Let's begin. Why?");
+        assert_eq!(direction("he"), "rtl");
+        assert_eq!(direction("fr"), "ltr");
+    }
+}

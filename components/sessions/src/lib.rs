@@ -1,0 +1,100 @@
+//! The interviewee side (docs/sessions.md): the project link's page
+//! (`GET /i/{project_id}`) and the public session API the page talks to. The
+//! domain code lives in `api_core::sessions`; this crate maps routes to it.
+
+use api_core::files;
+use api_core::llm::LlmConfig;
+use api_core::sessions::recordings::{self, Limits, RecordingKind};
+use api_core::sessions::{self, Interview, StartOutcome, StartRequest};
+use api_core::validation::{self, one_of};
+use api_core::{ApiError, ApiRequest, ApiResponse, ApiResult, Context, FieldError, Handler, Method, PathParams, Router};
+use serde_json::{json, Value};
+use spin_sdk::http::{IncomingRequest, Response};
+use spin_sdk::http_component;
+
+#[http_component]
+async fn handle(request: IncomingRequest) -> Response {
+    let router = Router::new()
+        .route(Method::Get, "/i/:project_id", Handler::Page(link_page))
+        .route(Method::Post, "/v1/sessions", Handler::Public(start))
+        .route(Method::Get, "/v1/sessions/:interview_id", Handler::Session(get_session))
+        .route(Method::Post, "/v1/sessions/:interview_id/answers", Handler::Session(answer))
+        .route(Method::Post, "/v1/sessions/:interview_id/finish", Handler::Session(finish))
+        .route(Method::Put, "/v1/sessions/:interview_id/recordings/:kind/:index", Handler::Session(recording_chunk))
+        .route(Method::Post, "/v1/sessions/:interview_id/transcriptions", Handler::Session(transcribe));
+    api_core::serve(request, &router).await
+}
+
+fn json_body(request: &ApiRequest) -> ApiResult<Value> {
+    validation::parse_json_request(request.header("content-type"), &request.body)
+}
+
+fn link_page(context: &Context, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    sessions::link_page(&context.db, request, params.get("project_id"), &LlmConfig::from_variables())
+}
+
+fn start(context: &Context, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let start = StartRequest::parse(&json_body(request)?)?;
+    let outcome = sessions::start(&context.db, start, request.header("user-agent"), &LlmConfig::from_variables())?;
+    Ok(match outcome {
+        StartOutcome::Started(started) => {
+            let mut body = started.interview.session_body(&started.turns);
+            body["session_token"] = Value::from(started.session_token);
+            ApiResponse::json(201, &body)
+        }
+        StartOutcome::ScreenedOut { screen_out_url } => {
+            ApiResponse::json(200, &json!({ "screened_out": true, "screen_out_url": screen_out_url }))
+        }
+    })
+}
+
+fn get_session(context: &Context, interview: &Interview, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let (interview, turns) = sessions::load(&context.db, &interview.interview_id)?;
+    Ok(ApiResponse::json(200, &interview.session_body(&turns)))
+}
+
+fn answer(context: &Context, interview: &Interview, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let text = sessions::parse_answer(&json_body(request)?)?;
+    let (interview, turns) = sessions::answer(&context.db, interview, &text, &LlmConfig::from_variables())?;
+    Ok(ApiResponse::json(200, &interview.session_body(&turns)))
+}
+
+fn finish(context: &Context, interview: &Interview, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    // An empty body is a finish without opt-in.
+    let body = if request.body.iter().all(u8::is_ascii_whitespace) { json!({}) } else { json_body(request)? };
+    let opt_in = sessions::parse_finish(&body)?;
+    let finished = sessions::finish(&context.db, interview, opt_in, &LlmConfig::from_variables())?;
+    Ok(ApiResponse::json(200, &finished))
+}
+
+fn recording_chunk(context: &Context, interview: &Interview, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    let path = |name: &str| vec![api_core::LocPart::from("path"), api_core::LocPart::from(name)];
+    let kind = one_of::<RecordingKind>(&Value::from(params.get("kind")), path("kind"));
+    let index = params.get("index").parse::<u64>().map_err(|_| {
+        vec![FieldError::new(path("index"), "int_parsing", "Input should be a valid integer, unable to parse string as an integer")]
+    });
+    let (kind, index) = match (kind, index) {
+        (Ok(kind), Ok(index)) => (kind, index),
+        (kind, index) => {
+            return Err(ApiError::Validation(kind.err().into_iter().chain(index.err()).flatten().collect()));
+        }
+    };
+    let content_type = recordings::content_type(kind, request.header("content-type"))?;
+    let store = files::open_store()?;
+    let recording = recordings::add_chunk(
+        &context.db,
+        &store,
+        interview,
+        kind,
+        index,
+        &content_type,
+        &request.body,
+        Limits::from_variables(),
+    )?;
+    Ok(ApiResponse::json(200, &recording))
+}
+
+fn transcribe(_: &Context, interview: &Interview, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let text = sessions::transcribe(interview, request.header("content-type"), &request.body, &LlmConfig::from_variables())?;
+    Ok(ApiResponse::json(200, &json!({ "text": text })))
+}
