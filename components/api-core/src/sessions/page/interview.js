@@ -122,9 +122,9 @@
   }
 
   /** One call to the session API. JSON in and out; a Blob is sent as raw bytes of `contentType`. */
-  async function call(method, path, body, contentType) {
+  async function call(method, path, body, contentType, session = state.session) {
     const headers = {};
-    if (state.session) headers.Authorization = 'Bearer ' + state.session.token;
+    if (session) headers.Authorization = 'Bearer ' + session.token;
     let payload;
     if (body instanceof Blob) {
       payload = body;
@@ -338,7 +338,7 @@
       say(t('recording_unsupported'));
       return;
     }
-    const uploader = createUploader(kind);
+    const uploader = createUploader(kind, state.session);
     recorder.addEventListener('dataavailable', (event) => {
       if (event.data && event.data.size) uploader.push(event.data, event.data.type || recorder.mimeType || mimeType || kind + '/webm');
     });
@@ -381,7 +381,7 @@
   }
 
   function stopEverything() {
-    stopDictation();
+    cancelDictation();
     if (window.speechSynthesis) window.speechSynthesis.cancel();
     if (state.recorder) stopRecording();
     else stopTracks();
@@ -397,7 +397,7 @@
    * Uploads a recording strictly in order, one chunk at a time, each at most
    * max_chunk_bytes, retrying a chunk until the server has it.
    */
-  function createUploader(kind) {
+  function createUploader(kind, session) {
     const limit = Math.max(1024, Number(boot.max_chunk_bytes) || 1048576);
     const queue = []; // [{blob, type}]
     let index = 0;
@@ -422,9 +422,9 @@
       let delay = 1000;
       while (queue.length && !stopped) {
         const chunk = queue[0];
-        const path = '/' + encodeURIComponent(state.session.id) + '/recordings/' + kind + '/' + index;
+        const path = '/' + encodeURIComponent(session.id) + '/recordings/' + kind + '/' + index;
         try {
-          await call('PUT', path, chunk.blob, contentType);
+          await call('PUT', path, chunk.blob, contentType, session);
           queue.shift();
           index += 1;
           confirmed += 1;
@@ -514,14 +514,17 @@
 
   function recognitionDictation(Recognition) {
     let recognition = null;
+    let dropped = false;
     return {
       start() {
         const before = $('answer').value;
+        dropped = false;
         recognition = new Recognition();
         recognition.lang = boot.language;
         recognition.continuous = true;
         recognition.interimResults = true;
         recognition.addEventListener('result', (event) => {
+          if (dropped) return;
           let heard = '';
           for (let i = 0; i < event.results.length; i += 1) heard += event.results[i][0].transcript;
           $('answer').value = joinAnswer(before, heard);
@@ -531,6 +534,7 @@
           // Recognition is refused or offline: the server's transcription may still work.
           state.dictation = transcriptionDictation();
           $('speak').hidden = !state.dictation;
+          if (!state.dictation) $('answer').focus(); // the focused button is gone
           say(t(state.dictation ? 'speech_recognition_failed' : 'speech_unavailable'));
         });
         recognition.addEventListener('end', () => {
@@ -543,6 +547,10 @@
       stop() {
         if (recognition) recognition.stop();
       },
+      cancel() {
+        dropped = true;
+        if (recognition) recognition.abort();
+      },
     };
   }
 
@@ -550,9 +558,11 @@
   function transcriptionDictation() {
     if (!canTranscribe()) return null;
     let recorder = null;
+    let dropped = false;
     return {
       start() {
         const parts = [];
+        dropped = false;
         let size = 0;
         const type = pickType('audio');
         recorder = new MediaRecorder(new MediaStream(state.stream.getAudioTracks()), type ? { mimeType: type } : undefined);
@@ -567,7 +577,7 @@
           const blobType = recorder.mimeType || (parts[0] && parts[0].type) || 'audio/webm';
           recorder = null;
           setListening(false);
-          transcribe(new Blob(parts, { type: blobType }));
+          if (!dropped) transcribe(new Blob(parts, { type: blobType }));
         });
         recorder.start(1000);
         setListening(true, t('listening'));
@@ -575,16 +585,21 @@
       stop() {
         if (recorder && recorder.state !== 'inactive') recorder.stop();
       },
+      cancel() {
+        dropped = true;
+        this.stop();
+      },
     };
   }
 
   async function transcribe(blob) {
-    if (!blob.size || !state.session) return;
+    if (!blob.size || !state.session || state.busy) return;
     const button = $('speak');
     button.disabled = true;
     $('dictation-status').textContent = t('transcribing');
     try {
       const data = await call('POST', '/' + encodeURIComponent(state.session.id) + '/transcriptions', blob.slice(0, boot.max_chunk_bytes, blob.type), blob.type);
+      if (document.body.dataset.stage !== 'conversation') return;
       if (data.text) $('answer').value = joinAnswer($('answer').value, data.text);
       else say(t('transcription_empty'));
     } catch (err) {
@@ -612,8 +627,9 @@
     }
   }
 
-  function stopDictation() {
-    if (state.dictation && state.listening) state.dictation.stop();
+  /** Ends listening; what was said is dropped (the answer is being sent, or the interview ends). */
+  function cancelDictation() {
+    if (state.dictation && state.listening) state.dictation.cancel();
   }
 
   // ---------------------------------------------------------------- screeners
@@ -727,6 +743,7 @@
     who.textContent = t(speaker === 'interviewer' ? 'speaker_interviewer' : 'speaker_you');
     const body = document.createElement('p');
     body.className = 'text';
+    body.dir = 'auto'; // a message in another script than the page keeps its own direction
     body.textContent = text;
     item.append(who, body);
     $('transcript').append(item);
@@ -780,9 +797,14 @@
   async function sendAnswer() {
     if (state.busy || !state.session) return;
     resetEndConfirm();
-    stopDictation();
     const answer = $('answer');
     const text = answer.value.trim();
+    if (state.listening && !text) {
+      // Send while a spoken answer is still being taken down: finish that; the interviewee sends it next.
+      state.dictation.stop();
+      return;
+    }
+    cancelDictation();
     if (!text) {
       say(t('answer_empty'));
       answer.focus();
@@ -869,6 +891,7 @@
       end.classList.add('confirming');
       $('end-note').hidden = false;
       $('end-cancel').hidden = false;
+      $('end-note').scrollIntoView({ block: 'nearest' });
       return;
     }
     resetEndConfirm();
@@ -889,7 +912,7 @@
 
   /** The finish step; `session` is given when the interviewer closed the conversation. */
   function toFinish(session) {
-    stopDictation();
+    cancelDictation();
     clearStatus();
     const closing = session && session.interviewer_closed ? lastInterviewerText(session) : '';
     $('closing').textContent = closing;
