@@ -36,10 +36,17 @@ fn json_body(request: &ApiRequest) -> ApiResult<Value> {
     validation::parse_json_request(request.header("content-type"), &request.body)
 }
 
-fn list_projects(context: &Context, tenant: &Tenant, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let projects = store::list(&context.db, &tenant.id_string())?;
-    let data: Vec<Value> = projects.iter().map(projects::Project::list_item).collect();
-    Ok(ApiResponse::json(200, &json!({ "data": data })))
+fn list_projects(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let query = store::ListQuery::parse(&request.query_pairs())?;
+    let page = store::list(&context.db, &tenant.id_string(), &query)?;
+    let data: Vec<Value> = page.projects.iter().map(projects::Project::list_item).collect();
+    // Without paging parameters the answer stays SPEC.md's `{data}`.
+    let body = if query.is_paged() {
+        json!({ "data": data, "next_cursor": page.next_cursor.map(|c| c.encode()) })
+    } else {
+        json!({ "data": data })
+    };
+    Ok(ApiResponse::json(200, &body))
 }
 
 fn create_project(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {

@@ -274,6 +274,73 @@ fn the_list_is_newest_first_and_holds_only_the_tenants_projects() {
     assert_eq!(other_ids, vec![json!(foreign)]);
 }
 
+/// One page of the list: its project ids and `next_cursor` (which must be present).
+fn page(app: &TestApp, tenant: &TenantCredentials, query: &str) -> (Vec<String>, Option<String>) {
+    let (status, body) = json_of(app.get(&format!("/v1/projects?{query}")).auth(tenant).send().unwrap());
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(keys(&body), sorted(&["data", "next_cursor"]), "{body}");
+    let ids = body["data"].as_array().unwrap().iter().map(|p| p["project_id"].as_str().unwrap().to_string()).collect();
+    (ids, body["next_cursor"].as_str().map(String::from))
+}
+
+#[test]
+fn pages_neither_skip_nor_repeat_while_projects_arrive() {
+    let (app, tenant) = setup();
+    for _ in 0..7 {
+        create_ok(app, &tenant, &valid_project());
+    }
+    let everything: Vec<String> = list(app, &tenant).iter().map(|p| p["project_id"].as_str().unwrap().to_string()).collect();
+    assert_eq!(everything.len(), 7);
+
+    let mut walked = Vec::new();
+    let mut arrived = Vec::new();
+    let (mut ids, mut cursor) = page(app, &tenant, "limit=3");
+    loop {
+        assert!(ids.len() <= 3, "{ids:?}");
+        walked.extend(ids);
+        let Some(next) = cursor else { break };
+        // A project created between two pages is newer than every cursor.
+        arrived.push(create_ok(app, &tenant, &valid_project()));
+        (ids, cursor) = page(app, &tenant, &format!("limit=3&cursor={next}"));
+    }
+    assert_eq!(walked, everything, "the list as it was, in order, once each");
+    assert_eq!(arrived.len(), 2, "three pages: 3 + 3 + 1");
+
+    // The new projects lead the next walk; a cursor alone gives the rest of the list.
+    let (first, cursor) = page(app, &tenant, "limit=2");
+    arrived.reverse();
+    assert_eq!(first, arrived);
+    let (rest, last) = page(app, &tenant, &format!("cursor={}", cursor.unwrap()));
+    assert_eq!(rest, everything);
+    assert_eq!(last, None);
+    // A page that ends exactly at the end says so.
+    let (all, none) = page(app, &tenant, "limit=9");
+    assert_eq!(all.len(), 9);
+    assert_eq!(none, None);
+}
+
+#[test]
+fn bad_paging_parameters_are_422_at_their_query_location() {
+    let (app, tenant) = setup();
+    let get = |query: &str| json_of(app.get(&format!("/v1/projects?{query}")).auth(&tenant).send().unwrap());
+    let limit = json!(["query", "limit"]);
+    let cursor = json!(["query", "cursor"]);
+    let (status, body) = get("limit=0");
+    assert_422(status, &body, &[(limit.clone(), "greater_than_equal")]);
+    let (status, body) = get("limit=1001");
+    assert_422(status, &body, &[(limit.clone(), "less_than_equal")]);
+    let (status, body) = get("limit=ten");
+    assert_422(status, &body, &[(limit.clone(), "int_parsing")]);
+    // Both at once; a cursor must be one the list made, not any text.
+    let (status, body) = get("limit=-1&cursor=not-a-cursor");
+    assert_422(status, &body, &[(limit.clone(), "greater_than_equal"), (cursor.clone(), "value_error")]);
+    let forged = "MjAyNi0xMS0yMSAxMzo0NToxMloge30"; // base64url of text that is no cursor
+    let (status, body) = get(&format!("cursor={forged}"));
+    assert_422(status, &body, &[(cursor, "value_error")]);
+    let (status, _) = get("limit=1000");
+    assert_eq!(status, 200);
+}
+
 #[test]
 fn reads_need_credentials() {
     let app = shared_app();
