@@ -63,8 +63,10 @@ CREATE TABLE IF NOT EXISTS interviews (
         END) VIRTUAL
 );
 
-CREATE INDEX IF NOT EXISTS interviews_by_project ON interviews (tenant_id, project_id, environment, created_ms);
-CREATE INDEX IF NOT EXISTS interviews_by_tenant ON interviews (tenant_id, environment, created_ms);
+-- Newest-first lists and oldest-first exports run on these; the id breaks ties,
+-- so a page cursor (created_ms, interview_id) is exact.
+CREATE INDEX IF NOT EXISTS interviews_by_project ON interviews (tenant_id, project_id, environment, created_ms, interview_id);
+CREATE INDEX IF NOT EXISTS interviews_by_tenant ON interviews (tenant_id, environment, created_ms, interview_id);
 CREATE INDEX IF NOT EXISTS interviews_in_progress ON interviews (last_activity_ms) WHERE state = 'in_progress';
 
 -- One row per message, in order. kind: opening | question | probe | wrap_up | closing
@@ -204,6 +206,14 @@ BEGIN
     UPDATE projects SET status = 'completed', status_changed_at = NEW.closed_at, updated_at = NEW.closed_at
     WHERE project_id = NEW.project_id AND status IN ('active', 'paused')
       AND max_interviews IS NOT NULL AND completed_interviews >= max_interviews;
+END;
+
+-- A flagged interview does not count toward max_interviews (a project it
+-- completed stays completed).
+CREATE TRIGGER IF NOT EXISTS interviews_flag_uncounts AFTER UPDATE OF flagged_at ON interviews
+WHEN OLD.flagged_at IS NULL AND NEW.flagged_at IS NOT NULL AND NEW.state = 'completed' AND NEW.environment = 'production'
+BEGIN
+    UPDATE projects SET completed_interviews = MAX(completed_interviews - 1, 0) WHERE project_id = NEW.project_id;
 END;
 
 -- Recording chunks arrive in order while the interview runs.

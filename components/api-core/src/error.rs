@@ -74,6 +74,8 @@ pub enum ApiError {
     Gone { code: &'static str, message: String },
     /// 415 `{detail:{error:"unsupported_media_type",message}}`.
     UnsupportedMediaType(String),
+    /// 416 `{detail:{error:"range_not_satisfiable",message}}` with `Content-Range: bytes */<size>`.
+    RangeNotSatisfiable { size: u64 },
     /// 503 `{detail:{error:<code>,message}}`: a capability that is not available now.
     Unavailable { code: &'static str, message: String },
     /// 400 `{detail:{error:<code>,message}}` (interview list, webhook confirm).
@@ -113,6 +115,7 @@ impl ApiError {
             ApiError::Conflict { .. } => 409,
             ApiError::Gone { .. } => 410,
             ApiError::UnsupportedMediaType(_) => 415,
+            ApiError::RangeNotSatisfiable { .. } => 416,
             ApiError::Unavailable { .. } => 503,
             ApiError::BadRequestDetail { .. } | ApiError::BadRequest(_) => 400,
             ApiError::PayloadTooLarge(_) => 413,
@@ -141,6 +144,10 @@ impl ApiError {
             | ApiError::Gone { code, message }
             | ApiError::Unavailable { code, message } => detail(code, message),
             ApiError::UnsupportedMediaType(message) => detail("unsupported_media_type", message),
+            ApiError::RangeNotSatisfiable { size } => detail(
+                "range_not_satisfiable",
+                &format!("The range is outside the recording's {size} bytes"),
+            ),
             ApiError::BadRequest(message) => json!({ "message": message, "code": 400 }),
             ApiError::PayloadTooLarge(message) => json!({ "message": message, "code": 413 }),
             ApiError::RateLimited { retry_after } => detail(
@@ -165,6 +172,9 @@ impl ApiError {
             }
             ApiError::RateLimited { retry_after } => {
                 response = response.with_header("retry-after", retry_after.to_string());
+            }
+            ApiError::RangeNotSatisfiable { size } => {
+                response = response.with_header("content-range", format!("bytes */{size}"));
             }
             _ => {}
         }

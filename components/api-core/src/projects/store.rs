@@ -4,11 +4,9 @@
 
 use super::{Action, Decision, Project, ProjectFields, Status};
 use crate::db::{self, Db, Row, SqlValue};
-use crate::error::{ApiError, ApiResult, FieldError, LocPart};
+use crate::error::{ApiError, ApiResult};
+use crate::paging::{Cursor, PageRequest};
 use crate::time;
-use crate::validation;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine as _;
 use serde_json::Value;
 
 const COLUMNS: &str = "project_id, project_type, project_name, project_description, project_objective,
@@ -113,121 +111,45 @@ pub fn insert(db: &Db, tenant_id: &str, project_type: &str, creation_mode: &str,
     Ok(project_id)
 }
 
-/// The biggest page a client may ask for.
-pub const MAX_PAGE: u32 = 1000;
-
-/// Which part of the list a request wants: everything (SPEC.md's list), or,
-/// with `limit` and/or `cursor`, the projects after the cursor (at most `limit`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ListQuery {
-    pub limit: Option<u32>,
-    pub after: Option<ListCursor>,
+/// A project's place in the list order (`created_at` DESC, `project_id`).
+fn cursor_of(project: &Project) -> Cursor {
+    Cursor { key: project.created_at.clone(), id: project.project_id.clone() }
 }
 
-impl ListQuery {
-    /// 422 at `["query","limit"]` / `["query","cursor"]`; the last of a repeated
-    /// parameter wins, others are ignored.
-    pub fn parse(pairs: &[(String, String)]) -> ApiResult<ListQuery> {
-        let last = |name: &str| pairs.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
-        let loc = |name: &str| vec![LocPart::from("query"), LocPart::from(name)];
-        let mut errors = Vec::new();
-        // A query value is text: parse it first (`int_parsing`), then the same
-        // range rule as a JSON integer.
-        let limit = last("limit").and_then(|text| {
-            let checked = match text.trim().parse::<i64>() {
-                Ok(n) => validation::int_in(&Value::from(n), loc("limit"), 1, i64::from(MAX_PAGE)),
-                Err(_) => Err(vec![FieldError::new(
-                    loc("limit"),
-                    "int_parsing",
-                    "Input should be a valid integer, unable to parse string as an integer",
-                )]),
-            };
-            checked.map_err(|e| errors.extend(e)).ok().map(|n| n as u32)
-        });
-        let after = last("cursor").and_then(|text| {
-            let cursor = ListCursor::decode(text);
-            if cursor.is_none() {
-                errors.push(FieldError::new(
-                    loc("cursor"),
-                    "value_error",
-                    "Value error, not a cursor this list returned (use next_cursor as given)",
-                ));
-            }
-            cursor
-        });
-        if !errors.is_empty() {
-            return Err(ApiError::Validation(errors));
-        }
-        Ok(ListQuery { limit, after })
-    }
+/// Only timestamps as the service writes them are list keys.
+pub fn is_list_key(key: &str) -> bool {
+    time::parse_rfc3339(key).map(time::rfc3339).as_deref() == Some(key)
+}
 
-    /// Whether the answer is a page (and so carries `next_cursor`).
-    pub fn is_paged(&self) -> bool {
-        self.limit.is_some() || self.after.is_some()
+/// Reads `limit` and `cursor` of `GET /v1/projects` (422s as `paging` says).
+pub fn page_request(pairs: &[(String, String)]) -> ApiResult<PageRequest> {
+    let mut errors = Vec::new();
+    let request = PageRequest::parse(pairs, is_list_key, &mut errors);
+    if errors.is_empty() {
+        Ok(request)
+    } else {
+        Err(ApiError::Validation(errors))
     }
 }
 
-/// Where a page ends: the last project's place in the list order
-/// (`created_at` DESC, `project_id`). Clients see it as opaque base64url text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ListCursor {
-    created_at: String,
-    project_id: String,
-}
-
-impl ListCursor {
-    pub fn encode(&self) -> String {
-        URL_SAFE_NO_PAD.encode(format!("{} {}", self.created_at, self.project_id))
-    }
-
-    /// Only what `encode` makes: a canonical timestamp and a UUID.
-    pub fn decode(text: &str) -> Option<ListCursor> {
-        let bytes = URL_SAFE_NO_PAD.decode(text.trim()).ok()?;
-        let text = String::from_utf8(bytes).ok()?;
-        let (created_at, project_id) = text.split_once(' ')?;
-        let canonical = time::parse_rfc3339(created_at).map(time::rfc3339);
-        let project_id = uuid::Uuid::parse_str(project_id).ok()?.to_string();
-        (canonical.as_deref() == Some(created_at))
-            .then(|| ListCursor { created_at: created_at.to_string(), project_id })
-    }
-}
-
-/// One answer of the list: the projects, and the cursor of the next page
-/// (`None` when these are the last).
-pub struct ListPage {
-    pub projects: Vec<Project>,
-    pub next_cursor: Option<ListCursor>,
-}
-
-/// The tenant's projects, newest first. A page walks the `(tenant_id,
-/// created_at)` index from the cursor on and stops after `limit + 1` rows (the
-/// extra row only says whether there is a next page), so it costs the same
-/// however many projects come before it. Projects created meanwhile are newer
-/// than any cursor, so paging neither skips nor repeats.
-pub fn list(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<ListPage> {
+/// The tenant's projects, newest first, and the cursor of the next page. A page
+/// walks the `(tenant_id, created_at)` index from the cursor on.
+pub fn list(db: &Db, tenant_id: &str, page: &PageRequest) -> ApiResult<(Vec<Project>, Option<Cursor>)> {
     let mut sql = format!("SELECT {COLUMNS} FROM projects WHERE tenant_id = ?");
     let mut params = vec![db::text(tenant_id)];
-    if let Some(after) = &query.after {
+    if let Some(after) = &page.after {
         // The range on created_at uses the index; the OR settles ties.
         sql += " AND created_at <= ? AND (created_at < ? OR project_id > ?)";
-        params.extend([db::text(&after.created_at), db::text(&after.created_at), db::text(&after.project_id)]);
+        params.extend([db::text(&after.key), db::text(&after.key), db::text(&after.id)]);
     }
     sql += " ORDER BY created_at DESC, project_id";
-    if let Some(limit) = query.limit {
+    if let Some(rows) = page.rows_to_read() {
         sql += " LIMIT ?";
-        params.push(SqlValue::Integer(i64::from(limit) + 1));
+        params.push(SqlValue::Integer(rows));
     }
     let result = db.query(&sql, &params)?;
-    let mut projects: Vec<Project> = db::rows(&result).map(|row| from_row(&row)).collect();
-    let more = query.limit.is_some_and(|limit| projects.len() > limit as usize);
-    if more {
-        projects.pop();
-    }
-    let next_cursor = more.then(|| projects.last()).flatten().map(|last| ListCursor {
-        created_at: last.created_at.clone(),
-        project_id: last.project_id.clone(),
-    });
-    Ok(ListPage { projects, next_cursor })
+    let projects: Vec<Project> = db::rows(&result).map(|row| from_row(&row)).collect();
+    Ok(page.finish(projects, cursor_of))
 }
 
 /// One of the tenant's projects; another tenant's is `None`, like a missing one.

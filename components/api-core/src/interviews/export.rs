@@ -1,0 +1,222 @@
+//! The two CSV exports of a project (SPEC.md's columns, in its order): RFC 4180
+//! (CRLF, quotes where needed), UTF-8, header row first, production interviews
+//! oldest first. Streamed: each body chunk is one page of rows read when the
+//! previous one has been written, so memory does not grow with the row count.
+
+use super::store::{self, ExportRow};
+use super::{metadata_json, Position};
+use crate::db::Db;
+use crate::error::{ApiError, ApiResult};
+use crate::http::{ApiResponse, BodySource, Reply};
+use crate::text_enum;
+use std::borrow::Cow;
+
+/// Interviews per page (one body chunk).
+pub const PAGE_ROWS: i64 = 200;
+
+text_enum! {
+    pub enum ExportKind { Interviews = "interviews", Interviewees = "interviewees" }
+}
+
+/// SPEC.md's columns of the interviews export; the interviewees export has all
+/// but the last two.
+pub const COLUMNS: [&str; 12] = [
+    "interview_id",
+    "identifier",
+    "country_code",
+    "interview_status",
+    "opt_in_for_followup",
+    "created_at",
+    "ended_at",
+    "project_type",
+    "device_type",
+    "external_metadata",
+    "transcription",
+    "interview_summary",
+];
+
+impl ExportKind {
+    pub fn columns(self) -> &'static [&'static str] {
+        match self {
+            ExportKind::Interviews => &COLUMNS,
+            ExportKind::Interviewees => &COLUMNS[..10],
+        }
+    }
+
+    fn with_turns(self) -> bool {
+        self == ExportKind::Interviews
+    }
+}
+
+/// A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first)
+/// gets a leading `'` (CSV injection).
+pub fn guard(cell: &str) -> Cow<'_, str> {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        Cow::Owned(format!("'{cell}"))
+    } else {
+        Cow::Borrowed(cell)
+    }
+}
+
+/// SPEC.md's `project_type` column.
+pub fn project_type_label(project_type: &str) -> &'static str {
+    match project_type {
+        "survey" => "SURVEY",
+        _ => "INTERVIEW",
+    }
+}
+
+/// The turns in order, one per line: `Interviewer: <text>` / `Interviewee: <text>`.
+/// A line break inside a turn becomes a space, so each turn stays one line.
+pub fn transcription<'a>(turns: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    turns
+        .into_iter()
+        .map(|(speaker, text)| {
+            let label = if speaker == "interviewer" { "Interviewer" } else { "Interviewee" };
+            let one_line = text.split(['\r', '\n']).filter(|part| !part.is_empty()).collect::<Vec<_>>().join(" ");
+            format!("{label}: {one_line}")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn cells(kind: ExportKind, row: &ExportRow, transcription: &str) -> Vec<String> {
+    let mut cells = vec![
+        row.interview_id.clone(),
+        row.identifier.clone(),
+        row.country_code.clone(),
+        row.interview_status.clone(),
+        row.opt_in_for_followup.to_string(),
+        row.created_at.clone(),
+        row.ended_at.clone().unwrap_or_default(),
+        project_type_label(&row.project_type).to_string(),
+        row.device_type.clone(),
+        metadata_json(&row.external_metadata),
+    ];
+    if kind.with_turns() {
+        cells.push(transcription.to_string());
+        cells.push(row.summary.clone().unwrap_or_default());
+    }
+    cells
+}
+
+/// CSV lines for `records` (guarded cells, CRLF line ends).
+pub fn csv_lines<'a>(records: impl IntoIterator<Item = Vec<Cow<'a, str>>>) -> ApiResult<Vec<u8>> {
+    let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
+    for record in records {
+        writer.write_record(record.iter().map(|cell| guard(cell).into_owned())).map_err(ApiError::internal)?;
+    }
+    writer.into_inner().map_err(|e| ApiError::internal(anyhow::anyhow!("csv: {e}")))
+}
+
+/// The header line and then the rows, a page per chunk.
+pub struct ExportStream {
+    db: Db,
+    tenant_id: String,
+    project_id: String,
+    kind: ExportKind,
+    after: Option<Position>,
+    header_sent: bool,
+    done: bool,
+}
+
+impl ExportStream {
+    fn page(&mut self) -> ApiResult<Option<Vec<u8>>> {
+        let rows = store::export_page(&self.db, &self.tenant_id, &self.project_id, self.after.as_ref(), PAGE_ROWS)?;
+        let Some(last) = rows.last() else {
+            return Ok(None);
+        };
+        self.after = Some(Position { created_ms: last.created_ms, interview_id: last.interview_id.clone() });
+        self.done = (rows.len() as i64) < PAGE_ROWS;
+        let turns = if self.kind.with_turns() {
+            let ids: Vec<&str> = rows.iter().map(|r| r.interview_id.as_str()).collect();
+            store::turns_of(&self.db, &ids)?
+        } else {
+            Vec::new()
+        };
+        let records = rows.iter().map(|row| {
+            let text = transcription(
+                turns.iter().filter(|(id, _, _)| *id == row.interview_id).map(|(_, speaker, text)| (speaker.as_str(), text.as_str())),
+            );
+            cells(self.kind, row, &text).into_iter().map(Cow::Owned).collect()
+        });
+        csv_lines(records).map(Some)
+    }
+}
+
+impl BodySource for ExportStream {
+    fn next_chunk(&mut self) -> ApiResult<Option<Vec<u8>>> {
+        if !self.header_sent {
+            self.header_sent = true;
+            return csv_lines([self.kind.columns().iter().map(|c| Cow::Borrowed(*c)).collect()]).map(Some);
+        }
+        if self.done {
+            return Ok(None);
+        }
+        self.page()
+    }
+}
+
+/// `GET /v1/projects/{project_id}/<kind>-export`: 404 for an unknown (or another
+/// tenant's) project, 204 with no body when it has no production interview,
+/// otherwise the CSV, streamed.
+pub fn export(db: Db, tenant_id: &str, project_id: &str, kind: ExportKind) -> ApiResult<Reply> {
+    if !store::project_exists(&db, tenant_id, project_id)? {
+        return Err(ApiError::not_found("Project"));
+    }
+    if store::export_page(&db, tenant_id, project_id, None, 1)?.is_empty() {
+        return Ok(Reply::Full(ApiResponse::empty(204)));
+    }
+    let head = ApiResponse::empty(200)
+        .with_header("content-type", "text/csv; charset=utf-8")
+        .with_header(
+            "content-disposition",
+            format!("attachment; filename=\"{kind}-export-{project_id}.csv\""),
+        )
+        .with_header("cache-control", "no-store")
+        .with_header("x-content-type-options", "nosniff");
+    let stream = ExportStream {
+        db,
+        tenant_id: tenant_id.to_string(),
+        project_id: project_id.to_string(),
+        kind,
+        after: None,
+        header_sent: false,
+        done: false,
+    };
+    Ok(Reply::Streamed(head, Box::new(stream)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formula_cells_are_guarded() {
+        for (cell, guarded) in [("=SUM(A1)", "'=SUM(A1)"), ("+1", "'+1"), ("-x", "'-x"), ("@a", "'@a"), ("\tx", "'\tx"), ("\rx", "'\rx")] {
+            assert_eq!(guard(cell), guarded);
+        }
+        assert_eq!(guard("a=b"), "a=b");
+        assert_eq!(guard(""), "");
+    }
+
+    #[test]
+    fn lines_quote_what_needs_it_and_end_with_crlf() {
+        let lines = csv_lines([vec![Cow::Borrowed("a,b"), Cow::Borrowed("say \"hi\""), Cow::Borrowed("two\nlines"), Cow::Borrowed("=1+1")]]).unwrap();
+        assert_eq!(String::from_utf8(lines).unwrap(), "\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",'=1+1\r\n");
+    }
+
+    #[test]
+    fn transcripts_are_one_turn_per_line() {
+        let text = transcription([("interviewer", "Why?"), ("interviewee", "Because,\r\nwell, \"reasons\".")]);
+        assert_eq!(text, "Interviewer: Why?\nInterviewee: Because, well, \"reasons\".");
+    }
+
+    #[test]
+    fn the_interviewees_export_drops_transcript_and_summary() {
+        assert_eq!(ExportKind::Interviewees.columns().len(), 10);
+        assert_eq!(ExportKind::Interviewees.columns().last(), Some(&"external_metadata"));
+        assert_eq!(ExportKind::Interviews.columns()[10..], ["transcription", "interview_summary"]);
+        assert_eq!((project_type_label("survey"), project_type_label("contextual_interview")), ("SURVEY", "INTERVIEW"));
+    }
+}

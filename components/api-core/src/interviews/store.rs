@@ -1,0 +1,287 @@
+//! Interviews in SQLite, read for the tenant's API. Every query is scoped by
+//! `tenant_id`; another tenant's interview or project is as absent as a missing one.
+//!
+//! The list runs on an index whichever filters it has: it walks the most
+//! selective one. Each candidate (the project's or tenant's newest-first index,
+//! each metadata key's `(tenant, key, value)` range) is counted up to
+//! [`SELECTIVE_CAP`] rows; the smallest drives, and the others are checked by
+//! index lookups. When none is selective, the newest-first index drives and the
+//! page ends as soon as it is full.
+
+use super::{ListItem, ListQuery, Position};
+use crate::db::{self, Db, SqlValue};
+use crate::error::ApiResult;
+
+/// Counting a candidate stops here: beyond it, walking it costs the same as
+/// walking the newest-first index.
+pub const SELECTIVE_CAP: i64 = 5_000;
+
+/// Which rows the list walks first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Driver {
+    /// The interviews of the tenant (and project), newest first.
+    Interviews,
+    /// The rows of `query.metadata[i]`'s key and values.
+    Metadata(usize),
+}
+
+fn placeholders(n: usize) -> String {
+    vec!["?"; n].join(", ")
+}
+
+fn texts<'a>(values: impl IntoIterator<Item = &'a String>) -> Vec<SqlValue> {
+    values.into_iter().map(db::text).collect()
+}
+
+fn capped_count(db: &Db, inner: &str, mut values: Vec<SqlValue>) -> ApiResult<i64> {
+    values.push(SqlValue::Integer(SELECTIVE_CAP));
+    let count = db.query_scalar(&format!("SELECT COUNT(*) FROM ({inner} LIMIT ?)"), &values)?;
+    Ok(match count {
+        Some(SqlValue::Integer(n)) => n,
+        _ => 0,
+    })
+}
+
+/// The rows of the tenant (and project) in the environment: `(condition, values)` on `i`.
+fn scope(tenant_id: &str, query: &ListQuery) -> (String, Vec<SqlValue>) {
+    let mut condition = "i.tenant_id = ? AND i.environment = ?".to_string();
+    let mut values = vec![db::text(tenant_id), db::text(query.environment.as_str())];
+    if let Some(project_id) = &query.project_id {
+        condition.push_str(" AND i.project_id = ?");
+        values.push(db::text(project_id));
+    }
+    (condition, values)
+}
+
+/// Picks the driver by counting each candidate up to the cap.
+pub fn choose_driver(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<Driver> {
+    if query.metadata.is_empty() {
+        return Ok(Driver::Interviews);
+    }
+    let (condition, values) = scope(tenant_id, query);
+    let mut best = (capped_count(db, &format!("SELECT 1 FROM interviews i WHERE {condition}"), values)?, Driver::Interviews);
+    for (index, filter) in query.metadata.iter().enumerate() {
+        let mut values = vec![db::text(tenant_id), db::text(&filter.key)];
+        values.extend(texts(&filter.values));
+        let inner = format!(
+            "SELECT 1 FROM interview_metadata WHERE tenant_id = ? AND key = ? AND value IN ({})",
+            placeholders(filter.values.len())
+        );
+        let count = capped_count(db, &inner, values)?;
+        if count < best.0 {
+            best = (count, Driver::Metadata(index));
+        }
+    }
+    Ok(best.1)
+}
+
+/// The list's statement for a driver: `(sql, values)`.
+pub fn list_statement(tenant_id: &str, query: &ListQuery, driver: Driver) -> (String, Vec<SqlValue>) {
+    let (scope_condition, mut values) = scope(tenant_id, query);
+    let mut sql = String::from("SELECT i.interview_id, i.project_id, i.created_at, i.created_ms FROM ");
+    let mut conditions = Vec::new();
+    // The columns the order (and the cursor) use: the driver's own, so its index gives the order.
+    let order = match driver {
+        Driver::Interviews => {
+            sql.push_str("interviews i");
+            conditions.push(scope_condition);
+            "i.created_ms, i.interview_id"
+        }
+        Driver::Metadata(index) => {
+            let filter = &query.metadata[index];
+            // CROSS JOIN keeps this order: the selective metadata rows first.
+            sql.push_str("interview_metadata d CROSS JOIN interviews i");
+            let mut driving = vec![db::text(tenant_id), db::text(&filter.key)];
+            driving.extend(texts(&filter.values));
+            values.splice(0..0, driving);
+            conditions.push(format!(
+                "d.tenant_id = ? AND d.key = ? AND d.value IN ({}) AND i.interview_id = d.interview_id",
+                placeholders(filter.values.len())
+            ));
+            conditions.push(scope_condition);
+            "d.created_ms, d.interview_id"
+        }
+    };
+    for (index, filter) in query.metadata.iter().enumerate() {
+        if driver == Driver::Metadata(index) {
+            continue;
+        }
+        conditions.push(format!(
+            "EXISTS (SELECT 1 FROM interview_metadata m WHERE m.interview_id = i.interview_id AND m.key = ? AND m.value IN ({}))",
+            placeholders(filter.values.len())
+        ));
+        values.push(db::text(&filter.key));
+        values.extend(texts(&filter.values));
+    }
+    if let Some(after) = query.created_after {
+        conditions.push("i.created_ms > ?".into());
+        values.push(SqlValue::Integer(after));
+    }
+    if let Some(before) = query.created_before {
+        conditions.push("i.created_ms < ?".into());
+        values.push(SqlValue::Integer(before));
+    }
+    if let Some(Position { created_ms, interview_id }) = query.after() {
+        conditions.push(format!("({order}) < (?, ?)"));
+        values.push(SqlValue::Integer(created_ms));
+        values.push(db::text(interview_id));
+    }
+    let (first, second) = order.split_once(", ").expect("two order columns");
+    sql.push_str(&format!(" WHERE {} ORDER BY {first} DESC, {second} DESC", conditions.join(" AND ")));
+    if let Some(rows) = query.page.rows_to_read() {
+        sql.push_str(" LIMIT ?");
+        values.push(SqlValue::Integer(rows));
+    }
+    (sql, values)
+}
+
+/// The tenant's interviews matching the query, newest first (one more than the
+/// page, when paged: see `paging`).
+pub fn list(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<Vec<ListItem>> {
+    let driver = choose_driver(db, tenant_id, query)?;
+    let (sql, values) = list_statement(tenant_id, query, driver);
+    let result = db.query(&sql, &values)?;
+    let items = db::rows(&result)
+        .map(|row| ListItem {
+            interview_id: row.text("interview_id"),
+            project_id: row.text("project_id"),
+            created_at: row.text("created_at"),
+            created_ms: row.int("created_ms"),
+        })
+        .collect();
+    Ok(items)
+}
+
+/// Whether the tenant has this project.
+pub fn project_exists(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<bool> {
+    let found = db.query_scalar(
+        "SELECT 1 FROM projects WHERE project_id = ? AND tenant_id = ?",
+        &[db::text(project_id), db::text(tenant_id)],
+    )?;
+    Ok(found.is_some())
+}
+
+/// Whether the tenant has this interview.
+pub fn interview_exists(db: &Db, tenant_id: &str, interview_id: &str) -> ApiResult<bool> {
+    let found = db.query_scalar(
+        "SELECT 1 FROM interviews WHERE interview_id = ? AND tenant_id = ?",
+        &[db::text(interview_id), db::text(tenant_id)],
+    )?;
+    Ok(found.is_some())
+}
+
+/// Flags the tenant's interview; `false` when there is none. The first flag
+/// time stays, the reason is the latest one given.
+pub fn flag(db: &Db, tenant_id: &str, interview_id: &str, reason: &str, now: &str) -> ApiResult<bool> {
+    let result = db.query(
+        "UPDATE interviews SET flag_reason = ?, flagged_at = COALESCE(flagged_at, ?)
+         WHERE interview_id = ? AND tenant_id = ? RETURNING interview_id",
+        &[db::text(reason), db::text(now), db::text(interview_id), db::text(tenant_id)],
+    )?;
+    Ok(!result.rows.is_empty())
+}
+
+/// One interview's export row, before formatting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportRow {
+    pub interview_id: String,
+    pub identifier: String,
+    pub country_code: String,
+    pub interview_status: String,
+    pub opt_in_for_followup: bool,
+    pub created_at: String,
+    pub ended_at: Option<String>,
+    pub project_type: String,
+    pub device_type: String,
+    pub external_metadata: String,
+    pub summary: Option<String>,
+    pub created_ms: i64,
+}
+
+/// The next page of a project's production interviews, oldest first, after `after`.
+pub fn export_page(
+    db: &Db,
+    tenant_id: &str,
+    project_id: &str,
+    after: Option<&Position>,
+    limit: i64,
+) -> ApiResult<Vec<ExportRow>> {
+    let (after_ms, after_id) = after.map_or((i64::MIN, String::new()), |c| (c.created_ms, c.interview_id.clone()));
+    let result = db.query(
+        "SELECT interview_id, identifier, country_code, interview_status, opt_in_for_followup, created_at, ended_at,
+                project_type, device_type, external_metadata, summary, created_ms
+         FROM interviews
+         WHERE tenant_id = ? AND project_id = ? AND environment = 'production' AND (created_ms, interview_id) > (?, ?)
+         ORDER BY created_ms, interview_id LIMIT ?",
+        &[db::text(tenant_id), db::text(project_id), SqlValue::Integer(after_ms), db::text(after_id), SqlValue::Integer(limit)],
+    )?;
+    let rows = db::rows(&result)
+        .map(|row| ExportRow {
+            interview_id: row.text("interview_id"),
+            identifier: row.text("identifier"),
+            country_code: row.text("country_code"),
+            interview_status: row.text("interview_status"),
+            opt_in_for_followup: row.int("opt_in_for_followup") != 0,
+            created_at: row.text("created_at"),
+            ended_at: row.opt_text("ended_at"),
+            project_type: row.text("project_type"),
+            device_type: row.text("device_type"),
+            external_metadata: row.text("external_metadata"),
+            summary: row.opt_text("summary"),
+            created_ms: row.int("created_ms"),
+        })
+        .collect();
+    Ok(rows)
+}
+
+/// The turns of several interviews: `(interview_id, speaker, text)` in order.
+pub fn turns_of(db: &Db, interview_ids: &[&str]) -> ApiResult<Vec<(String, String, String)>> {
+    if interview_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let values: Vec<SqlValue> = interview_ids.iter().map(|id| db::text(*id)).collect();
+    let result = db.query(
+        &format!(
+            "SELECT interview_id, speaker, text FROM interview_turns WHERE interview_id IN ({}) ORDER BY interview_id, seq",
+            placeholders(values.len())
+        ),
+        &values,
+    )?;
+    let turns = db::rows(&result).map(|row| (row.text("interview_id"), row.text("speaker"), row.text("text"))).collect();
+    Ok(turns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(text: &str) -> ListQuery {
+        ListQuery::parse(&crate::http::parse_query(text)).unwrap()
+    }
+
+    #[test]
+    fn the_interviews_index_drives_without_metadata() {
+        let (sql, values) = list_statement("t", &query("project_id=6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10&limit=5"), Driver::Interviews);
+        assert_eq!(
+            sql,
+            "SELECT i.interview_id, i.project_id, i.created_at, i.created_ms FROM interviews i \
+             WHERE i.tenant_id = ? AND i.environment = ? AND i.project_id = ? \
+             ORDER BY i.created_ms DESC, i.interview_id DESC LIMIT ?"
+        );
+        assert_eq!(values.len(), 4);
+    }
+
+    #[test]
+    fn a_metadata_key_can_drive_and_the_others_are_looked_up() {
+        let cursor = crate::paging::Cursor { key: "12".into(), id: "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10".into() }.encode();
+        let q = query(&format!("external_metadata[a]=1&external_metadata[a]=2&external_metadata[b]=x&cursor={cursor}"));
+        let (sql, values) = list_statement("t", &q, Driver::Metadata(1));
+        assert!(sql.contains("FROM interview_metadata d CROSS JOIN interviews i WHERE d.tenant_id = ? AND d.key = ? AND d.value IN (?)"), "{sql}");
+        assert!(sql.contains("m.key = ? AND m.value IN (?, ?))"), "{sql}");
+        assert!(sql.contains("(d.created_ms, d.interview_id) < (?, ?)"), "{sql}");
+        assert!(sql.ends_with("ORDER BY d.created_ms DESC, d.interview_id DESC"), "{sql}");
+        // tenant, key b, x | tenant, environment | key a, 1, 2 | cursor
+        assert_eq!(values.len(), 3 + 2 + 3 + 2);
+        assert!(matches!(&values[1], SqlValue::Text(key) if key == "b"));
+    }
+}

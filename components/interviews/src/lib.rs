@@ -1,0 +1,75 @@
+//! Interviews for the tenant's API (docs/interviews.md): the filtered list,
+//! flagging, the recordings (`/v1/interviews/...`) and the two CSV exports of a
+//! project (`/v1/projects/{id}/...-export`, routed here by spin.toml's
+//! parameter routes, which win over the projects component's wildcard). The
+//! domain code lives in `api_core::interviews`.
+
+use api_core::auth::Tenant;
+use api_core::files;
+use api_core::interviews::export::{self, ExportKind};
+use api_core::interviews::{self, media, ListQuery};
+use api_core::sessions::recordings::RecordingKind;
+use api_core::validation::{self, uuid_param};
+use api_core::{ApiError, ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Reply, Router};
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
+use spin_sdk::http_component;
+use std::future::Future;
+use std::pin::Pin;
+
+type Answer = Pin<Box<dyn Future<Output = ApiResult<Reply>>>>;
+
+#[http_component]
+async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
+    let router = Router::new()
+        .route(Method::Get, "/v1/interviews", Handler::Tenant(list))
+        .route(Method::Post, "/v1/interviews/:interview_id/flag", Handler::Tenant(flag))
+        .route(Method::Get, "/v1/interviews/:interview_id/audio-export", Handler::TenantStream(audio_export))
+        .route(Method::Get, "/v1/interviews/:interview_id/video-export", Handler::TenantStream(video_export))
+        .route(Method::Get, "/v1/projects/:project_id/interviews-export", Handler::TenantStream(interviews_export))
+        .route(Method::Get, "/v1/projects/:project_id/interviewees-export", Handler::TenantStream(interviewees_export));
+    api_core::serve_streaming(request, response_out, &router).await
+}
+
+fn list(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let query = ListQuery::parse(&request.query_pairs())?;
+    Ok(ApiResponse::json(200, &interviews::list(&context.db, &tenant.id_string(), &query)?))
+}
+
+fn flag(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    let body = validation::parse_json_request(request.header("content-type"), &request.body)?;
+    let reason = interviews::parse_flag(&body)?;
+    let answer = interviews::flag(&context.db, &tenant.id_string(), params.get("interview_id"), &reason)?;
+    Ok(ApiResponse::json(200, &answer))
+}
+
+fn recording(context: Context, tenant: Tenant, request: ApiRequest, params: PathParams, kind: RecordingKind) -> Answer {
+    Box::pin(async move {
+        let blobs = files::open_store()?;
+        let interview_id = params.get("interview_id");
+        media::download(&context.db, blobs, &tenant.id_string(), interview_id, kind, request.header("range"))
+    })
+}
+
+fn audio_export(context: Context, tenant: Tenant, request: ApiRequest, params: PathParams, _: IncomingRequest) -> Answer {
+    recording(context, tenant, request, params, RecordingKind::Audio)
+}
+
+fn video_export(context: Context, tenant: Tenant, request: ApiRequest, params: PathParams, _: IncomingRequest) -> Answer {
+    recording(context, tenant, request, params, RecordingKind::Video)
+}
+
+fn project_export(context: Context, tenant: Tenant, params: PathParams, kind: ExportKind) -> Answer {
+    Box::pin(async move {
+        let project_id = uuid_param(params.get("project_id"), vec!["path".into(), "project_id".into()])
+            .map_err(|error| ApiError::Validation(vec![error]))?;
+        export::export(context.db, &tenant.id_string(), &project_id.to_string(), kind)
+    })
+}
+
+fn interviews_export(context: Context, tenant: Tenant, _: ApiRequest, params: PathParams, _: IncomingRequest) -> Answer {
+    project_export(context, tenant, params, ExportKind::Interviews)
+}
+
+fn interviewees_export(context: Context, tenant: Tenant, _: ApiRequest, params: PathParams, _: IncomingRequest) -> Answer {
+    project_export(context, tenant, params, ExportKind::Interviewees)
+}
