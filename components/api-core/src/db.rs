@@ -1,11 +1,24 @@
 //! SQLite through Spin's `fermyon:spin/sqlite@2.0.0`, and the schema migrations.
 //!
-//! Spin's local SQLite shares ONE connection among all instances of the app, each
-//! `execute` being one statement. A `BEGIN ... COMMIT` spanning several calls
-//! would therefore take in other requests' statements, so the service never uses
-//! one: every write is a single statement, and effects on several tables (an
-//! event in the outbox with a state change) are done by triggers, which SQLite
-//! runs inside the statement's own transaction.
+//! What the runtime gives us: under Spin 4 every `Connection::open` is a new
+//! SQLite connection with SQLite's defaults (`synchronous=FULL`, 5 s busy
+//! timeout), shared with nobody; other runtimes may differ (older Spins shared
+//! one connection among all instances; a libSQL backend is a remote database).
+//! Whatever the backend, only one `execute` is promised to be atomic, so the
+//! service never spans a `BEGIN ... COMMIT` across calls: every write is a
+//! single statement, and effects on several tables (an event in the outbox with
+//! a state change) are done by triggers, which SQLite runs inside the
+//! statement's own transaction.
+//!
+//! The cost model (see docs/ARCHITECTURE.md, "Storage"): a request opens a
+//! connection, sets `synchronous=NORMAL` on it (WAL is already on, from the
+//! migrations; `synchronous` is per connection and does not persist), and its
+//! first statement is the rate-limit upsert, which also returns the schema
+//! version, so an up-to-date database costs no separate check. With WAL and
+//! `synchronous=NORMAL` a commit is written to the WAL without an fsync: it
+//! survives `kill -9` of the host (the OS has it); a power loss or OS crash may
+//! lose the last commits before a checkpoint (for everything, rate-limit
+//! counters included). No writer holds the write lock across an fsync.
 
 use crate::error::{ApiError, ApiResult};
 use crate::time;
@@ -83,11 +96,33 @@ pub struct Db {
     conn: Connection,
 }
 
+/// What the request's rate-limit statement found: each bucket's count in this
+/// window (in the order asked), and the tenant key hash it looked up on the way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Admission {
+    pub counts: Vec<u64>,
+    pub key_hash: Option<String>,
+}
+
 impl Db {
-    /// Opens the `default` database and brings its schema up to date.
-    pub fn open() -> ApiResult<Db> {
+    /// Opens the `default` database for a request. The schema is checked by
+    /// the request's first statement, [`Db::admit`], not here.
+    pub fn connect() -> ApiResult<Db> {
         let db = Db { conn: Connection::open_default()? };
-        db.migrate()?;
+        // Per connection: commits go to the WAL without an fsync (see the module docs).
+        db.execute("PRAGMA synchronous = NORMAL", &[])?;
+        Ok(db)
+    }
+
+    /// Opens the `default` database and brings its schema up to date: for work
+    /// that does not start with [`Db::admit`] (the cron dispatcher).
+    pub fn open() -> ApiResult<Db> {
+        let db = Db::connect()?;
+        let current = match db.query_scalar("PRAGMA user_version", &[])? {
+            Some(Value::Integer(version)) => version,
+            _ => 0,
+        };
+        db.migrate_from(current)?;
         Ok(db)
     }
 
@@ -118,16 +153,8 @@ impl Db {
         Ok(result.rows.into_iter().next().and_then(|row| row.values.into_iter().next()))
     }
 
-    fn user_version(&self) -> ApiResult<i64> {
-        Ok(match self.query_scalar("PRAGMA user_version", &[])? {
-            Some(Value::Integer(version)) => version,
-            _ => 0,
-        })
-    }
-
-    /// One read on the hot path; the migrations themselves run once per database.
-    fn migrate(&self) -> ApiResult<()> {
-        let current = self.user_version()?;
+    /// Applies the migrations after `current`; runs once per database and version.
+    fn migrate_from(&self, current: i64) -> ApiResult<()> {
         if current >= latest_version() {
             return Ok(());
         }
@@ -159,26 +186,51 @@ impl Db {
         Ok(())
     }
 
-    /// Counts one request in its rate-limit window and returns the window's count.
-    pub fn count_request(&self, bucket: &str, window_start: u64) -> ApiResult<u64> {
-        let count = self.query_scalar(
-            "INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES (?, ?, 1)
+    /// The request's first statement: counts it in each rate-limit bucket's
+    /// current window, reads the schema version and, when credentials came,
+    /// the tenant's key hash, all in one upsert. A database without the schema
+    /// (a missing table) or behind it is migrated, then the request goes on.
+    pub fn admit(&self, buckets: &[String], window_start: u64, tenant_id: Option<&str>) -> ApiResult<Admission> {
+        let values = vec!["(?, ?, 1)"; buckets.len()].join(", ");
+        let sql = format!(
+            "INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES {values}
              ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1
-             RETURNING count",
-            &[Value::Text(bucket.into()), Value::Integer(window_start as i64)],
-        )?;
-        let count = match count {
-            Some(Value::Integer(count)) => count as u64,
-            _ => 1,
+             RETURNING bucket, count, (SELECT user_version FROM pragma_user_version) AS schema_version,
+                 (SELECT api_key_hash FROM tenants WHERE tenant_id = ?) AS key_hash"
+        );
+        let mut params: Vec<Value> = buckets
+            .iter()
+            .flat_map(|bucket| [Value::Text(bucket.clone()), Value::Integer(window_start as i64)])
+            .collect();
+        params.push(opt_text(tenant_id));
+        let result = match self.conn.execute(&sql, &params) {
+            Err(spin_sdk::sqlite::Error::Io(message)) if message.contains("no such table") => {
+                self.migrate_from(0)?;
+                self.query(&sql, &params)?
+            }
+            other => other.map_err(|error| {
+                ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(&sql)))
+            })?,
         };
-        if count == 1 {
-            // First request of a new window: forget windows that are over.
+        let returned: Vec<Row> = rows(&result).collect();
+        let schema_version = returned.first().map_or(0, |row| row.int("schema_version"));
+        self.migrate_from(schema_version)?;
+        // RETURNING promises no order: match the rows to the buckets by name.
+        let count_of = |bucket: &String| {
+            returned.iter().find(|row| row.text("bucket") == *bucket).map_or(1, |row| row.int("count").max(1) as u64)
+        };
+        let admission = Admission {
+            counts: buckets.iter().map(count_of).collect(),
+            key_hash: returned.first().and_then(|row| row.opt_text("key_hash")),
+        };
+        if admission.counts.contains(&1) {
+            // First request of a client in a new window: forget windows that are over.
             self.execute(
                 "DELETE FROM rate_limit_windows WHERE window_start < ?",
                 &[Value::Integer(window_start as i64)],
             )?;
         }
-        Ok(count)
+        Ok(admission)
     }
 }
 

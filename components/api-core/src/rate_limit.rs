@@ -1,9 +1,14 @@
 //! Fixed one-minute windows per client IP. The arithmetic lives here; the
-//! counter is one SQLite upsert (see `Db::count_request`).
+//! counters are the request's first SQLite statement (see `Db::admit`).
 
 use crate::error::ApiError;
 
 pub const WINDOW_SECONDS: u64 = 60;
+
+/// The counter of one limit (`all`, or a route's extra limit variable) for one client.
+pub fn bucket(limit: &str, client: &str) -> String {
+    format!("{limit}:{client}")
+}
 
 /// The window a request at `now` (UNIX seconds) falls into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

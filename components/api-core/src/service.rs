@@ -3,7 +3,7 @@
 
 use crate::auth::{self, Credentials, Tenant};
 use crate::config;
-use crate::db::{self, Db};
+use crate::db::{Admission, Db};
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, ApiResponse, Method, PathParams, Reply, RouteMatch, Router};
 use crate::rate_limit::{self, Window};
@@ -135,21 +135,24 @@ fn is_page(router: &Router<Handler>, request: &ApiRequest) -> bool {
 }
 
 async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Router<Handler>) -> ApiResult<Reply> {
-    let context = Context { db: Db::open()? };
-    let now = time::unix_seconds(time::now());
-    let client = request.client_ip.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
-    enforce_limit(&context.db, "all", &client, config::var_u64(GLOBAL_LIMIT_VARIABLE, GLOBAL_LIMIT_DEFAULT), now)?;
+    let context = Context { db: Db::connect()? };
+    // Routing needs no storage: it goes first, so that the request's one
+    // rate-limit statement can count the route's extra limit too.
+    let found = router.find(request.method, &request.path);
+    let extra_limit = match &found {
+        RouteMatch::Found(route, _) => route.extra_limit,
+        _ => None,
+    };
+    let credentials = Credentials::from_headers(|name| request.header(name)).ok();
+    let admission = enforce_limit(&context.db, request, extra_limit, credentials.as_ref())?;
 
-    let (route, params) = match router.find(request.method, &request.path) {
+    let (route, params) = match found {
         RouteMatch::Found(route, params) => (route, params),
         RouteMatch::MethodNotAllowed(allow) => return Err(ApiError::MethodNotAllowed { allow }),
         RouteMatch::NotFound => return Err(Router::<Handler>::not_found(&request.path)),
     };
-    if let Some(variable) = route.extra_limit {
-        enforce_limit(&context.db, variable, &client, config::var_u64(variable, u64::MAX), now)?;
-    }
     let tenant = match route.handler {
-        Handler::Tenant(_) | Handler::TenantStream(_) => Some(authenticate(&context.db, request)?),
+        Handler::Tenant(_) | Handler::TenantStream(_) => Some(authenticate(credentials.as_ref(), &admission)?),
         Handler::Public(_) | Handler::Page(_) | Handler::Session(_) => None,
     };
     match (route.handler, tenant) {
@@ -173,27 +176,41 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
     }
 }
 
-fn enforce_limit(db: &Db, name: &str, client: &str, limit: u64, now: u64) -> ApiResult<()> {
-    if limit == u64::MAX {
-        return Ok(());
+/// Counts the request against the per-IP limit, and its route's extra limit if
+/// it has one, in the request's first statement ([`Db::admit`]), which also
+/// fetches the key hash of the tenant the credentials name. The per-IP limit is
+/// decided first, so an over-limit client gets 429 on unknown routes too.
+fn enforce_limit(
+    db: &Db,
+    request: &ApiRequest,
+    extra_limit: Option<&'static str>,
+    credentials: Option<&Credentials>,
+) -> ApiResult<Admission> {
+    let now = time::unix_seconds(time::now());
+    let client = request.client_ip.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
+    let mut limits = vec![("all", config::var_u64(GLOBAL_LIMIT_VARIABLE, GLOBAL_LIMIT_DEFAULT))];
+    if let Some(variable) = extra_limit {
+        // An unset extra limit (no variable) counts nothing.
+        let limit = config::var_u64(variable, u64::MAX);
+        if limit != u64::MAX {
+            limits.push((variable, limit));
+        }
     }
     let window = Window::containing(now);
-    let count = db.count_request(&format!("{name}:{client}"), window.start)?;
-    rate_limit::decide(count, limit, window, now)
+    let buckets: Vec<String> = limits.iter().map(|(name, _)| rate_limit::bucket(name, &client)).collect();
+    let tenant_id = credentials.map(|c| c.tenant_id.to_string());
+    let admission = db.admit(&buckets, window.start, tenant_id.as_deref())?;
+    for ((_, limit), count) in limits.iter().zip(&admission.counts) {
+        rate_limit::decide(*count, *limit, window, now)?;
+    }
+    Ok(admission)
 }
 
-/// Looks the tenant up by id and checks the key against its stored hash.
-pub fn authenticate(db: &Db, request: &ApiRequest) -> ApiResult<Tenant> {
-    let credentials = Credentials::from_headers(|name| request.header(name))?;
-    let stored = db.query_scalar(
-        "SELECT api_key_hash FROM tenants WHERE tenant_id = ?",
-        &[db::text(credentials.tenant_id.to_string())],
-    )?;
-    let stored = match stored {
-        Some(db::SqlValue::Text(hash)) => Some(hash),
-        _ => None,
-    };
-    auth::authenticate(&credentials, stored.as_deref())
+/// Checks the request's credentials against the key hash [`enforce_limit`]
+/// fetched for their tenant id (none: an unknown tenant, refused the same way).
+pub fn authenticate(credentials: Option<&Credentials>, admission: &Admission) -> ApiResult<Tenant> {
+    let credentials = credentials.ok_or(ApiError::Unauthorized)?;
+    auth::authenticate(credentials, admission.key_hash.as_deref())
 }
 
 /// Reads the whole body, refusing with 413 as soon as it exceeds `limit`.
