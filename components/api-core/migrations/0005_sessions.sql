@@ -69,9 +69,11 @@ CREATE INDEX IF NOT EXISTS interviews_by_project ON interviews (tenant_id, proje
 CREATE INDEX IF NOT EXISTS interviews_by_tenant ON interviews (tenant_id, environment, created_ms, interview_id);
 CREATE INDEX IF NOT EXISTS interviews_in_progress ON interviews (last_activity_ms) WHERE state = 'in_progress';
 
--- One row per message, in order. kind: opening | question | probe | wrap_up | closing
--- (interviewer) or answer (interviewee); question_index: the research question (or
--- survey block) the turn belongs to; source: builtin | model | interviewee.
+-- One row per message, in order. kind: opening | question | probe | wrap_up |
+-- block | follow_up | closing (interviewer) or answer | skip (interviewee);
+-- question_index: the research question (or survey block) the turn belongs to;
+-- source: builtin | model | interviewee; answer: a survey block's answer as JSON
+-- (the choices, the rating or the text), only on the turn that answers a block.
 CREATE TABLE IF NOT EXISTS interview_turns (
     interview_id TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -80,6 +82,7 @@ CREATE TABLE IF NOT EXISTS interview_turns (
     question_index INTEGER,
     source TEXT NOT NULL,
     text TEXT NOT NULL,
+    answer TEXT,
     created_at TEXT NOT NULL,
     created_ms INTEGER NOT NULL,
     PRIMARY KEY (interview_id, seq)
@@ -128,16 +131,15 @@ CREATE TABLE IF NOT EXISTS recording_chunks (
 ) WITHOUT ROWID;
 
 -- Starting an interview: ONE insert into this view creates the interview, its
--- metadata rows and the interviewer's first turn, after re-checking the project
+-- metadata rows and the interviewer's first turns (`opening`: a JSON array of
+-- {kind, question_index, source, text}), after re-checking the project
 -- in the same transaction (the caller checked it first for a friendly answer;
 -- this closes the race with a concurrent pause or completion).
 CREATE VIEW IF NOT EXISTS interview_starts AS
-SELECT i.interview_id, i.tenant_id, i.project_id, i.project_type, i.environment, i.session_token_hash,
-       i.identifier, i.country_code, i.device_type, i.language, i.mode, i.external_metadata,
-       i.answerable_blocks, i.created_at, i.created_ms,
-       t.kind AS first_kind, t.question_index AS first_question_index, t.source AS first_source,
-       t.text AS first_text
-FROM interviews i JOIN interview_turns t ON t.interview_id = i.interview_id AND t.seq = 0;
+SELECT interview_id, tenant_id, project_id, project_type, environment, session_token_hash, identifier,
+       country_code, device_type, language, mode, external_metadata, answerable_blocks, created_at, created_ms,
+       NULL AS opening
+FROM interviews;
 
 CREATE TRIGGER IF NOT EXISTS interview_starts_insert INSTEAD OF INSERT ON interview_starts
 BEGIN
@@ -158,8 +160,10 @@ BEGIN
     INSERT INTO interview_metadata (tenant_id, key, value, created_ms, interview_id)
     SELECT NEW.tenant_id, m.key, m.value, NEW.created_ms, NEW.interview_id FROM json_each(NEW.external_metadata) AS m;
     INSERT INTO interview_turns (interview_id, seq, speaker, kind, question_index, source, text, created_at, created_ms)
-    VALUES (NEW.interview_id, 0, 'interviewer', NEW.first_kind, NEW.first_question_index, NEW.first_source,
-        NEW.first_text, NEW.created_at, NEW.created_ms);
+    SELECT NEW.interview_id, t.key, 'interviewer', json_extract(t.value, '$.kind'),
+           json_extract(t.value, '$.question_index'), json_extract(t.value, '$.source'),
+           json_extract(t.value, '$.text'), NEW.created_at, NEW.created_ms
+    FROM json_each(NEW.opening) AS t;
 END;
 
 -- Turns are only added to a running conversation (not after the interviewer
@@ -176,7 +180,8 @@ CREATE TRIGGER IF NOT EXISTS interview_turns_count AFTER INSERT ON interview_tur
 BEGIN
     UPDATE interviews
     SET turn_count = MAX(turn_count, NEW.seq + 1),
-        response_count = response_count + (NEW.speaker = 'interviewee'),
+        response_count = response_count + (NEW.speaker = 'interviewee' AND NEW.kind = 'answer'),
+        answered_blocks = answered_blocks + (NEW.answer IS NOT NULL),
         interviewer_closed = MAX(interviewer_closed, NEW.kind = 'closing'),
         last_activity_ms = MAX(last_activity_ms, NEW.created_ms)
     WHERE interview_id = NEW.interview_id;

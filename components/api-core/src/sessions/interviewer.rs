@@ -60,7 +60,7 @@ impl Plan {
 }
 
 /// The interviewer's next message, before it is stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Message {
     pub kind: TurnKind,
     pub question_index: Option<usize>,
@@ -209,7 +209,7 @@ pub fn next(plan: &Plan, strings: &InterviewerStrings, last: &Turn, answer: &str
                 None => builtin(TurnKind::WrapUp, None, strings.wrap_up.clone()),
             }
         }
-        TurnKind::WrapUp | TurnKind::Closing | TurnKind::Answer => closing(strings, false),
+        _ => closing(strings, false),
     }
 }
 
@@ -276,9 +276,7 @@ fn instruction(plan: &Plan, step: &Message) -> String {
         ),
         TurnKind::Probe => "The last answer was short. Ask one open, non-leading follow-up question about it.".into(),
         TurnKind::WrapUp => "Ask whether there is anything else the participant would like to add.".into(),
-        TurnKind::Closing | TurnKind::Answer => {
-            "Close the interview: thank the participant warmly. Do not ask any question.".into()
-        }
+        _ => "Close the interview: thank the participant warmly. Do not ask any question.".into(),
     }
 }
 

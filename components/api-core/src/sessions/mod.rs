@@ -52,15 +52,19 @@ text_enum! {
 
 text_enum! {
     /// What a turn is: the interviewer's opening (with the first question), a
-    /// research question, a probe on a thin answer, the wrap-up, the closing; or
-    /// the interviewee's answer.
+    /// research question, a probe on a thin answer, the wrap-up, a survey block,
+    /// a follow-up on a survey answer, the closing; or the interviewee's answer
+    /// (or skip of an optional survey block).
     pub enum TurnKind {
         Opening = "opening",
         Question = "question",
         Probe = "probe",
         WrapUp = "wrap_up",
+        Block = "block",
+        FollowUp = "follow_up",
         Closing = "closing",
         Answer = "answer",
+        Skip = "skip",
     }
 }
 
@@ -479,7 +483,7 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
             answerable_blocks: 0,
             created_at: &time::rfc3339(now),
             created_ms: time::unix_millis(now),
-            first: &first,
+            opening: std::slice::from_ref(&first),
         },
     )?;
     match refusal {
@@ -561,9 +565,8 @@ pub fn answer(db: &Db, interview: &Interview, text: &str, llm: &LlmConfig) -> Ap
         db,
         &interview.interview_id,
         interview.turn_count,
-        text,
-        answered,
-        &reply,
+        &store::AnswerTurn { kind: TurnKind::Answer, question_index: answered, text, answer: None },
+        std::slice::from_ref(&reply),
         &time::rfc3339(stored_at),
         time::unix_millis(stored_at),
     )?;

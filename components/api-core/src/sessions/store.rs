@@ -104,7 +104,8 @@ pub struct NewInterview<'a> {
     pub answerable_blocks: i64,
     pub created_at: &'a str,
     pub created_ms: i64,
-    pub first: &'a Message,
+    /// The interviewer's first turns, in order.
+    pub opening: &'a [Message],
 }
 
 /// Why a start was refused by the database's own check.
@@ -119,14 +120,19 @@ fn opt_index(index: Option<usize>) -> SqlValue {
     index.map_or(SqlValue::Null, |i| SqlValue::Integer(i as i64))
 }
 
+/// Interviewer messages as the JSON array the statements expand with `json_each`.
+fn messages_json(messages: &[Message]) -> SqlValue {
+    db::text(serde_json::to_string(messages).expect("messages serialize"))
+}
+
 /// Creates the interview, its metadata rows and its first turn in one statement,
 /// re-checking the project in the same transaction.
 pub fn insert(db: &Db, new: &NewInterview) -> ApiResult<Result<(), StartRefusal>> {
     let outcome = db.query_refusable(
         "INSERT INTO interview_starts (interview_id, tenant_id, project_id, project_type, environment,
              session_token_hash, identifier, country_code, device_type, language, mode, external_metadata,
-             answerable_blocks, created_at, created_ms, first_kind, first_question_index, first_source, first_text)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             answerable_blocks, created_at, created_ms, opening)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         &[
             db::text(new.interview_id),
             db::text(new.tenant_id),
@@ -143,10 +149,7 @@ pub fn insert(db: &Db, new: &NewInterview) -> ApiResult<Result<(), StartRefusal>
             SqlValue::Integer(new.answerable_blocks),
             db::text(new.created_at),
             SqlValue::Integer(new.created_ms),
-            db::text(new.first.kind.as_str()),
-            opt_index(new.first.question_index),
-            db::text(new.first.source.as_str()),
-            db::text(&new.first.text),
+            messages_json(new.opening),
         ],
     )?;
     match outcome {
@@ -158,35 +161,47 @@ pub fn insert(db: &Db, new: &NewInterview) -> ApiResult<Result<(), StartRefusal>
     }
 }
 
-/// The interviewee's answer and the interviewer's reply, as turns `seq` and
-/// `seq + 1`, in one statement. A second answer to the same message loses on the
-/// primary key (409 `answer_conflict`); an ended or closed conversation takes none.
+/// The interviewee's turn of an exchange.
+pub struct AnswerTurn<'a> {
+    /// `answer`, or `skip` for a skipped survey block.
+    pub kind: TurnKind,
+    pub question_index: Option<usize>,
+    pub text: &'a str,
+    /// A survey block's structured answer (JSON), when this turn answers one.
+    pub answer: Option<&'a serde_json::Value>,
+}
+
+/// The interviewee's turn and the interviewer's replies, as turns `seq`,
+/// `seq + 1`, ... in one statement. A second answer to the same message loses on
+/// the primary key (409 `answer_conflict`); an ended or closed conversation takes none.
 pub fn append_exchange(
     db: &Db,
     interview_id: &str,
     seq: i64,
-    answer: &str,
-    answered_question: Option<usize>,
-    reply: &Message,
+    answer: &AnswerTurn,
+    replies: &[Message],
     now: &str,
     now_ms: i64,
 ) -> ApiResult<()> {
     let outcome = db.query_refusable(
         "INSERT INTO interview_turns
-             (interview_id, seq, speaker, kind, question_index, source, text, created_at, created_ms)
-         VALUES (?1, ?2, 'interviewee', 'answer', ?3, 'interviewee', ?4, ?8, ?9),
-                (?1, ?2 + 1, 'interviewer', ?5, ?6, ?7, ?10, ?8, ?9)",
+             (interview_id, seq, speaker, kind, question_index, source, text, answer, created_at, created_ms)
+         SELECT ?1, ?2, 'interviewee', ?3, ?4, 'interviewee', ?5, ?6, ?7, ?8
+         UNION ALL
+         SELECT ?1, ?2 + 1 + r.key, 'interviewer', json_extract(r.value, '$.kind'),
+                json_extract(r.value, '$.question_index'), json_extract(r.value, '$.source'),
+                json_extract(r.value, '$.text'), NULL, ?7, ?8
+         FROM json_each(?9) AS r",
         &[
             db::text(interview_id),
             SqlValue::Integer(seq),
-            opt_index(answered_question),
-            db::text(answer),
-            db::text(reply.kind.as_str()),
-            opt_index(reply.question_index),
-            db::text(reply.source.as_str()),
+            db::text(answer.kind.as_str()),
+            opt_index(answer.question_index),
+            db::text(answer.text),
+            answer.answer.map_or(SqlValue::Null, |a| db::text(a.to_string())),
             db::text(now),
             SqlValue::Integer(now_ms),
-            db::text(&reply.text),
+            messages_json(replies),
         ],
     )?;
     match outcome {
