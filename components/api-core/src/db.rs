@@ -60,6 +60,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "sessions",
         sql: include_str!("../migrations/0005_sessions.sql"),
     },
+    Migration {
+        version: 6,
+        name: "surveys",
+        sql: include_str!("../migrations/0006_surveys.sql"),
+    },
 ];
 
 pub fn latest_version() -> i64 {

@@ -7,6 +7,7 @@
 
 pub mod context;
 pub mod store;
+pub mod survey;
 pub mod writer;
 
 use crate::error::{ApiError, ApiResult, FieldError, LocPart};
@@ -17,7 +18,12 @@ use crate::validation::{
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-pub const PROJECT_TYPES: &[&str] = &["contextual_interview"];
+crate::text_enum! {
+    /// SPEC.md's project types (creating usability or prototype tests is not supported).
+    pub enum ProjectType { ContextualInterview = "contextual_interview", Survey = "survey" }
+}
+
+pub const PROJECT_TYPES: &[&str] = <ProjectType as crate::text_enum::TextEnum>::NAMES;
 pub const CREATION_MODES: &[&str] = &["explicit", "generated"];
 
 crate::text_enum! {
@@ -86,6 +92,9 @@ pub struct ProjectFields {
     pub interview_length: i64,
     #[serde(default)]
     pub max_interviews: Option<i64>,
+    /// Survey projects only (docs/surveys.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub survey_blocks: Option<Vec<survey::SurveyBlock>>,
 }
 
 /// The four context fields.
@@ -207,6 +216,7 @@ pub const UPDATE_FIELDS: &[&str] = &[
     "interview_length",
     "screeners",
     "max_interviews",
+    "survey_blocks",
 ];
 
 /// Checks one update-schema field's patch value (null included).
@@ -235,6 +245,8 @@ fn check_update_field(name: &str, value: &Value, loc: Vec<LocPart>) -> Checked<(
         // Its members are checked after merging with the stored object.
         "screeners" => object(value, loc).map(drop),
         "max_interviews" => max_interviews_rule(value, loc).map(drop),
+        // Arrays replace: the new blocks are checked whole.
+        "survey_blocks" => survey::blocks_rule(value, loc).map(drop),
         _ => text_rule(value, loc).map(drop),
     }
 }
@@ -260,6 +272,7 @@ impl CreationMode {
 /// A valid POST /projects body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewProject {
+    pub project_type: ProjectType,
     pub creation_mode: CreationMode,
     /// Generated mode only.
     pub prompt: Option<String>,
@@ -296,7 +309,10 @@ impl NewProject {
     /// the length) means the default.
     pub fn parse(body: &Value, defaults: &CreateDefaults) -> ApiResult<NewProject> {
         let mut f = Fields::body(body)?;
-        f.check("project_type", |v, l| literal_text(v, l, PROJECT_TYPES));
+        let project_type = f
+            .check("project_type", |v, l| literal_text(v, l, PROJECT_TYPES))
+            .and_then(|t| ProjectType::parse(&t))
+            .unwrap_or(ProjectType::ContextualInterview);
         let creation_mode = match f.check("creation_mode", |v, l| nullable(v, l, |v, l| literal_text(v, l, CREATION_MODES))) {
             Some(Some(mode)) if mode == "generated" => CreationMode::Generated,
             _ => CreationMode::Explicit,
@@ -334,6 +350,15 @@ impl NewProject {
         let interview_length = f.check("interview_length", |v, l| nullable(v, l, length_rule)).flatten();
         let screeners = f.check("screeners", |v, l| nullable(v, l, screeners_rule)).flatten();
         let max_interviews = f.check("max_interviews", |v, l| nullable(v, l, max_interviews_rule)).flatten();
+        let survey_blocks = match project_type {
+            ProjectType::Survey => f.require("survey_blocks", survey::blocks_rule),
+            ProjectType::ContextualInterview => {
+                if f.raw("survey_blocks").is_some_and(|b| !b.is_null()) {
+                    f.error(f.loc("survey_blocks"), "value_error", "Value error, survey_blocks apply to survey projects only");
+                }
+                None
+            }
+        };
         let prompt = if generated {
             f.require("prompt", |v, l| text(v, l, MIN_PROMPT, MAX_PROMPT))
         } else {
@@ -353,6 +378,7 @@ impl NewProject {
             })
         };
         Ok(NewProject {
+            project_type,
             creation_mode,
             prompt,
             project_name: project_name.clone(),
@@ -376,6 +402,7 @@ impl NewProject {
                 interview_languages: interview_languages.unwrap_or_else(|| vec![DEFAULT_LANGUAGE.to_string()]),
                 interview_length: interview_length.unwrap_or(DEFAULT_INTERVIEW_LENGTH),
                 max_interviews,
+                survey_blocks,
             },
         })
     }
@@ -436,6 +463,11 @@ impl ProjectPatch {
         self.members.is_empty()
     }
 
+    /// Whether the patch sets this field.
+    pub fn sets(&self, name: &str) -> bool {
+        self.members.contains_key(name)
+    }
+
     /// Applies the patch to the stored fields (RFC 7386: null removes, objects
     /// merge member by member, everything else replaces) and checks the merged
     /// screeners.
@@ -447,6 +479,70 @@ impl ProjectPatch {
         }
         serde_json::from_value(document).map_err(ApiError::internal)
     }
+}
+
+// ---------------------------------------------------------------------------
+// Use cases.
+
+/// `POST /v1/projects`: writes the context in generated mode (model or built-in
+/// writer), checks survey media against the tenant's files, stores a draft.
+pub fn create(db: &crate::db::Db, tenant_id: &str, new: NewProject, llm: &crate::llm::LlmConfig) -> ApiResult<String> {
+    if let Some(blocks) = &new.settings.survey_blocks {
+        let unknown = store::unknown_survey_files(db, tenant_id, blocks)?;
+        if !unknown.is_empty() {
+            return Err(ApiError::Validation(unknown));
+        }
+    }
+    let written = match (&new.prompt, new.creation_mode) {
+        (Some(prompt), CreationMode::Generated) => {
+            let (name, fields, _) = writer::write(prompt, llm);
+            Some((name, fields))
+        }
+        _ => None,
+    };
+    let (project_type, creation_mode) = (new.project_type, new.creation_mode);
+    let fields = new.into_fields(written);
+    store::insert(db, tenant_id, project_type.as_str(), creation_mode.as_str(), &fields)
+}
+
+/// `PATCH /v1/projects/{id}`: read, merge, write if unchanged since the read;
+/// when another write won, again (each round has a winner, so this bounds the
+/// concurrent writers it outlasts). A survey's blocks change only while it has no
+/// production interview (409 `survey_locked`), checked in the write itself.
+pub fn apply_patch(db: &crate::db::Db, tenant_id: &str, project_id: &str, patch: &ProjectPatch) -> ApiResult<()> {
+    for _ in 0..32 {
+        let current = store::get(db, tenant_id, project_id)?.ok_or_else(store::not_found)?;
+        if patch.is_empty() {
+            return Ok(());
+        }
+        if patch.sets("survey_blocks") && !current.is_survey() {
+            return Err(ApiError::Validation(vec![FieldError::new(
+                vec!["body".into(), "survey_blocks".into()],
+                "value_error",
+                "Value error, survey_blocks apply to survey projects only",
+            )]));
+        }
+        let merged = patch.apply(&current.fields)?;
+        let blocks_changed = merged.survey_blocks != current.fields.survey_blocks;
+        if blocks_changed {
+            let unknown = store::unknown_survey_files(db, tenant_id, merged.survey_blocks.as_deref().unwrap_or_default())?;
+            if !unknown.is_empty() {
+                return Err(ApiError::Validation(unknown));
+            }
+            if store::has_production_interviews(db, project_id)? {
+                return Err(ApiError::conflict(
+                    "survey_locked",
+                    "This survey already has production interviews; its blocks can no longer change (create a new project)",
+                ));
+            }
+        }
+        if merged == current.fields
+            || store::update(db, tenant_id, project_id, current.revision, &merged, blocks_changed)?
+        {
+            return Ok(());
+        }
+    }
+    Err(ApiError::internal(anyhow::anyhow!("project {project_id} kept changing during PATCH")))
 }
 
 // ---------------------------------------------------------------------------
@@ -522,7 +618,7 @@ impl Project {
     /// update-only colours, `max_interviews`), `created_at` and `status`.
     pub fn detail(&self) -> Value {
         let f = &self.fields;
-        json!({
+        let mut detail = json!({
             "project_id": self.project_id,
             "project_type": self.project_type,
             "project_name": f.project_name,
@@ -545,7 +641,15 @@ impl Project {
             "interview_length": f.interview_length,
             "status": self.status.as_str(),
             "max_interviews": f.max_interviews,
-        })
+        });
+        if let Some(blocks) = &f.survey_blocks {
+            detail["survey_blocks"] = serde_json::to_value(blocks).expect("blocks serialize");
+        }
+        detail
+    }
+
+    pub fn is_survey(&self) -> bool {
+        self.project_type == ProjectType::Survey.as_str()
     }
 }
 

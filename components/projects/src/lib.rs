@@ -4,7 +4,7 @@
 
 use api_core::auth::Tenant;
 use api_core::llm::LlmConfig;
-use api_core::projects::{self, context, store, writer, Action, CreateDefaults, CreationMode, NewProject, ProjectPatch};
+use api_core::projects::{self, context, store, Action, CreateDefaults, NewProject, ProjectPatch};
 use api_core::validation::{self, uuid_param};
 use api_core::{config, ApiError, ApiRequest, ApiResponse, ApiResult, Context, FieldError, Handler, Method, PathParams, Router};
 use serde_json::{json, Value};
@@ -50,22 +50,7 @@ fn create_project(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &
         logo_url: Some(config::var_or("default_logo_url", projects::DEFAULT_LOGO_URL)),
     };
     let new = NewProject::parse(&body, &defaults)?;
-    let creation_mode = new.creation_mode;
-    let written = match (&new.prompt, creation_mode) {
-        (Some(prompt), CreationMode::Generated) => {
-            let (name, fields, _) = writer::write(prompt, &LlmConfig::from_variables());
-            Some((name, fields))
-        }
-        _ => None,
-    };
-    let fields = new.into_fields(written);
-    let project_id = store::insert(
-        &context.db,
-        &tenant.id_string(),
-        projects::DEFAULT_PROJECT_TYPE,
-        creation_mode.as_str(),
-        &fields,
-    )?;
+    let project_id = projects::create(&context.db, &tenant.id_string(), new, &LlmConfig::from_variables())?;
     Ok(ApiResponse::json(201, &json!({ "project_id": project_id })))
 }
 
@@ -79,20 +64,8 @@ fn get_project(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &Path
 fn patch_project(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     let patch = ProjectPatch::parse(&json_body(request)?)?;
     let project_id = path_id(params).map_err(|_| store::not_found())?;
-    let tenant_id = tenant.id_string();
-    // Read, merge, write if unchanged since the read; retry when another write won
-    // (each round has a winner, so this bounds the concurrent writers we outlast).
-    for _ in 0..32 {
-        let current = store::get(&context.db, &tenant_id, &project_id)?.ok_or_else(store::not_found)?;
-        if patch.is_empty() {
-            return Ok(ApiResponse::json(200, &json!({ "project_id": project_id })));
-        }
-        let merged = patch.apply(&current.fields)?;
-        if merged == current.fields || store::update(&context.db, &tenant_id, &project_id, current.revision, &merged)? {
-            return Ok(ApiResponse::json(200, &json!({ "project_id": project_id })));
-        }
-    }
-    Err(ApiError::internal(anyhow::anyhow!("project {project_id} kept changing during PATCH")))
+    projects::apply_patch(&context.db, &tenant.id_string(), &project_id, &patch)?;
+    Ok(ApiResponse::json(200, &json!({ "project_id": project_id })))
 }
 
 fn change_state(context: &Context, tenant: &Tenant, params: &PathParams, action: Action) -> ApiResult<ApiResponse> {

@@ -13,7 +13,7 @@ const COLUMNS: &str = "project_id, project_type, project_name, project_descripti
     research_questions, success_criteria, recruiting_criteria, specific_guidelines, redirect_url,
     interview_modes, camera_access, logo_url, primary_color, secondary_color, text_color, screeners,
     interview_languages, interview_length, max_interviews, status, created_at, published_at, revision,
-    completed_interviews, tenant_id";
+    completed_interviews, tenant_id, survey_blocks";
 
 fn json_text(value: &impl serde::Serialize) -> SqlValue {
     db::text(serde_json::to_string(value).expect("JSON values always serialize"))
@@ -45,6 +45,7 @@ fn writable(f: &ProjectFields) -> Vec<(&'static str, SqlValue)> {
         ("interview_languages", json_text(&f.interview_languages)),
         ("interview_length", SqlValue::Integer(f.interview_length)),
         ("max_interviews", opt_int(f.max_interviews)),
+        ("survey_blocks", f.survey_blocks.as_ref().map_or(SqlValue::Null, json_text)),
     ]
 }
 
@@ -78,6 +79,7 @@ fn from_row(row: &Row) -> Project {
             interview_languages: json_list(row, "interview_languages"),
             interview_length: row.int("interview_length"),
             max_interviews: row.opt_int("max_interviews"),
+            survey_blocks: row.opt_text("survey_blocks").and_then(|text| serde_json::from_str(&text).ok()),
         },
         status: Status::parse(&row.text("status")).unwrap_or(Status::Draft),
         created_at: row.text("created_at"),
@@ -170,13 +172,53 @@ pub fn find_for_link(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {
     Ok(project)
 }
 
+/// The 422s for survey blocks whose media is not one of the tenant's survey files.
+pub fn unknown_survey_files(db: &Db, tenant_id: &str, blocks: &[super::survey::SurveyBlock]) -> ApiResult<Vec<crate::FieldError>> {
+    let wanted = super::survey::media_files(blocks);
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut values = vec![db::text(tenant_id)];
+    values.extend(wanted.iter().map(|(_, id)| db::text(*id)));
+    let result = db.query(
+        &format!(
+            "SELECT file_id FROM files WHERE tenant_id = ? AND purpose = 'survey' AND file_id IN ({})",
+            vec!["?"; wanted.len()].join(", ")
+        ),
+        &values,
+    )?;
+    let found: Vec<String> = db::rows(&result).map(|row| row.text("file_id")).collect();
+    Ok(wanted
+        .into_iter()
+        .filter(|(_, id)| !found.iter().any(|f| f == id))
+        .map(|(index, id)| super::survey::unknown_file(index, id))
+        .collect())
+}
+
+/// Whether the project has a production interview (its survey blocks are then fixed).
+pub fn has_production_interviews(db: &Db, project_id: &str) -> ApiResult<bool> {
+    let found = db.query_scalar(
+        "SELECT 1 FROM interviews WHERE project_id = ? AND environment = 'production' LIMIT 1",
+        &[db::text(project_id)],
+    )?;
+    Ok(found.is_some())
+}
+
 pub fn not_found() -> ApiError {
     ApiError::not_found("Project")
 }
 
 /// Writes a project's fields if nobody changed them since `revision` was read.
 /// `Ok(false)`: the project changed (or vanished) in between.
-pub fn update(db: &Db, tenant_id: &str, project_id: &str, revision: i64, fields: &ProjectFields) -> ApiResult<bool> {
+/// `survey_locked`: only if no production interview exists (the survey's blocks change).
+pub fn update(
+    db: &Db,
+    tenant_id: &str,
+    project_id: &str,
+    revision: i64,
+    fields: &ProjectFields,
+    survey_locked: bool,
+) -> ApiResult<bool> {
     let (columns, mut values): (Vec<&str>, Vec<SqlValue>) = writable(fields).into_iter().unzip();
     let assignments: Vec<String> = columns.iter().map(|c| format!("{c} = ?")).collect();
     values.extend([
@@ -188,8 +230,14 @@ pub fn update(db: &Db, tenant_id: &str, project_id: &str, revision: i64, fields:
     let result = db.query(
         &format!(
             "UPDATE projects SET {}, updated_at = ?, revision = revision + 1
-             WHERE project_id = ? AND tenant_id = ? AND revision = ? RETURNING project_id",
-            assignments.join(", ")
+             WHERE project_id = ? AND tenant_id = ? AND revision = ?{} RETURNING project_id",
+            assignments.join(", "),
+            if survey_locked {
+                " AND NOT EXISTS (SELECT 1 FROM interviews i
+                                  WHERE i.project_id = projects.project_id AND i.environment = 'production')"
+            } else {
+                ""
+            }
         ),
         &values,
     )?;

@@ -100,7 +100,9 @@ fn text_rules() {
 
 #[test]
 fn enum_and_literal_rules() {
-    assert_eq!(single(json!({"project_type": "survey"})), (loc(&["body", "project_type"]), "literal_error"));
+    assert_eq!(single(json!({"project_type": "usability_test"})), (loc(&["body", "project_type"]), "literal_error"));
+    assert_eq!(single(json!({"project_type": "survey"})), (loc(&["body", "survey_blocks"]), "missing"));
+    assert_eq!(single(json!({"survey_blocks": []})), (loc(&["body", "survey_blocks"]), "value_error"));
     assert_eq!(single(json!({"creation_mode": "magic"})), (loc(&["body", "creation_mode"]), "literal_error"));
     assert_eq!(single(json!({"camera_access": "always"})), (loc(&["body", "camera_access"]), "enum"));
     assert_eq!(single(json!({"camera_access": null})), (loc(&["body", "camera_access"]), "enum"));
