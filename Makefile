@@ -32,7 +32,8 @@ e2e: build
 test: build
 	cargo test $(NATIVE)
 
-bench: build
+# Builds what it needs itself (wasm with the anchor components, an optimised host).
+bench: setup
 	scripts/bench.sh
 
 clean:

@@ -1,6 +1,29 @@
 #!/usr/bin/env bash
-# Benchmarks against the built components (release build of the bench driver
-# and host, so the numbers reflect the components, not a debug host).
+# `make bench`: builds the components and the two anchor components
+# (tests/fixtures/bench-*), an optimised host and the driver, then runs the
+# benchmark table (tests/e2e/src/bin/bench.rs). Arguments go to the driver:
+#   scripts/bench.sh                  # under the project's spin-host
+#   scripts/bench.sh --runtime spin   # the same table under `spin up` (needs spin on PATH)
+#   scripts/bench.sh --seconds 2 --rounds 1 --writers-seconds 5 --projects 1000   # a quick look
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec cargo run --profile bench-host -p e2e --bin bench
+
+# The load generator: Debian's wrk, installed once.
+if ! command -v wrk >/dev/null 2>&1; then
+    echo "bench: installing wrk" >&2
+    apt-get install -y wrk >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }
+fi
+
+for arg in "$@"; do
+    if [ "$arg" = spin ] && ! command -v spin >/dev/null 2>&1; then
+        echo "bench: --runtime spin needs the spin CLI on PATH (and the trigger-cron plugin for the app)" >&2
+        exit 2
+    fi
+done
+
+scripts/build-wasm.sh -p bench-hello -p bench-select
+# The host binary and the driver in one build of the same packages as `make
+# build`, so that dependency features resolve alike and wasmtime is compiled
+# once for this profile.
+cargo build --profile bench-host -p api-core -p spin-host -p e2e --bins
+exec target/bench-host/bench "$@"
