@@ -11,6 +11,7 @@ NATIVE := -p api-core -p spin-host -p e2e
 
 setup:
 	@scripts/wasm-toolchain.sh >/dev/null
+	@scripts/setup-browser.sh
 
 wasm: setup
 	scripts/build-wasm.sh

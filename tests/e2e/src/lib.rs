@@ -13,6 +13,7 @@ pub use reqwest::StatusCode;
 
 pub mod fake_model;
 pub mod sessions;
+pub mod webdriver;
 
 pub const PARTNER_TENANT_ID: &str = "0b7e5d8c-6a4f-4c1e-9d2b-3f8a7c6e5d4b";
 

@@ -1,0 +1,219 @@
+//! Tests in a real browser: headless Chromium driven through ChromeDriver
+//! (`e2e::webdriver`). `make test` installs both (scripts/setup-browser.sh);
+//! without them these tests fail, saying so, rather than skip.
+//!
+//! The helpers at the top are shared by the tests of this file: starting the
+//! browser, saving screenshots under `target/`, a tiny static web server, and
+//! the `https://` landing that stands for a project's `redirect_url`.
+
+use e2e::webdriver::{keys, Browser, BrowserOptions, HttpsLanding};
+use serde_json::json;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+// ---- shared helpers ----------------------------------------------------------
+
+const WAIT: Duration = Duration::from_secs(10);
+
+/// Saves a screenshot as `target/browser-<name>.png` and returns its path.
+fn save_screenshot(browser: &Browser, name: &str) -> PathBuf {
+    let path = e2e::workspace_root().join("target").join(format!("browser-{name}.png"));
+    browser.screenshot(&path);
+    path
+}
+
+/// A minimal HTTP/1.1 server on loopback for fixed pages: `GET <path>` answers
+/// the registered body, anything else 404. One short-lived thread per request.
+struct StaticSite {
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+}
+
+impl StaticSite {
+    /// `pages`: path (without query) -> (content type, body).
+    fn start(pages: HashMap<String, (String, String)>) -> StaticSite {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let pages = Arc::new(pages);
+        let stopped = stop.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if stopped.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let pages = pages.clone();
+                std::thread::spawn(move || serve(stream, &pages));
+            }
+        });
+        StaticSite { addr, stop }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+}
+
+fn serve(mut stream: TcpStream, pages: &HashMap<String, (String, String)>) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut request_line = String::new();
+    if reader.read_line(&mut request_line).is_err() {
+        return;
+    }
+    // Skip the headers (no request of these pages has a body).
+    let mut line = String::new();
+    while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
+        line.clear();
+    }
+    let target = request_line.split_whitespace().nth(1).unwrap_or("/");
+    let path = target.split('?').next().unwrap_or("/");
+    let (status, content_type, body) = match pages.get(path) {
+        Some((content_type, body)) => ("200 OK", content_type.as_str(), body.as_str()),
+        None => ("404 Not Found", "text/plain", "not found"),
+    };
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+}
+
+impl Drop for StaticSite {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+    }
+}
+
+fn html(body: String) -> (String, String) {
+    ("text/html; charset=utf-8".to_string(), body)
+}
+
+// ---- the infrastructure itself -----------------------------------------------
+
+/// A page with a form that appends what is typed to a list, and a link whose
+/// script sends the browser on to `landing` (as the interviewee page does with
+/// the project's `redirect_url`).
+fn smoke_page(landing: &str) -> String {
+    format!(
+        r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Browser smoke</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
+<style>
+  body {{ font-family: sans-serif; margin: 2rem; background: #f6f7fb; color: #1d2433; }}
+  form {{ display: flex; gap: .5rem; }}
+  input {{ font-size: 1.1rem; padding: .4rem; flex: 1; max-width: 24rem; }}
+  button {{ font-size: 1.1rem; padding: .4rem 1rem; }}
+  li {{ padding: .3rem; font-size: 1.2rem; }}
+</style></head>
+<body>
+  <h1>Browser smoke test</h1>
+  <form id="say"><input id="message" autocomplete="off" placeholder="Say something"><button id="send">Add</button></form>
+  <ul id="said"></ul>
+  <p><a id="finish" href="{landing}">Finish</a></p>
+  <script>
+    const input = document.getElementById('message');
+    document.getElementById('say').addEventListener('submit', event => {{
+      event.preventDefault();
+      const item = document.createElement('li');
+      item.textContent = input.value;
+      document.getElementById('said').appendChild(item);
+      console.info('added: ' + input.value);
+      input.value = '';
+    }});
+    document.getElementById('finish').addEventListener('click', event => {{
+      event.preventDefault();
+      setTimeout(() => {{ window.location.href = event.target.href; }}, 50);
+    }});
+  </script>
+</body></html>"#
+    )
+}
+
+#[test]
+fn chromium_types_clicks_screenshots_and_lands_on_the_https_redirect() {
+    let landing = HttpsLanding::start();
+    let landing_url = landing.url("/done?interview=smoke&status=completed");
+    let site = StaticSite::start(HashMap::from([("/".to_string(), html(smoke_page(&landing_url)))]));
+    let browser = Browser::start();
+
+    browser.goto(&site.url("/"));
+    assert_eq!(browser.title(), "Browser smoke");
+    assert_eq!(browser.current_url(), site.url("/"));
+
+    // Typing, then Enter submits the form.
+    let input = browser.wait_for("#message", WAIT);
+    input.send_keys(&format!("hello from the browser{}", keys::ENTER));
+    browser.wait_for_text("#said li", "hello from the browser", WAIT);
+    assert_eq!(input.value(), "", "the page empties the input after adding");
+
+    // Typing, then a click on the button.
+    input.send_keys("a second line");
+    browser.find("#send").click();
+    let second = browser.wait_for_text("#said li", "a second line", WAIT);
+    assert_eq!(second.tag_name(), "li");
+    let items: Vec<String> = browser.find_all("#said li").iter().map(|li| li.text()).collect();
+    assert_eq!(items, ["hello from the browser", "a second line"]);
+    assert_eq!(browser.wait_until("document.querySelectorAll('#said li').length", WAIT), json!(2));
+    assert!(browser.try_find("#nothing-like-this").is_none());
+    assert_eq!(browser.find("#message").attribute("placeholder").as_deref(), Some("Say something"));
+    assert_eq!(browser.execute("return arguments[0] + arguments[1]", vec![json!(40), json!(2)]), json!(42));
+
+    // The page's console reaches the test (for printing JS errors on failure).
+    let console = browser.console_log();
+    assert!(
+        console.iter().any(|entry| entry.message.contains("added: hello from the browser")),
+        "console: {console:?}"
+    );
+    assert!(browser.console_errors().is_empty(), "console: {console:?}");
+
+    // The window can be resized on the fly, e.g. to a phone's width.
+    assert_eq!(browser.viewport().0, 1280);
+    browser.set_window_size(600, 800);
+    browser.wait_until("window.innerWidth === 600", WAIT);
+    browser.set_window_size(1280, 900);
+
+    let shot = save_screenshot(&browser, "smoke");
+    let png = std::fs::read(&shot).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 2000, "{} is not a PNG of the page", shot.display());
+
+    // The page's script sends the browser to the https landing.
+    browser.find("#finish").click();
+    let landed = landing.wait_for_arrival(&browser, WAIT);
+    assert_eq!(landed, landing_url);
+    assert!(landing.tls_hellos() >= 1);
+}
+
+#[test]
+fn mobile_chromium_has_a_phone_viewport_and_a_fake_microphone() {
+    let site = StaticSite::start(HashMap::from([(
+        "/".to_string(),
+        html("<!doctype html><meta name=viewport content='width=device-width'><link rel=icon href='data:,'><title>Mobile</title><p>Phone</p>".into()),
+    )]));
+    let browser = Browser::start_with(BrowserOptions::mobile());
+    browser.goto(&site.url("/"));
+
+    assert_eq!(browser.viewport(), (390, 844));
+    let agent = browser.execute("return navigator.userAgent", vec![]);
+    assert!(agent.as_str().is_some_and(|a| a.contains("Mobile")), "user agent: {agent}");
+    assert_eq!(browser.execute("return 'ontouchstart' in window", vec![]), json!(true));
+
+    // getUserMedia answers at once with Chromium's fake devices (no prompt):
+    // what the interviewee page needs for its voice mode.
+    let tracks = browser.execute_async(
+        "const done = arguments[arguments.length - 1];
+         navigator.mediaDevices.getUserMedia({ audio: true, video: true })
+           .then(stream => done({ audio: stream.getAudioTracks().length, video: stream.getVideoTracks().length }))
+           .catch(error => done({ error: String(error) }));",
+        vec![],
+    );
+    assert_eq!(tracks, json!({ "audio": 1, "video": 1 }));
+    assert!(browser.console_errors().is_empty(), "console: {:?}", browser.console_log());
+}
