@@ -27,6 +27,9 @@ pub type TenantHandler = fn(&Context, &Tenant, &ApiRequest, &PathParams) -> ApiR
 pub type TenantStreamHandler =
     fn(Context, Tenant, ApiRequest, PathParams, IncomingRequest) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>>;
 
+/// A public route that may answer with a streamed body (large files).
+pub type PublicStreamHandler = fn(Context, ApiRequest, PathParams) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>>;
+
 /// A route of an interviewee's session: the interview whose session token came
 /// with the request (`Authorization: Bearer`), for the path's `:interview_id`.
 pub type SessionHandler = fn(&Context, &Interview, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
@@ -38,6 +41,8 @@ pub enum Handler {
     Public(PublicHandler),
     /// No credentials, and an HTML answer: every error becomes an error page.
     Page(PublicHandler),
+    /// No credentials, no request body, and a body that may be streamed.
+    PublicStream(PublicStreamHandler),
     /// An interviewee's session token, checked before the handler runs.
     Session(SessionHandler),
     /// `X-Api-Key` + `X-Tenant-Id` of a tenant, checked before the handler runs.
@@ -61,8 +66,7 @@ pub async fn serve(incoming: IncomingRequest, router: &Router<Handler>) -> Respo
         reply => reply.into_full(),
     }) {
         Ok(response) => response,
-        Err(error) if is_page(router, &request) => sessions::page::error_response(error),
-        Err(error) => error.into_response(),
+        Err(error) => error_response(error, router, &request),
     };
     to_spin_response(finish_response(response, &request))
 }
@@ -72,7 +76,9 @@ pub async fn serve(incoming: IncomingRequest, router: &Router<Handler>) -> Respo
 /// the same pipeline as [`serve`], but a [`Reply::Streamed`] body is written piece by piece.
 pub async fn serve_streaming(incoming: IncomingRequest, out: ResponseOutparam, router: &Router<Handler>) {
     let mut request = request_head(&incoming);
-    let reply = route(incoming, &mut request, router).await.unwrap_or_else(|error| error.into_response().into());
+    let reply = route(incoming, &mut request, router)
+        .await
+        .unwrap_or_else(|error| error_response(error, router, &request).into());
     let (head, source) = match reply {
         Reply::Streamed(head, source) if request.method != Method::Head => (head, Some(source)),
         Reply::Streamed(head, _) | Reply::Full(head) => (head, None),
@@ -129,9 +135,17 @@ fn outgoing_response(response: &ApiResponse) -> OutgoingResponse {
     outgoing
 }
 
-/// Whether the request goes to an HTML page route (its errors are pages too).
-fn is_page(router: &Router<Handler>, request: &ApiRequest) -> bool {
-    matches!(router.find(request.method, &request.path), RouteMatch::Found(route, _) if matches!(route.handler, Handler::Page(_)))
+/// The answer to a failed request: its error body, or an error page for a page route.
+fn error_response(error: ApiError, router: &Router<Handler>, request: &ApiRequest) -> ApiResponse {
+    let page = matches!(
+        router.find(request.method, &request.path),
+        RouteMatch::Found(route, _) if matches!(route.handler, Handler::Page(_))
+    );
+    if page {
+        sessions::page::error_response(error)
+    } else {
+        error.into_response()
+    }
 }
 
 async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Router<Handler>) -> ApiResult<Reply> {
@@ -153,7 +167,7 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
     };
     let tenant = match route.handler {
         Handler::Tenant(_) | Handler::TenantStream(_) => Some(authenticate(credentials.as_ref(), &admission)?),
-        Handler::Public(_) | Handler::Page(_) | Handler::Session(_) => None,
+        Handler::Public(_) | Handler::Page(_) | Handler::PublicStream(_) | Handler::Session(_) => None,
     };
     match (route.handler, tenant) {
         (Handler::TenantStream(handler), Some(tenant)) => {
@@ -167,6 +181,7 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
             request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
             handler(&context, request, &params).map(Reply::Full)
         }
+        (Handler::PublicStream(handler), _) => handler(context, request.clone(), params).await,
         (Handler::Session(handler), _) => {
             let interview = sessions::authenticate(&context.db, request, params.get("interview_id"))?;
             request.body = read_body(incoming, request, MAX_JSON_BODY).await?;

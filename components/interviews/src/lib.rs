@@ -1,6 +1,6 @@
 //! Interviews for the tenant's API (docs/interviews.md): the filtered list,
-//! flagging, the recordings (`/v1/interviews/...`) and the two CSV exports of a
-//! project (`/v1/projects/{id}/...-export`, routed here by spin.toml's
+//! flagging, the recordings (`/v1/interviews/...`), the two CSV exports and the
+//! survey results of a project (`/v1/projects/{id}/...`, routed here by spin.toml's
 //! parameter routes, which win over the projects component's wildcard). The
 //! domain code lives in `api_core::interviews`.
 
@@ -26,7 +26,8 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
         .route(Method::Get, "/v1/interviews/:interview_id/audio-export", Handler::TenantStream(audio_export))
         .route(Method::Get, "/v1/interviews/:interview_id/video-export", Handler::TenantStream(video_export))
         .route(Method::Get, "/v1/projects/:project_id/interviews-export", Handler::TenantStream(interviews_export))
-        .route(Method::Get, "/v1/projects/:project_id/interviewees-export", Handler::TenantStream(interviewees_export));
+        .route(Method::Get, "/v1/projects/:project_id/interviewees-export", Handler::TenantStream(interviewees_export))
+        .route(Method::Get, "/v1/projects/:project_id/survey-results", Handler::Tenant(survey_results));
     api_core::serve_streaming(request, response_out, &router).await
 }
 
@@ -40,6 +41,17 @@ fn flag(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathP
     let reason = interviews::parse_flag(&body)?;
     let answer = interviews::flag(&context.db, &tenant.id_string(), params.get("interview_id"), &reason)?;
     Ok(ApiResponse::json(200, &answer))
+}
+
+fn project_id(params: &PathParams) -> ApiResult<String> {
+    uuid_param(params.get("project_id"), vec!["path".into(), "project_id".into()])
+        .map(|id| id.to_string())
+        .map_err(|error| ApiError::Validation(vec![error]))
+}
+
+fn survey_results(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    let results = interviews::survey_results(&context.db, &tenant.id_string(), &project_id(params)?)?;
+    Ok(ApiResponse::json(200, &results))
 }
 
 fn recording(context: Context, tenant: Tenant, request: ApiRequest, params: PathParams, kind: RecordingKind) -> Answer {
@@ -60,9 +72,7 @@ fn video_export(context: Context, tenant: Tenant, request: ApiRequest, params: P
 
 fn project_export(context: Context, tenant: Tenant, params: PathParams, kind: ExportKind) -> Answer {
     Box::pin(async move {
-        let project_id = uuid_param(params.get("project_id"), vec!["path".into(), "project_id".into()])
-            .map_err(|error| ApiError::Validation(vec![error]))?;
-        export::export(context.db, &tenant.id_string(), &project_id.to_string(), kind)
+        export::export(context.db, &tenant.id_string(), &project_id(&params)?, kind)
     })
 }
 

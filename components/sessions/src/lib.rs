@@ -7,22 +7,25 @@ use api_core::llm::LlmConfig;
 use api_core::sessions::recordings::{self, Limits, RecordingKind};
 use api_core::sessions::{self, Interview, StartOutcome, StartRequest};
 use api_core::validation::{self, one_of};
-use api_core::{ApiError, ApiRequest, ApiResponse, ApiResult, Context, FieldError, Handler, Method, PathParams, Router};
+use api_core::{ApiError, ApiRequest, ApiResponse, ApiResult, Context, FieldError, Handler, Method, PathParams, Reply, Router};
 use serde_json::{json, Value};
-use spin_sdk::http::{IncomingRequest, Response};
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
+use std::future::Future;
+use std::pin::Pin;
 
 #[http_component]
-async fn handle(request: IncomingRequest) -> Response {
+async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
         .route(Method::Get, "/i/:project_id", Handler::Page(link_page))
+        .route(Method::Get, "/i/:project_id/media/:file_id", Handler::PublicStream(survey_media))
         .route(Method::Post, "/v1/sessions", Handler::Public(start))
         .route(Method::Get, "/v1/sessions/:interview_id", Handler::Session(get_session))
         .route(Method::Post, "/v1/sessions/:interview_id/answers", Handler::Session(answer))
         .route(Method::Post, "/v1/sessions/:interview_id/finish", Handler::Session(finish))
         .route(Method::Put, "/v1/sessions/:interview_id/recordings/:kind/:index", Handler::Session(recording_chunk))
         .route(Method::Post, "/v1/sessions/:interview_id/transcriptions", Handler::Session(transcribe));
-    api_core::serve(request, &router).await
+    api_core::serve_streaming(request, response_out, &router).await
 }
 
 fn json_body(request: &ApiRequest) -> ApiResult<Value> {
@@ -33,12 +36,19 @@ fn link_page(context: &Context, request: &ApiRequest, params: &PathParams) -> Ap
     sessions::link_page(&context.db, request, params.get("project_id"), &LlmConfig::from_variables())
 }
 
+fn survey_media(context: Context, request: ApiRequest, params: PathParams) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>> {
+    Box::pin(async move {
+        let blobs = files::open_store()?;
+        sessions::survey_media(&context.db, blobs, &request, params.get("project_id"), params.get("file_id"))
+    })
+}
+
 fn start(context: &Context, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     let start = StartRequest::parse(&json_body(request)?)?;
     let outcome = sessions::start(&context.db, start, request.header("user-agent"), &LlmConfig::from_variables())?;
     Ok(match outcome {
         StartOutcome::Started(started) => {
-            let mut body = started.interview.session_body(&started.turns);
+            let mut body = sessions::session_json(&context.db, &started.interview, &started.turns)?;
             body["session_token"] = Value::from(started.session_token);
             ApiResponse::json(201, &body)
         }
@@ -50,13 +60,13 @@ fn start(context: &Context, request: &ApiRequest, _: &PathParams) -> ApiResult<A
 
 fn get_session(context: &Context, interview: &Interview, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     let (interview, turns) = sessions::load(&context.db, &interview.interview_id)?;
-    Ok(ApiResponse::json(200, &interview.session_body(&turns)))
+    Ok(ApiResponse::json(200, &sessions::session_json(&context.db, &interview, &turns)?))
 }
 
 fn answer(context: &Context, interview: &Interview, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let text = sessions::parse_answer(&json_body(request)?)?;
-    let (interview, turns) = sessions::answer(&context.db, interview, &text, &LlmConfig::from_variables())?;
-    Ok(ApiResponse::json(200, &interview.session_body(&turns)))
+    let body = json_body(request)?;
+    let (interview, turns) = sessions::answer(&context.db, interview, &body, &LlmConfig::from_variables())?;
+    Ok(ApiResponse::json(200, &sessions::session_json(&context.db, &interview, &turns)?))
 }
 
 fn finish(context: &Context, interview: &Interview, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {

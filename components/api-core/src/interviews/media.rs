@@ -47,8 +47,8 @@ fn extension(content_type: &str) -> &'static str {
     }
 }
 
-/// The bytes `start..=end` of a recording, one stored chunk at a time.
-pub struct RecordingBytes<S: BlobStore> {
+/// The bytes `start..=end` of a blob stored as chunks, one chunk at a time.
+pub struct BlobRange<S: BlobStore> {
     blobs: S,
     /// (blob key, size, byte offset), in order.
     chunks: Vec<(String, u64, u64)>,
@@ -57,7 +57,7 @@ pub struct RecordingBytes<S: BlobStore> {
     end: u64,
 }
 
-impl<S: BlobStore> BodySource for RecordingBytes<S> {
+impl<S: BlobStore> BodySource for BlobRange<S> {
     fn next_chunk(&mut self) -> ApiResult<Option<Vec<u8>>> {
         while let Some((key, size, offset)) = self.chunks.get(self.next).cloned() {
             self.next += 1;
@@ -98,27 +98,40 @@ pub fn download<S: BlobStore + 'static>(
         return Err(ApiError::not_found("Interview"));
     }
     let recording = sessions_store::recording(db, &interview_id, kind)?.ok_or_else(missing)?;
-    let size = recording.size;
-    let (status, start, end) = match span(range, size) {
-        Ok(Span::Full) => (200, 0, size - 1),
-        Ok(Span::Partial { start, end }) => (206, start, end),
-        Err(()) => return Err(ApiError::RangeNotSatisfiable { size }),
-    };
-    let mut head = ApiResponse::empty(status)
+    let head = ApiResponse::empty(200)
         .with_header("content-type", recording.content_type.clone())
-        .with_header("content-length", (end - start + 1).to_string())
-        .with_header("accept-ranges", "bytes")
         .with_header(
             "content-disposition",
             format!("attachment; filename=\"{interview_id}-{kind}.{}\"", extension(&recording.content_type)),
         )
         .with_header("cache-control", "private, no-store")
         .with_header("x-content-type-options", "nosniff");
+    let chunks = sessions_store::chunks(db, &interview_id, kind)?;
+    ranged(head, recording.size, range, chunks, blobs)
+}
+
+/// Answers with the bytes a `Range` header asks for (200 whole, 206 a part, 416)
+/// of a blob of `size` bytes stored as `chunks` (key, size, byte offset): `head`
+/// gets the status, `Accept-Ranges`, `Content-Length` and `Content-Range`.
+pub fn ranged<S: BlobStore + 'static>(
+    head: ApiResponse,
+    size: u64,
+    range: Option<&str>,
+    chunks: Vec<(String, u64, u64)>,
+    blobs: S,
+) -> ApiResult<Reply> {
+    let (status, start, end) = match span(range, size) {
+        Ok(Span::Full) => (200, 0, size.saturating_sub(1)),
+        Ok(Span::Partial { start, end }) => (206, start, end),
+        Err(()) => return Err(ApiError::RangeNotSatisfiable { size }),
+    };
+    let mut head = ApiResponse { status, ..head }
+        .with_header("accept-ranges", "bytes")
+        .with_header("content-length", if size == 0 { 0 } else { end - start + 1 }.to_string());
     if status == 206 {
         head = head.with_header("content-range", format!("bytes {start}-{end}/{size}"));
     }
-    let chunks = sessions_store::chunks(db, &interview_id, kind)?;
-    Ok(Reply::Streamed(head, Box::new(RecordingBytes { blobs, chunks, next: 0, start, end })))
+    Ok(Reply::Streamed(head, Box::new(BlobRange { blobs, chunks, next: 0, start, end })))
 }
 
 #[cfg(test)]
@@ -163,7 +176,7 @@ mod tests {
         blobs.put("b", b"4567").unwrap();
         blobs.put("c", b"89").unwrap();
         let chunks = vec![("a".into(), 4, 0), ("b".into(), 4, 4), ("c".into(), 2, 8)];
-        let mut source = RecordingBytes { blobs, chunks, next: 0, start, end };
+        let mut source = BlobRange { blobs, chunks, next: 0, start, end };
         let mut out = Vec::new();
         while let Some(piece) = source.next_chunk().unwrap() {
             out.extend(piece);

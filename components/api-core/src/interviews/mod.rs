@@ -12,6 +12,7 @@ pub mod store;
 use crate::error::{ApiError, ApiResult, FieldError, LocPart};
 use crate::metadata::{self, ExternalMetadata};
 use crate::paging::{Cursor, PageRequest};
+use crate::projects::survey::{BlockType, RatingScale};
 use crate::projects::Environment;
 use crate::text_enum::TextEnum;
 use crate::time;
@@ -158,6 +159,58 @@ pub fn parse_flag(body: &Value) -> ApiResult<String> {
     let reason = f.require("reason", |v, l| validation::text(v, l, 1, 1000));
     f.finish()?;
     Ok(reason.unwrap_or_default())
+}
+
+/// `GET /v1/projects/{id}/survey-results` (additive): per answerable block, how
+/// many answered and skipped; per option of a choice block, how many chose it;
+/// per rating, how many gave it, and the average. Production interviews that
+/// are not flagged, whatever their status.
+pub fn survey_results(db: &crate::db::Db, tenant_id: &str, project_id: &str) -> ApiResult<Value> {
+    let project = crate::projects::store::get(db, tenant_id, project_id)?.ok_or_else(crate::projects::store::not_found)?;
+    let Some(blocks) = &project.fields.survey_blocks else {
+        return Err(ApiError::conflict("not_a_survey", "This project is not a survey; its interviews are in the exports"));
+    };
+    let tallies = store::survey_tallies(db, tenant_id, project_id)?;
+    let per_block = |list: &[(i64, i64)], index: i64| list.iter().find(|(b, _)| *b == index).map_or(0, |(_, n)| *n);
+    let results: Vec<Value> = blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, block)| block.is_answerable())
+        .map(|(index, block)| {
+            let index = index as i64;
+            let count_of = |value: &str| {
+                tallies.values.iter().find(|(b, v, _)| *b == index && v == value).map_or(0, |(_, _, n)| *n)
+            };
+            let mut result = json!({
+                "block_id": block.block_id, "type": block.kind, "prompt": block.prompt,
+                "answers": per_block(&tallies.answered, index), "skipped": per_block(&tallies.skipped, index),
+            });
+            match block.kind {
+                BlockType::SingleChoice | BlockType::MultipleChoice => {
+                    let options: Vec<Value> =
+                        block.options().iter().map(|o| json!({"option": o, "count": count_of(o)})).collect();
+                    result["options"] = Value::from(options);
+                }
+                BlockType::Rating => {
+                    let (min, max) = block.scale.unwrap_or(RatingScale::OneToFive).bounds();
+                    let counts: Vec<(i64, i64)> = (min..=max).map(|r| (r, count_of(&r.to_string()))).collect();
+                    let total: i64 = counts.iter().map(|(_, n)| n).sum();
+                    let sum: i64 = counts.iter().map(|(r, n)| r * n).sum();
+                    result["ratings"] = counts.iter().map(|(r, n)| json!({"rating": r, "count": n})).collect();
+                    // Two decimals; null while nobody rated.
+                    result["average"] =
+                        if total > 0 { json!((sum as f64 / total as f64 * 100.0).round() / 100.0) } else { Value::Null };
+                }
+                _ => {}
+            }
+            result
+        })
+        .collect();
+    Ok(json!({
+        "project_id": project_id,
+        "interviews": store::counted_interviews(db, tenant_id, project_id)?,
+        "blocks": results,
+    }))
 }
 
 /// The interview of a path parameter, if it is a UUID.

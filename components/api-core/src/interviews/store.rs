@@ -251,6 +251,58 @@ pub fn turns_of(db: &Db, interview_ids: &[&str]) -> ApiResult<Vec<(String, Strin
     Ok(turns)
 }
 
+/// How a survey's blocks were answered across the project's production,
+/// unflagged interviews.
+#[derive(Debug, Default)]
+pub struct SurveyTallies {
+    /// `(block index, chosen option or rating, count)`.
+    pub values: Vec<(i64, String, i64)>,
+    /// `(block index, answers)` and `(block index, skips)`.
+    pub answered: Vec<(i64, i64)>,
+    pub skipped: Vec<(i64, i64)>,
+}
+
+pub fn survey_tallies(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<SurveyTallies> {
+    const SCOPE: &str = "FROM interviews i JOIN interview_turns t ON t.interview_id = i.interview_id
+         WHERE i.tenant_id = ? AND i.project_id = ? AND i.environment = 'production' AND i.flagged_at IS NULL";
+    let scope = [db::text(tenant_id), db::text(project_id)];
+    let values = db.query(
+        &format!(
+            "SELECT t.question_index AS block, COALESCE(c.value, json_extract(t.answer, '$.rating')) AS chosen, COUNT(*) AS n
+             FROM interviews i
+             JOIN interview_turns t ON t.interview_id = i.interview_id
+             LEFT JOIN json_each(t.answer, '$.choices') AS c
+             WHERE i.tenant_id = ? AND i.project_id = ? AND i.environment = 'production' AND i.flagged_at IS NULL
+               AND t.answer IS NOT NULL AND COALESCE(c.value, json_extract(t.answer, '$.rating')) IS NOT NULL
+             GROUP BY block, chosen"
+        ),
+        &scope,
+    )?;
+    let per_block = |condition: &str| -> ApiResult<Vec<(i64, i64)>> {
+        let result = db.query(&format!("SELECT t.question_index AS block, COUNT(*) AS n {SCOPE} AND {condition} GROUP BY block"), &scope)?;
+        let counts = db::rows(&result).map(|row| (row.int("block"), row.int("n"))).collect();
+        Ok(counts)
+    };
+    Ok(SurveyTallies {
+        values: db::rows(&values).map(|row| (row.int("block"), row.text("chosen"), row.int("n"))).collect(),
+        answered: per_block("t.answer IS NOT NULL")?,
+        skipped: per_block("t.kind = 'skip'")?,
+    })
+}
+
+/// The project's production, unflagged interviews.
+pub fn counted_interviews(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<i64> {
+    let count = db.query_scalar(
+        "SELECT COUNT(*) FROM interviews
+         WHERE tenant_id = ? AND project_id = ? AND environment = 'production' AND flagged_at IS NULL",
+        &[db::text(tenant_id), db::text(project_id)],
+    )?;
+    Ok(match count {
+        Some(SqlValue::Integer(n)) => n,
+        _ => 0,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,8 +46,14 @@ pub struct Plan {
 
 impl Plan {
     pub fn for_project(fields: &ProjectFields, language: &str) -> Plan {
-        let mut questions = split_questions(&fields.research_questions);
-        questions.truncate(max_questions(fields.interview_length));
+        let mut questions = match &fields.survey_blocks {
+            // A survey asks its blocks, whatever the length (question_index is the block's).
+            Some(blocks) => blocks.iter().map(|b| b.prompt.clone()).collect(),
+            None => split_questions(&fields.research_questions),
+        };
+        if fields.survey_blocks.is_none() {
+            questions.truncate(max_questions(fields.interview_length));
+        }
         Plan {
             objective: fields.project_objective.clone(),
             questions,
@@ -173,15 +179,19 @@ fn builtin(kind: TurnKind, question_index: Option<usize>, text: String) -> Messa
     Message { kind, question_index, text, source: TurnSource::BuiltIn }
 }
 
-/// The built-in opening: greeting, what the conversation is about, the first question.
-pub fn opening(plan: &Plan, strings: &InterviewerStrings) -> Message {
+/// Greeting, what the conversation is about in plain words, and "no right or wrong answers".
+pub fn introduction(plan: &Plan, strings: &InterviewerStrings) -> String {
     let about = match (plan.language.as_str(), topic(&plan.objective)) {
         ("en", Some(topic)) => fill(&strings.topic_intro, "topic", &topic),
         _ => fill(&strings.objective_intro, "objective", &cut(&first_sentence(&plan.objective), OBJECTIVE_CHARS)),
     };
+    format!("{} {} {}", strings.greeting, about, strings.no_wrong_answers)
+}
+
+/// The built-in opening: the introduction, then the first question.
+pub fn opening(plan: &Plan, strings: &InterviewerStrings) -> Message {
     let first = fill(&strings.first_question, "question", &plan.questions[0]);
-    let text = format!("{} {} {} {}", strings.greeting, about, strings.no_wrong_answers, first);
-    builtin(TurnKind::Opening, Some(0), text)
+    builtin(TurnKind::Opening, Some(0), format!("{} {first}", introduction(plan, strings)))
 }
 
 fn closing(strings: &InterviewerStrings, time_up: bool) -> Message {
@@ -275,6 +285,7 @@ fn instruction(plan: &Plan, step: &Message) -> String {
             question(step.question_index)
         ),
         TurnKind::Probe => "The last answer was short. Ask one open, non-leading follow-up question about it.".into(),
+        TurnKind::FollowUp => "Ask one open, non-leading follow-up question about the participant's last answer.".into(),
         TurnKind::WrapUp => "Ask whether there is anything else the participant would like to add.".into(),
         _ => "Close the interview: thank the participant warmly. Do not ask any question.".into(),
     }
@@ -346,8 +357,8 @@ pub fn builtin_summary(plan: &Plan, turns: &[Turn]) -> String {
     lines.join("\n")
 }
 
-/// The model's summary when it is configured and answers usably; the built-in one otherwise.
-pub fn summary(plan: &Plan, turns: &[Turn], llm_config: &LlmConfig) -> String {
+/// The model's summary when it is configured and answers usably; `builtin` otherwise.
+pub fn summary(plan: &Plan, turns: &[Turn], llm_config: &LlmConfig, builtin: impl FnOnce() -> String) -> String {
     if llm_config.enabled() && turns.iter().any(|t| t.speaker == Speaker::Interviewee) {
         let system = "You summarise user-research interviews for the researcher. Write a factual summary in English, \
                       one short paragraph per research question, using only what the interviewee said. Answer with one \
@@ -362,7 +373,7 @@ pub fn summary(plan: &Plan, turns: &[Turn], llm_config: &LlmConfig) -> String {
             Err(error) => eprintln!("summary: {error}; using the built-in summary"),
         }
     }
-    builtin_summary(plan, turns)
+    builtin()
 }
 
 #[cfg(test)]

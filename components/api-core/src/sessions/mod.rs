@@ -13,6 +13,7 @@ pub mod recordings;
 pub mod screeners;
 pub mod store;
 pub mod strings;
+pub mod survey;
 pub mod transcription;
 
 use crate::config;
@@ -29,6 +30,8 @@ use crate::validation::{self, nullable, one_of, Fields};
 use interviewer::Plan;
 use link::Link;
 use page::{LinkError, PageData};
+use projects::survey::SurveyBlock;
+use survey::SurveyAnswer;
 use screeners::{ScreenerStep, Verdict};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -119,6 +122,9 @@ pub struct Interview {
     pub interviewer_closed: bool,
     pub response_count: i64,
     pub turn_count: i64,
+    /// Surveys: blocks that take an answer, and how many are answered.
+    pub answerable_blocks: i64,
+    pub answered_blocks: i64,
     pub opt_in_for_followup: bool,
     pub summary: Option<String>,
     pub created_at: String,
@@ -135,16 +141,67 @@ struct TurnBody<'a> {
     speaker: Speaker,
     text: &'a str,
     created_at: &'a str,
+    /// Survey turns presenting a block (or a follow-up on it): how to show it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    block: Option<Value>,
+}
+
+/// What the page needs to show a survey's blocks: the blocks, and the content
+/// type of each block's media file.
+pub struct SurveyView {
+    pub project_id: String,
+    pub blocks: Vec<SurveyBlock>,
+    pub media_types: Vec<(String, String)>,
+}
+
+impl SurveyView {
+    /// `None` for a project that is not a survey.
+    pub fn load(db: &Db, project: &Project) -> ApiResult<Option<SurveyView>> {
+        let Some(blocks) = project.fields.survey_blocks.clone() else { return Ok(None) };
+        let ids: Vec<&str> = projects::survey::media_files(&blocks).into_iter().map(|(_, id)| id).collect();
+        let media_types = store::file_types(db, &project.tenant_id, &ids)?;
+        Ok(Some(SurveyView { project_id: project.project_id.clone(), blocks, media_types }))
+    }
+
+    fn block(&self, turn: &Turn) -> Option<Value> {
+        let follow_up = match turn.kind {
+            TurnKind::Block => false,
+            TurnKind::FollowUp => true,
+            _ => return None,
+        };
+        let block = self.blocks.get(turn.question_index?)?;
+        if follow_up {
+            return Some(json!({"block_id": block.block_id, "type": "open_question", "options": null, "scale": null,
+                               "required": true, "media": null, "follow_up": true}));
+        }
+        let media = block.media.as_ref().map(|m| {
+            let content_type = self.media_types.iter().find(|(id, _)| *id == m.file_id).map(|(_, t)| t.as_str());
+            json!({"url": format!("/i/{}/media/{}", self.project_id, m.file_id), "content_type": content_type})
+        });
+        let scale = block.scale.map(|s| {
+            let (min, max) = s.bounds();
+            json!({"min": min, "max": max})
+        });
+        Some(json!({"block_id": block.block_id, "type": block.kind, "options": block.options, "scale": scale,
+                    "required": block.required, "media": media, "follow_up": false}))
+    }
 }
 
 impl Interview {
-    /// The session as its interviewee sees it (GET /v1/sessions/{id}).
-    pub fn session_body(&self, turns: &[Turn]) -> Value {
+    /// The session as its interviewee sees it (GET /v1/sessions/{id}); a survey's
+    /// turns say how to show their block, and its progress is added.
+    pub fn session_body(&self, turns: &[Turn], survey: Option<&SurveyView>) -> Value {
         let turns: Vec<TurnBody> = turns
             .iter()
-            .map(|t| TurnBody { seq: t.seq, speaker: t.speaker, text: &t.text, created_at: &t.created_at })
+            .map(|t| TurnBody {
+                seq: t.seq,
+                speaker: t.speaker,
+                text: &t.text,
+                created_at: &t.created_at,
+                block: survey.and_then(|view| view.block(t)),
+            })
             .collect();
-        json!({
+        let mut body = json!({
             "interview_id": self.interview_id,
             "project_id": self.project_id,
             "environment": self.environment,
@@ -155,7 +212,11 @@ impl Interview {
             "responses": self.response_count,
             "interview_status": self.interview_status,
             "turns": turns,
-        })
+        });
+        if survey.is_some() {
+            body["survey"] = json!({"answered": self.answered_blocks, "answerable": self.answerable_blocks});
+        }
+        body
     }
 
     /// Refuses any change to a session that has ended.
@@ -461,7 +522,10 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
 
     let plan = Plan::for_project(fields, &language);
     let strings = strings::for_language(&language);
-    let first = interviewer::word_with_model(&plan, &[], interviewer::opening(&plan, &strings.interviewer), llm);
+    let (opening, answerable_blocks) = match &fields.survey_blocks {
+        Some(blocks) => (survey::opening(&plan, blocks, &strings.interviewer), projects::survey::answerable(blocks)),
+        None => (vec![interviewer::word_with_model(&plan, &[], interviewer::opening(&plan, &strings.interviewer), llm)], 0),
+    };
     let session_token = keys::generate_secret(SESSION_TOKEN_PREFIX);
     let interview_id = uuid::Uuid::new_v4().to_string();
     let now = time::now();
@@ -480,10 +544,10 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
             language: &language,
             mode,
             external_metadata: &request.external_metadata,
-            answerable_blocks: 0,
+            answerable_blocks,
             created_at: &time::rfc3339(now),
             created_ms: time::unix_millis(now),
-            opening: std::slice::from_ref(&first),
+            opening: &opening,
         },
     )?;
     match refusal {
@@ -529,48 +593,91 @@ pub fn authenticate(db: &Db, request: &ApiRequest, interview_id: &str) -> ApiRes
     }
 }
 
-/// `POST /v1/sessions/{id}/answers`: stores the answer with the interviewer's
-/// next message; the model (when configured) is asked outside any write.
-pub fn answer(db: &Db, interview: &Interview, text: &str, llm: &LlmConfig) -> ApiResult<(Interview, Vec<Turn>)> {
+/// `POST /v1/sessions/{id}/answers`: checks the answer (against the current
+/// block, for a survey), then stores it with the interviewer's next turns; the
+/// model (when configured) is asked outside any write.
+pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> ApiResult<(Interview, Vec<Turn>)> {
     interview.ensure_running()?;
     if interview.interviewer_closed {
         return Err(session_closed());
     }
     let project = project_of(db, interview)?;
     let mut turns = store::turns(db, &interview.interview_id)?;
-    let last = turns
-        .iter()
-        .rev()
-        .find(|t| t.speaker == Speaker::Interviewer)
-        .cloned()
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {} has no opening", interview.interview_id)))?;
     let plan = Plan::for_project(&project.fields, &interview.language);
     let strings = strings::for_language(&interview.language);
     let now = time::now();
-    let elapsed_minutes = (time::unix_millis(now) - interview.created_ms) as f64 / 60_000.0;
-    let step = interviewer::next(&plan, &strings.interviewer, &last, text, elapsed_minutes);
-    let answered = interviewer::answered_question(&last);
-    turns.push(Turn {
+    let answered = |kind, question_index, text: String| Turn {
         seq: interview.turn_count,
         speaker: Speaker::Interviewee,
-        kind: TurnKind::Answer,
-        question_index: answered,
+        kind,
+        question_index,
         source: TurnSource::Interviewee,
-        text: text.to_string(),
+        text,
         created_at: time::rfc3339(now),
-    });
-    let reply = interviewer::word_with_model(&plan, &turns, step, llm);
+    };
+    let (answer_turn, structured, replies) = match &project.fields.survey_blocks {
+        Some(blocks) => {
+            let (index, follow_up) = survey::current(&turns).ok_or_else(session_closed)?;
+            let block = blocks.get(index).ok_or_else(|| {
+                ApiError::conflict("survey_changed", "The survey changed while it was being taken; please start again")
+            })?;
+            let answer = SurveyAnswer::parse(block, follow_up, body)?;
+            let kind = if answer == SurveyAnswer::Skip { TurnKind::Skip } else { TurnKind::Answer };
+            let turn = answered(kind, Some(index), answer.transcript_text(block));
+            let mut replies = survey::next(blocks, index, follow_up, &answer, &strings.interviewer);
+            if replies[0].kind == TurnKind::FollowUp {
+                turns.push(turn.clone());
+                let step = replies.remove(0);
+                replies.insert(0, interviewer::word_with_model(&plan, &turns, step, llm));
+            }
+            (turn, if follow_up { None } else { answer.stored() }, replies)
+        }
+        None => {
+            let text = parse_answer(body)?;
+            let last = turns
+                .iter()
+                .rev()
+                .find(|t| t.speaker == Speaker::Interviewer)
+                .cloned()
+                .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {} has no opening", interview.interview_id)))?;
+            let elapsed_minutes = (time::unix_millis(now) - interview.created_ms) as f64 / 60_000.0;
+            let step = interviewer::next(&plan, &strings.interviewer, &last, &text, elapsed_minutes);
+            let turn = answered(TurnKind::Answer, interviewer::answered_question(&last), text);
+            turns.push(turn.clone());
+            (turn, None, vec![interviewer::word_with_model(&plan, &turns, step, llm)])
+        }
+    };
     let stored_at = time::now();
     store::append_exchange(
         db,
         &interview.interview_id,
         interview.turn_count,
-        &store::AnswerTurn { kind: TurnKind::Answer, question_index: answered, text, answer: None },
-        std::slice::from_ref(&reply),
+        &store::AnswerTurn {
+            kind: answer_turn.kind,
+            question_index: answer_turn.question_index,
+            text: &answer_turn.text,
+            answer: structured.as_ref(),
+        },
+        &replies,
         &time::rfc3339(stored_at),
         time::unix_millis(stored_at),
     )?;
     load(db, &interview.interview_id)
+}
+
+/// The session body of an interview (with its survey's blocks, for a survey).
+pub fn session_json(db: &Db, interview: &Interview, turns: &[Turn]) -> ApiResult<Value> {
+    let project = project_of(db, interview)?;
+    let view = SurveyView::load(db, &project)?;
+    Ok(interview.session_body(turns, view.as_ref()))
+}
+
+/// The built-in summary of an interview: per research question, or per survey block.
+fn builtin_summary(project: &Project, plan: &Plan, turns: &[Turn]) -> String {
+    match &project.fields.survey_blocks {
+        Some(blocks) => survey::builtin_summary(blocks, turns),
+        None => interviewer::builtin_summary(plan, turns),
+    }
 }
 
 /// What the page needs after finishing.
@@ -588,7 +695,7 @@ pub fn finish(db: &Db, interview: &Interview, opt_in_for_followup: bool, llm: &L
     let project = project_of(db, interview)?;
     let turns = store::turns(db, &interview.interview_id)?;
     let plan = Plan::for_project(&project.fields, &interview.language);
-    let summary = interviewer::summary(&plan, &turns, llm);
+    let summary = interviewer::summary(&plan, &turns, llm, || builtin_summary(&project, &plan, &turns));
     let state = if interview.interviewer_closed { SessionState::Completed } else { SessionState::Left };
     let ended = store::end(
         db,
@@ -618,8 +725,9 @@ pub fn end_idle(db: &Db, now: std::time::SystemTime) -> ApiResult<usize> {
     let mut ended = 0;
     for interview in store::idle(db, cutoff, IDLE_SWEEP_BATCH)? {
         let turns = store::turns(db, &interview.interview_id)?;
-        let plan = Plan::for_project(&project_of(db, &interview)?.fields, &interview.language);
-        let summary = interviewer::builtin_summary(&plan, &turns);
+        let project = project_of(db, &interview)?;
+        let plan = Plan::for_project(&project.fields, &interview.language);
+        let summary = builtin_summary(&project, &plan, &turns);
         let timed_out = store::end(
             db,
             &interview.interview_id,
@@ -635,6 +743,36 @@ pub fn end_idle(db: &Db, now: std::time::SystemTime) -> ApiResult<usize> {
         ended += usize::from(timed_out);
     }
     Ok(ended)
+}
+
+/// `GET /i/{project_id}/media/{file_id}`: a file that one of the survey's blocks
+/// shows, and nothing else (any other file, even the tenant's, is a 404). Public
+/// like the page, cacheable, with `Range` for videos.
+pub fn survey_media(
+    db: &Db,
+    blobs: impl crate::files::BlobStore + 'static,
+    request: &ApiRequest,
+    project_id: &str,
+    file_id: &str,
+) -> ApiResult<crate::http::Reply> {
+    let not_found = || ApiError::not_found("Media");
+    let project = find_project(db, project_id)?.ok_or_else(not_found)?;
+    let blocks = project.fields.survey_blocks.as_deref().unwrap_or_default();
+    if !blocks.iter().any(|b| b.media.as_ref().is_some_and(|m| m.file_id == file_id)) {
+        return Err(not_found());
+    }
+    let record = crate::files::find(db, &project.tenant_id, file_id)?;
+    let mut head = crate::files::download_head(&record, request.header("if-none-match"));
+    head.headers.retain(|(name, _)| name != "content-length" && name != "cache-control");
+    let head = head.with_header("cache-control", "public, max-age=86400");
+    if head.status == 304 {
+        return Ok(crate::http::Reply::Full(head));
+    }
+    let chunk = crate::files::CHUNK_BYTES as u64;
+    let chunks = (0..record.chunk_count)
+        .map(|n| (crate::files::chunk_key(&record.file_id, n), chunk.min(record.size - n * chunk), n * chunk))
+        .collect();
+    crate::interviews::media::ranged(head, record.size, request.header("range"), chunks, blobs)
 }
 
 /// `POST /v1/sessions/{id}/transcriptions`.

@@ -14,7 +14,7 @@ use crate::text_enum::TextEnum;
 
 const INTERVIEW_COLUMNS: &str = "interview_id, tenant_id, project_id, project_type, environment, session_token_hash,
     identifier, country_code, device_type, language, mode, external_metadata, state, interviewer_closed,
-    response_count, turn_count, opt_in_for_followup, summary, created_at, created_ms, last_activity_ms, ended_at,
+    response_count, turn_count, answerable_blocks, answered_blocks, opt_in_for_followup, summary, created_at, created_ms, last_activity_ms, ended_at,
     closed_at, interview_status";
 
 fn corrupt(column: &str, value: &str) -> ApiError {
@@ -44,6 +44,8 @@ fn interview_from_row(row: &Row) -> ApiResult<Interview> {
         interviewer_closed: row.int("interviewer_closed") != 0,
         response_count: row.int("response_count"),
         turn_count: row.int("turn_count"),
+        answerable_blocks: row.int("answerable_blocks"),
+        answered_blocks: row.int("answered_blocks"),
         opt_in_for_followup: row.int("opt_in_for_followup") != 0,
         summary: row.opt_text("summary"),
         created_at: row.text("created_at"),
@@ -269,6 +271,24 @@ pub fn idle(db: &Db, cutoff_ms: i64, limit: i64) -> ApiResult<Vec<Interview>> {
         &[SqlValue::Integer(cutoff_ms), SqlValue::Integer(limit)],
     )?;
     db::rows(&result).map(|row| interview_from_row(&row)).collect()
+}
+
+/// The content types of the tenant's files among `file_ids`: `(file_id, mime_type)`.
+pub fn file_types(db: &Db, tenant_id: &str, file_ids: &[&str]) -> ApiResult<Vec<(String, String)>> {
+    if file_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut values = vec![db::text(tenant_id)];
+    values.extend(file_ids.iter().map(|id| db::text(*id)));
+    let result = db.query(
+        &format!(
+            "SELECT file_id, mime_type FROM files WHERE tenant_id = ? AND file_id IN ({})",
+            vec!["?"; file_ids.len()].join(", ")
+        ),
+        &values,
+    )?;
+    let types = db::rows(&result).map(|row| (row.text("file_id"), row.text("mime_type"))).collect();
+    Ok(types)
 }
 
 // ---------------------------------------------------------------------------

@@ -98,6 +98,8 @@ fn the_session_body_shows_turns_without_internals() {
         interviewer_closed: false,
         response_count: 0,
         turn_count: 1,
+        answerable_blocks: 0,
+        answered_blocks: 0,
         opt_in_for_followup: false,
         summary: None,
         created_at: "2026-11-23T10:00:00.000Z".into(),
@@ -116,9 +118,10 @@ fn the_session_body_shows_turns_without_internals() {
         text: "Hello".into(),
         created_at: "2026-11-23T10:00:00.000Z".into(),
     };
-    let body = interview.session_body(&[turn]);
+    let body = interview.session_body(&[turn], None);
     assert_eq!(body["environment"], "sandbox");
     assert_eq!(body["interview_status"], "INITIATED");
     assert_eq!(body["turns"], json!([{"seq": 0, "speaker": "interviewer", "text": "Hello", "created_at": "2026-11-23T10:00:00.000Z"}]));
     assert!(!body.to_string().contains("secret-hash"));
+    assert!(body.get("survey").is_none(), "interviews have no survey progress");
 }
