@@ -217,3 +217,100 @@ fn mobile_chromium_has_a_phone_viewport_and_a_fake_microphone() {
     assert_eq!(tracks, json!({ "audio": 1, "video": 1 }));
     assert!(browser.console_errors().is_empty(), "console: {:?}", browser.console_log());
 }
+
+// ---- the interview page ------------------------------------------------------
+
+/// The interviewer messages the page shows.
+fn interviewer_turns(browser: &Browser) -> usize {
+    browser.find_all("#transcript li.turn.interviewer").len()
+}
+
+#[test]
+fn an_interviewee_types_an_interview_to_the_end_and_lands_on_the_redirect() {
+    use e2e::sessions::{active_project, database};
+    use e2e::{json_of, Authenticated, TestApp};
+
+    let app = TestApp::start(&[]);
+    let tenant = app.create_tenant();
+    let landing = HttpsLanding::start();
+    let redirect = landing.url("/done?panel=42");
+    let project_id = active_project(
+        &app,
+        &tenant,
+        json!({"redirect_url": redirect, "logo_url": null, "primary_color": "#0B6E4F", "interview_languages": ["en", "fr"]}),
+    );
+    let (_, url) = json_of(app.get(&format!("/v1/projects/{project_id}/url?environment=production")).auth(&tenant).send().unwrap());
+    let link = format!("{}?email=ada%40example.com&external_metadata%5Bplan%5D=pro&external_metadata%5Bsource%5D=newsletter", url["url"].as_str().unwrap());
+
+    let browser = Browser::start();
+    browser.goto(&link);
+    browser.wait_until("document.body.dataset.stage === 'welcome'", WAIT);
+    browser.wait_for("#start", WAIT);
+    assert_eq!(browser.execute("return document.documentElement.lang", vec![]), json!("en"));
+    save_screenshot(&browser, "interview-start");
+    browser.find("#start").click();
+    browser.wait_until("document.body.dataset.stage === 'conversation'", WAIT);
+    browser.wait_for("#transcript li.turn.interviewer", WAIT);
+    let opening = browser.find("#transcript li.turn.interviewer .text").text();
+    assert!(opening.starts_with("Hello, and thank you"), "{opening}");
+
+    let answers = [
+        "We visited three daycares and chose the one closest to my office, mostly for the commute.",
+        "Honestly the staff: they were warm with our son and answered every question patiently.",
+        "I would have started earlier and asked other parents in the neighbourhood for advice.",
+        "No, I think that covers it. Thank you!",
+    ];
+    let mut answered = 0;
+    while browser.try_find("#finish").is_none_or(|f| !f.is_displayed()) {
+        assert!(answered < answers.len() + 2, "the interviewer should have closed by now:\n{}", browser.describe());
+        let before = interviewer_turns(&browser);
+        let answer = browser.find("#answer");
+        answer.click();
+        answer.send_keys(answers[answered.min(answers.len() - 1)]);
+        browser.find("#send").click();
+        answered += 1;
+        browser.poll(WAIT, || {
+            let finished = browser.try_find("#finish").is_some_and(|f| f.is_displayed());
+            if interviewer_turns(&browser) > before || finished {
+                Ok(())
+            } else {
+                Err(format!("waiting for reply {answered}"))
+            }
+        })
+        .unwrap_or_else(|e| panic!("{e}\n{}", browser.describe()));
+        if answered == 2 {
+            save_screenshot(&browser, "interview-conversation");
+        }
+        if browser.execute("return document.body.dataset.stage", vec![]) == json!("finish") {
+            break;
+        }
+    }
+    browser.wait_until("document.body.dataset.stage === 'finish'", WAIT);
+    browser.find("#opt-in").click();
+    save_screenshot(&browser, "interview-finish");
+    browser.find("#finish-button").click();
+    browser.wait_until("document.body.dataset.stage === 'thanks' || !location.href.startsWith('http://')", WAIT);
+    let arrived = landing.wait_for_arrival(&browser, WAIT);
+    assert_eq!(arrived, redirect);
+    assert!(browser.console_errors().iter().all(|e| e.message.contains(&landing.origin()) || e.message.contains("favicon")), "{:?}", browser.console_errors());
+
+    // The interview, read back through the API.
+    let (status, listed) = json_of(
+        app.get(&format!("/v1/interviews?project_id={project_id}&external_metadata%5Bplan%5D=pro")).auth(&tenant).send().unwrap(),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(listed["data"].as_array().unwrap().len(), 1, "{listed}");
+    let interview_id = listed["data"][0]["interview_id"].as_str().unwrap().to_string();
+    let (identifier, status, opt_in, metadata, responses): (String, String, i64, String, i64) = database(&app)
+        .query_row(
+            "SELECT identifier, interview_status, opt_in_for_followup, external_metadata, response_count FROM interviews WHERE interview_id = ?",
+            [&interview_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .unwrap();
+    assert_eq!((identifier.as_str(), status.as_str(), opt_in), ("ada@example.com", "COMPLETED", 1));
+    assert_eq!(metadata, r#"{"plan":"pro","source":"newsletter"}"#);
+    assert_eq!(responses, answered as i64);
+    let export = app.get(&format!("/v1/projects/{project_id}/interviews-export")).auth(&tenant).send().unwrap().text().unwrap();
+    assert!(export.contains(answers[0]), "the export holds what was typed");
+}
