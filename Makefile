@@ -7,10 +7,13 @@ STATE_DIR ?= .spin
 # dependency features differently and rebuild wasmtime and friends.
 NATIVE := -p api-core -p spin-host -p e2e
 
-.PHONY: up test build wasm host unit e2e bench clean setup
+.PHONY: up test build wasm host unit e2e bench clean setup setup-browser
 
 setup:
 	@scripts/wasm-toolchain.sh >/dev/null
+
+# Only the tests need a browser (Debian's Chromium and ChromeDriver).
+setup-browser:
 	@scripts/setup-browser.sh
 
 wasm: setup
@@ -27,10 +30,10 @@ up: build
 unit:
 	cargo test $(NATIVE) --lib
 
-e2e: build
+e2e: build setup-browser
 	cargo test $(NATIVE) --test '*'
 
-test: build
+test: build setup-browser
 	cargo test $(NATIVE)
 
 # Builds what it needs itself (wasm with the anchor components, an optimised host).
