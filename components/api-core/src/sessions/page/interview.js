@@ -1,5 +1,6 @@
 /* The interviewee's page (docs/sessions.md, "What the page does"): welcome,
-   screeners, the conversation, finish. Vanilla JS in one IIFE, no dependency:
+   screeners, the conversation (an interview, or a survey one block at a time:
+   docs/surveys.md), finish. Vanilla JS in one IIFE, no dependency:
    the page runs offline under a strict CSP (nonce scripts, no eval, no inline
    handlers, connect-src 'self'). Server text always goes in via textContent. */
 (() => {
@@ -32,6 +33,7 @@
     retry: null, // what the Retry button does
     confirmingEnd: false,
     finishing: false,
+    survey: null, // a survey's blocks on their way to the screen (setupSurvey); null for an interview
   };
 
   // ---------------------------------------------------------------- basics
@@ -46,7 +48,9 @@
 
   /** The localized text of `key` (the server already filled gaps with English), `{name}` filled from vars. */
   function t(key, vars) {
+    const own = state.survey && SURVEY_TEXT[key]; // a survey says "survey" where an interview says "interview"
     let text = typeof strings[key] === 'string' ? strings[key] : key;
+    if (own && typeof strings[own] === 'string') text = strings[own];
     Object.keys(vars || {}).forEach((name) => {
       text = text.split('{' + name + '}').join(String(vars[name]));
     });
@@ -118,6 +122,7 @@
       super(message || code || String(status));
       this.status = status; // 0: no answer (network)
       this.code = code || '';
+      this.serverMessage = message || ''; // what the server said, when it said something
     }
   }
 
@@ -147,7 +152,12 @@
     }
     if (!response.ok) {
       const detail = data && data.detail && !Array.isArray(data.detail) ? data.detail : {};
-      throw new ApiError(response.status, detail.error, detail.message || (data && data.message));
+      let message = detail.message || (data && data.message);
+      // A 422 lists its field errors: [{loc, msg, type}, ...].
+      if (!message && data && Array.isArray(data.detail)) {
+        message = data.detail.map((item) => (item && typeof item.msg === 'string' ? item.msg : '')).filter(Boolean).join(' ');
+      }
+      throw new ApiError(response.status, detail.error, message);
     }
     if (!data) throw new ApiError(502, 'bad_response');
     return data;
@@ -226,6 +236,7 @@
     state.session = null;
     $('transcript').replaceChildren();
     state.lastSeq = -1;
+    setupSurvey(null);
     show('welcome');
   }
 
@@ -724,7 +735,9 @@
   function enterConversation(session, fresh) {
     $('transcript').replaceChildren();
     state.lastSeq = -1;
-    show('conversation', $('answer'));
+    setupSurvey(session);
+    // A survey focuses its first block once it is on screen (renderTurns).
+    show('conversation', state.survey ? null : $('answer'));
     renderTurns(session, fresh);
     if (state.mode === 'talking') {
       startRecording();
@@ -732,7 +745,7 @@
     }
     if (state.notice) say(state.notice);
     state.notice = '';
-    if (session.interviewer_closed) toFinish(session);
+    if (session.interviewer_closed) closeConversation(session);
   }
 
   function appendTurn(speaker, text) {
@@ -752,6 +765,7 @@
 
   /** Adds the turns not shown yet; the newest interviewer message is read aloud when `speakNew`. */
   function renderTurns(session, speakNew) {
+    if (state.survey) return renderSurvey(session, speakNew);
     let newest = null;
     let lastItem = null;
     (session.turns || []).forEach((turn) => {
@@ -786,6 +800,8 @@
 
   function setBusy(on) {
     state.busy = on;
+    // A survey puts the answer into the transcript and hides its block while it is sent.
+    $('conversation').classList.toggle('sending', on && Boolean(state.survey));
     $('send').disabled = on;
     $('end').disabled = on;
     $('speak').disabled = on;
@@ -796,6 +812,7 @@
 
   async function sendAnswer() {
     if (state.busy || !state.session) return;
+    if (state.survey && !takesText()) return; // the block takes choices (its own form)
     resetEndConfirm();
     const answer = $('answer');
     const text = answer.value.trim();
@@ -811,6 +828,11 @@
       return;
     }
     clearStatus();
+    if (state.survey) {
+      // An open question or a follow-up: the same text, sent as the survey's answer.
+      await submitSurvey({ text }, text, sendAnswer);
+      return;
+    }
     setBusy(true);
     state.pending = appendTurn('interviewee', text);
     state.pending.classList.add('pending');
@@ -836,9 +858,44 @@
     answer.focus();
   }
 
-  async function answerFailed(err) {
+  /** After the interviewer closed: the finish step, once a survey's last statements have been read. */
+  function closeConversation(session) {
+    const waiting = state.survey ? state.survey.queue.filter(hasBlock) : [];
+    if (waiting.length && waiting.every((turn) => blockKind(turn.block) === 'statement')) {
+      state.survey.closed = session; // advance() finishes after the last Continue
+      return;
+    }
+    toFinish(session);
+  }
+
+  /** Re-reads a survey's session: 'moved' when it has turns this page has not shown (it went on elsewhere), 'ended', or false. */
+  async function surveyMovedOn() {
+    let data;
+    try {
+      data = await call('GET', '/' + encodeURIComponent(state.session.id));
+    } catch (err) {
+      return false;
+    }
+    if (!(data.turns || []).some((turn) => turn.seq > state.lastSeq)) return false;
+    renderTurns(data, false);
+    if (data.state !== 'in_progress') {
+      forget();
+      fatal('error_ended_heading', 'error_session_ended');
+      return 'ended';
+    }
+    if (data.interviewer_closed) closeConversation(data);
+    return 'moved';
+  }
+
+  /** The answer box, or the current survey block's first control. */
+  function focusAnswer() {
+    const control = state.survey ? blockControl() : $('answer');
+    if (control) control.focus();
+  }
+
+  async function answerFailed(err, retry = sendAnswer) {
     if (retryable(err)) {
-      say(errorText(err), sendAnswer);
+      say(errorText(err), retry);
     } else if (err.status === 409 && err.code === 'answer_conflict') {
       // Another tab answered first: show where the conversation is now.
       await refresh();
@@ -849,10 +906,18 @@
       forget();
       fatal('error_ended_heading', 'error_session_lost');
       return;
+    } else if (state.survey && err.status === 422) {
+      // The answer does not fit the block: because the survey went on in another
+      // window (the server took it for the next block), or as the server says.
+      const moved = await surveyMovedOn();
+      if (moved === 'ended') return;
+      if (moved) say(t('answer_conflict'));
+      else if (err.serverMessage) say(t('survey_answer_invalid', { message: err.serverMessage }));
+      else say(t('error_answer'));
     } else {
       say(t('error_answer'));
     }
-    if (document.body.dataset.stage === 'conversation') $('answer').focus();
+    if (document.body.dataset.stage === 'conversation') focusAnswer();
   }
 
   /** Re-reads the session after a conflict: more turns, the finish step, or the end. */
@@ -870,7 +935,7 @@
       forget();
       fatal('error_ended_heading', 'error_session_ended');
     } else if (data.interviewer_closed || closed) {
-      toFinish(data);
+      closeConversation(data);
     }
   }
 
@@ -895,7 +960,8 @@
       return;
     }
     resetEndConfirm();
-    toFinish(null);
+    // Ending while a survey's closing statements are on screen finishes it as closed by the interviewer.
+    toFinish(state.survey && state.survey.closed ? state.survey.closed : null);
   }
 
   function resetEndConfirm() {
@@ -906,6 +972,421 @@
     end.classList.remove('confirming');
     $('end-note').hidden = true;
     $('end-cancel').hidden = true;
+  }
+
+  // ---------------------------------------------------------------- surveys
+
+  // The keys a survey words as its own (t): the same step, "survey" instead of "interview".
+  const SURVEY_TEXT = {
+    conversation_heading: 'survey_heading',
+    thinking: 'survey_thinking',
+    end: 'survey_end',
+    end_confirm: 'survey_end_confirm',
+    end_cancel: 'survey_end_cancel',
+    end_note: 'survey_end_note',
+    finish_intro: 'survey_finish_intro',
+    finish_intro_ended: 'survey_finish_intro_ended',
+    answer_conflict: 'survey_answer_conflict',
+  };
+  const CHOICE_TYPES = ['single_choice', 'multiple_choice'];
+  const SKIPPED = '(skipped)'; // how the server writes a skip into the transcript (docs/surveys.md)
+
+  const hasBlock = (turn) => Boolean(turn && turn.block && typeof turn.block === 'object');
+
+  /** A survey's session has its progress, and its turns carry blocks. */
+  function isSurvey(session) {
+    return Boolean(session && ((session.survey && typeof session.survey === 'object') || (session.turns || []).some(hasBlock)));
+  }
+
+  /**
+   * Survey mode for `session` (off for an interview or null). The interviewer's
+   * turns wait in `queue` until they are shown: turns without a block go
+   * straight into the transcript, a statement is a card until Continue, an
+   * answerable block is the current form until it is answered.
+   */
+  function setupSurvey(session) {
+    const on = isSurvey(session);
+    const was = Boolean(state.survey);
+    state.survey = on ? { queue: [], current: null, echo: null, lastBlock: null, closed: null } : null;
+    $('conversation').classList.toggle('survey', on);
+    $('survey-progress-row').hidden = true;
+    hideBlock();
+    if (on !== was) applyStrings();
+  }
+
+  /** How the block of `turn` is shown: statement, open_question (also every follow-up), a choice or rating. */
+  function blockKind(block) {
+    if (block.follow_up) return 'open_question';
+    if (block.type === 'statement') return 'statement';
+    if (CHOICE_TYPES.includes(block.type) && Array.isArray(block.options) && block.options.length) return block.type;
+    if (block.type === 'rating') return 'rating';
+    return 'open_question'; // an unknown kind still takes an answer in words
+  }
+
+  const takesText = () => Boolean(state.survey && state.survey.current && blockKind(state.survey.current.block) === 'open_question');
+
+  function renderSurvey(session, speakNew) {
+    const survey = state.survey;
+    let newest = null;
+    updateProgress(session.survey);
+    (session.turns || []).forEach((turn) => {
+      if (turn.seq <= state.lastSeq) return;
+      state.lastSeq = turn.seq;
+      if (turn.speaker === 'interviewer') {
+        survey.queue.push(turn);
+        newest = turn.text;
+        return;
+      }
+      // An answer: everything the interviewer said before it was seen and answered.
+      commitQueue();
+      const text = answerText(turn.text);
+      if (state.pending) {
+        state.pending.classList.remove('pending');
+        state.pending.querySelector('.text').textContent = text;
+        state.pending = null;
+      } else {
+        appendTurn('interviewee', text);
+      }
+    });
+    if (state.pending) {
+      state.pending.remove();
+      state.pending = null;
+    }
+    if (survey.echo) {
+      survey.echo.item.remove();
+      survey.echo = null;
+    }
+    advance(speakNew);
+    return newest;
+  }
+
+  /** Moves every waiting interviewer turn into the transcript (the current block's is there already while it is sent). */
+  function commitQueue() {
+    const survey = state.survey;
+    survey.queue.forEach((turn) => {
+      if (hasBlock(turn)) survey.lastBlock = turn.block;
+      if (survey.echo && survey.echo.seq === turn.seq) {
+        survey.echo = null;
+        return;
+      }
+      appendTurn('interviewer', turn.text);
+    });
+    survey.queue = [];
+    survey.current = null;
+  }
+
+  /** An answer as the transcript shows it: the server's words, a skip in the page's language. */
+  function answerText(text) {
+    const block = state.survey.lastBlock;
+    return text === SKIPPED && block && !block.required && !block.follow_up ? t('survey_skipped') : text;
+  }
+
+  /** Shows the next thing to read or answer: turns without a block go into the transcript, then a statement or a block. */
+  function advance(speakNew) {
+    const survey = state.survey;
+    const said = [];
+    while (survey.queue.length && !hasBlock(survey.queue[0])) {
+      const turn = survey.queue.shift();
+      appendTurn('interviewer', turn.text);
+      said.push(turn.text);
+    }
+    const head = survey.queue[0];
+    if (!head) {
+      survey.current = null;
+      hideBlock();
+      if (speakNew) speak(said.join('\n'));
+      if (survey.closed) {
+        const closed = survey.closed;
+        survey.closed = null;
+        toFinish(closed);
+      }
+      return;
+    }
+    if (head !== survey.current || $('survey-block').hidden) showBlock(head); // the same block keeps what was chosen
+    said.push(head.text);
+    if (speakNew) speak(said.join('\n'));
+    focusBlock();
+  }
+
+  function updateProgress(progress) {
+    if (!progress || typeof progress !== 'object') return;
+    const total = Math.max(0, Math.floor(Number(progress.answerable) || 0));
+    const row = $('survey-progress-row');
+    row.hidden = !total;
+    if (!total) return;
+    const answered = Math.min(Math.max(0, Math.floor(Number(progress.answered) || 0)), total);
+    const label = t('survey_progress', { answered, total });
+    const bar = $('survey-progress');
+    bar.max = total;
+    bar.value = answered;
+    bar.setAttribute('aria-valuetext', label);
+    $('survey-progress-label').textContent = label;
+  }
+
+  function element(tag, props, children) {
+    const el = document.createElement(tag);
+    Object.keys(props || {}).forEach((name) => {
+      if (name === 'text') el.textContent = props[name];
+      else if (name === 'class') el.className = props[name];
+      else if (name.startsWith('aria-') || name.startsWith('data-')) el.setAttribute(name, props[name]);
+      else el[name] = props[name];
+    });
+    (children || []).forEach((child) => child && el.append(child));
+    return el;
+  }
+
+  /** The block's prompt (the interviewer's words), as `tag`: a legend, a heading or a paragraph. */
+  const promptElement = (tag, text) => element(tag, { id: 'block-prompt', class: 'block-prompt', dir: 'auto', text });
+
+  /** Same-origin URLs only (the CSP allows nothing else anyway). */
+  function sameOrigin(url) {
+    if (typeof url !== 'string' || !url) return null;
+    try {
+      const parsed = new URL(url, window.location.href);
+      return parsed.origin === window.location.origin ? parsed.href : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /** The block's image or video, shown above its prompt. */
+  function mediaElement(media, prompt) {
+    const url = media && sameOrigin(media.url);
+    const type = media && typeof media.content_type === 'string' ? media.content_type.toLowerCase() : '';
+    if (!url) return null;
+    let shown;
+    if (type.startsWith('image/')) {
+      shown = element('img', { src: url, alt: prompt, decoding: 'async' });
+    } else if (type.startsWith('video/')) {
+      shown = element('video', { controls: true, preload: 'metadata', playsInline: true, src: url, 'aria-label': t('survey_video') });
+    } else {
+      return null;
+    }
+    const frame = element('div', { class: 'block-media', id: 'block-media' }, [shown]);
+    shown.addEventListener('error', () => {
+      frame.hidden = true; // a missing file leaves the question readable
+    });
+    return frame;
+  }
+
+  function skipButton() {
+    const button = element('button', { type: 'button', id: 'block-skip', class: 'secondary', text: t('survey_skip') });
+    button.addEventListener('click', skipBlock);
+    return button;
+  }
+
+  function statementParts(turn) {
+    const button = element('button', { type: 'button', id: 'block-continue', class: 'primary', text: t('survey_continue'), 'aria-describedby': 'block-prompt' });
+    button.addEventListener('click', onContinue);
+    return [promptElement('p', turn.text), element('div', { class: 'actions' }, [button])];
+  }
+
+  function openParts(turn, block) {
+    const parts = [];
+    if (block.follow_up) parts.push(element('p', { class: 'block-kicker', text: t('survey_follow_up') }));
+    parts.push(promptElement('h3', turn.text));
+    if (!block.required && !block.follow_up) parts.push(element('p', { id: 'block-hint', class: 'hint', text: t('survey_optional') }));
+    return parts;
+  }
+
+  /** A choice or rating block: a fieldset of radios or checkboxes, Next, and Skip when it is optional. */
+  function choiceForm(turn, block, kind) {
+    const hints = [];
+    const inputs = [];
+    let options;
+    if (kind === 'rating') {
+      const scale = block.scale && Number.isFinite(Number(block.scale.min)) && Number.isFinite(Number(block.scale.max))
+        ? { min: Number(block.scale.min), max: Number(block.scale.max) }
+        : { min: 1, max: 5 };
+      hints.push(t('survey_rating_hint', scale));
+      const points = [];
+      for (let n = scale.min; n <= scale.max; n += 1) {
+        const input = element('input', { type: 'radio', name: 'block-option', id: 'block-option-' + (n - scale.min), value: String(n) });
+        if (n === scale.min) input.setAttribute('aria-label', t('survey_rating_lowest', { n }));
+        if (n === scale.max) input.setAttribute('aria-label', t('survey_rating_highest', { n }));
+        inputs.push(input);
+        points.push(element('label', { class: 'scale-point' }, [input, element('span', { class: 'scale-number', text: String(n) })]));
+      }
+      options = element('div', { class: 'scale points-' + points.length }, points);
+      const ends = element('p', { class: 'scale-ends', 'aria-hidden': 'true' }, [
+        element('span', { text: t('survey_rating_lowest', { n: scale.min }) }),
+        element('span', { text: t('survey_rating_highest', { n: scale.max }) }),
+      ]);
+      options = element('div', {}, [options, ends]);
+    } else {
+      const multiple = kind === 'multiple_choice';
+      hints.push(t(multiple ? 'screener_multiple_hint' : 'screener_single_hint'));
+      options = element('div', { class: 'block-options' }, block.options.map((option, i) => {
+        const input = element('input', { type: multiple ? 'checkbox' : 'radio', name: 'block-option', id: 'block-option-' + i, value: String(option) });
+        inputs.push(input);
+        return element('div', { class: 'choice' }, [input, element('label', { htmlFor: input.id, dir: 'auto', text: String(option) })]);
+      }));
+    }
+    if (!block.required) hints.push(t('survey_optional'));
+    const fieldset = element('fieldset', { class: 'choices', 'aria-describedby': 'block-hint' }, [
+      promptElement('legend', turn.text),
+      element('p', { id: 'block-hint', class: 'hint', text: hints.join(' ') }),
+      options,
+    ]);
+    const actions = element('div', { class: 'actions' }, [
+      element('button', { type: 'submit', id: 'block-submit', class: 'primary', text: t('survey_next') }),
+      block.required ? null : skipButton(),
+    ]);
+    const form = element('form', { id: 'block-form', noValidate: true }, [fieldset, actions]);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      submitBlock();
+    });
+    const asked = [t('survey_choice_required'), t('survey_rating_required')];
+    inputs.forEach((input) => input.addEventListener('change', () => {
+      if (!$('status').hidden && asked.includes($('status-text').textContent)) clearStatus(); // "please choose" is answered
+    }));
+    return form;
+  }
+
+  /** Puts `turn`'s block on screen as the current one (not focused: focusBlock). */
+  function showBlock(turn) {
+    const survey = state.survey;
+    const block = turn.block;
+    const kind = blockKind(block);
+    survey.current = turn;
+    removeSkip();
+    const container = $('survey-block');
+    container.dataset.blockId = String(block.block_id || '');
+    container.dataset.blockType = String(block.type || kind);
+    container.dataset.followUp = block.follow_up ? 'true' : 'false';
+    const parts = [mediaElement(block.media, turn.text)];
+    if (kind === 'statement') parts.push(...statementParts(turn));
+    else if (kind === 'open_question') parts.push(...openParts(turn, block));
+    else parts.push(choiceForm(turn, block, kind));
+    container.replaceChildren(...parts.filter(Boolean));
+    container.hidden = false;
+    setTextAnswer(kind === 'open_question', !block.required && !block.follow_up);
+  }
+
+  function hideBlock() {
+    const container = $('survey-block');
+    container.hidden = true;
+    container.replaceChildren();
+    delete container.dataset.blockId;
+    delete container.dataset.blockType;
+    delete container.dataset.followUp;
+    removeSkip();
+    setTextAnswer(!state.survey, false);
+  }
+
+  function removeSkip() {
+    const skip = $('block-skip');
+    if (skip) skip.remove();
+  }
+
+  /**
+   * The answer box takes the current block's words (an open question or a
+   * follow-up), named by its prompt; for other blocks only "End" stays.
+   */
+  function setTextAnswer(on, optional) {
+    $('answer-form').classList.toggle('no-text', !on);
+    const answer = $('answer');
+    if (state.survey && on) {
+      answer.setAttribute('aria-labelledby', 'block-prompt answer-label');
+      answer.setAttribute('aria-describedby', optional ? 'block-hint answer-hint' : 'answer-hint');
+      if (optional) $('send').after(skipButton());
+    } else {
+      answer.removeAttribute('aria-labelledby');
+      answer.setAttribute('aria-describedby', 'answer-hint');
+    }
+  }
+
+  /** Where the keyboard goes for the current block: Continue, the chosen (or first) option, or the answer box. */
+  function blockControl() {
+    const survey = state.survey;
+    if (!survey || !survey.current) return $('end');
+    return $('block-continue')
+      || document.querySelector('#survey-block input[name="block-option"]:checked')
+      || document.querySelector('#survey-block input[name="block-option"]')
+      || $('answer');
+  }
+
+  /** Brings the current block into view from its top (media, prompt) and focuses its first control. */
+  function focusBlock() {
+    if (document.body.dataset.stage !== 'conversation') return;
+    const top = $('survey-progress-row').hidden ? $('survey-block') : $('survey-progress-row');
+    top.scrollIntoView({ block: 'start', behavior: reducedMotion ? 'auto' : 'smooth' });
+    const control = blockControl();
+    if (control) control.focus({ preventScroll: true });
+  }
+
+  /** Continue on a statement: it joins the transcript, the next block follows (no server call). */
+  function onContinue() {
+    const survey = state.survey;
+    if (state.busy || !survey || !survey.current || blockKind(survey.current.block) !== 'statement') return;
+    clearStatus();
+    const turn = survey.queue.shift();
+    survey.current = null;
+    survey.lastBlock = turn.block;
+    appendTurn('interviewer', turn.text);
+    advance(true);
+  }
+
+  function submitBlock() {
+    const survey = state.survey;
+    if (state.busy || !survey || !survey.current) return;
+    const block = survey.current.block;
+    const kind = blockKind(block);
+    const inputs = Array.from(document.querySelectorAll('#survey-block input[name="block-option"]'));
+    const chosen = inputs.filter((input) => input.checked).map((input) => input.value);
+    if (!chosen.length) {
+      say(t(kind === 'rating' ? 'survey_rating_required' : 'survey_choice_required'));
+      if (inputs[0]) inputs[0].focus();
+      return;
+    }
+    if (kind === 'rating') {
+      const max = block.scale && block.scale.max !== undefined ? block.scale.max : 5;
+      submitSurvey({ rating: Number(chosen[0]) }, chosen[0] + '/' + max, submitBlock);
+    } else if (kind === 'single_choice') {
+      submitSurvey({ choices: [chosen[0]] }, chosen[0], submitBlock);
+    } else {
+      submitSurvey({ choices: chosen }, chosen.join('; '), submitBlock);
+    }
+  }
+
+  function skipBlock() {
+    submitSurvey({ skip: true }, t('survey_skipped'), skipBlock);
+  }
+
+  /**
+   * Sends the answer to the current block. The prompt and the answer go into
+   * the transcript at once; on failure they come out again and the block (with
+   * what was chosen or typed) comes back.
+   */
+  async function submitSurvey(body, shown, retry) {
+    const survey = state.survey;
+    if (state.busy || !state.session || !survey || !survey.current) return;
+    resetEndConfirm();
+    cancelDictation();
+    clearStatus();
+    const turn = survey.current;
+    setBusy(true);
+    survey.echo = { seq: turn.seq, item: appendTurn('interviewer', turn.text) };
+    state.pending = appendTurn('interviewee', shown);
+    state.pending.classList.add('pending');
+    reveal(state.pending);
+    let data;
+    try {
+      data = await call('POST', '/' + encodeURIComponent(state.session.id) + '/answers', body);
+    } catch (err) {
+      if (state.pending) state.pending.remove();
+      state.pending = null;
+      if (survey.echo) survey.echo.item.remove();
+      survey.echo = null;
+      setBusy(false);
+      await answerFailed(err, retry);
+      return;
+    }
+    if (body.text !== undefined || body.skip) $('answer').value = '';
+    setBusy(false);
+    renderTurns(data, true);
+    if (data.interviewer_closed) closeConversation(data);
   }
 
   // ---------------------------------------------------------------- finish
