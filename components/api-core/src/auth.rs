@@ -66,6 +66,18 @@ pub struct PartnerConfig {
 pub const PARTNER_KEY_PREFIX: &str = "sk-partner-";
 pub const TENANT_CREATE_SCOPE: &str = "tenants:create";
 
+impl PartnerConfig {
+    /// Spin variables `partner_api_key`, `partner_tenant_id`, `partner_scopes`.
+    pub fn from_variables() -> PartnerConfig {
+        use crate::config::var_or;
+        PartnerConfig {
+            api_key: var_or("partner_api_key", ""),
+            tenant_id: var_or("partner_tenant_id", ""),
+            scopes: parse_scopes(&var_or("partner_scopes", TENANT_CREATE_SCOPE)),
+        }
+    }
+}
+
 /// Checks a partnership key for tenant creation. Failures use the tenant-creation
 /// body shape `{error,message}`.
 pub fn authorize_partner(credentials: Option<&Credentials>, config: &PartnerConfig) -> Result<(), ApiError> {
@@ -97,6 +109,26 @@ pub fn authorize_partner(credentials: Option<&Credentials>, config: &PartnerConf
         });
     }
     Ok(())
+}
+
+/// The variable holding the operator's token for the maintenance route.
+pub const OPERATOR_TOKEN_VARIABLE: &str = "maintenance_token";
+
+/// Checks `Authorization: Bearer <token>` against the configured operator token.
+/// Both are hashed first, so the comparison takes the same time whatever the
+/// lengths; any failure is the same 401.
+pub fn authorize_operator(authorization: Option<&str>, configured: &str) -> Result<(), ApiError> {
+    let given = authorization
+        .and_then(|value| value.trim().split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim())
+        .unwrap_or_default();
+    let matches = keys::constant_time_eq(keys::hash_secret(given).as_bytes(), keys::hash_secret(configured).as_bytes());
+    if matches && !given.is_empty() && !configured.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::Unauthorized)
+    }
 }
 
 /// `"tenants:create, other"` -> `["tenants:create", "other"]`.
@@ -191,6 +223,16 @@ mod tests {
             let config = PartnerConfig { api_key: key.into(), ..partner() };
             assert!(authorize_partner(Some(&partner_credentials(key, TENANT)), &config).is_err());
         }
+    }
+
+    #[test]
+    fn the_operator_token_is_a_bearer_credential() {
+        assert!(authorize_operator(Some("Bearer s3cret"), "s3cret").is_ok());
+        assert!(authorize_operator(Some("bearer  s3cret "), "s3cret").is_ok());
+        for given in [None, Some("s3cret"), Some("Bearer wrong"), Some("Basic s3cret"), Some("Bearer ")] {
+            assert!(matches!(authorize_operator(given, "s3cret"), Err(ApiError::Unauthorized)), "{given:?}");
+        }
+        assert!(authorize_operator(Some("Bearer "), "").is_err(), "an empty configured token admits nobody");
     }
 
     #[test]

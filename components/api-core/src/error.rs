@@ -84,6 +84,9 @@ pub enum ApiError {
     BadRequest(String),
     /// 413 `{message,code:413}`.
     PayloadTooLarge(String),
+    /// 400 `{detail:{error:"unreadable_body",message}}`: the client's body could not
+    /// be read (a malformed chunk, a connection closed early). Logged, not as an error.
+    UnreadableBody(String),
     /// 429 with `Retry-After` seconds.
     RateLimited { retry_after: u64 },
     /// Tenant creation's own flat shape `{error,message}` with its status.
@@ -117,7 +120,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => 415,
             ApiError::RangeNotSatisfiable { .. } => 416,
             ApiError::Unavailable { .. } => 503,
-            ApiError::BadRequestDetail { .. } | ApiError::BadRequest(_) => 400,
+            ApiError::BadRequestDetail { .. } | ApiError::BadRequest(_) | ApiError::UnreadableBody(_) => 400,
             ApiError::PayloadTooLarge(_) => 413,
             ApiError::RateLimited { .. } => 429,
             ApiError::TenantCreation { status, .. } => *status,
@@ -150,6 +153,9 @@ impl ApiError {
             ),
             ApiError::BadRequest(message) => json!({ "message": message, "code": 400 }),
             ApiError::PayloadTooLarge(message) => json!({ "message": message, "code": 413 }),
+            ApiError::UnreadableBody(reason) => {
+                detail("unreadable_body", &format!("The request body could not be read ({reason}); send it again"))
+            }
             ApiError::RateLimited { retry_after } => detail(
                 "rate_limited",
                 &format!("Too many requests; retry after {retry_after} seconds"),
@@ -162,8 +168,10 @@ impl ApiError {
     }
 
     pub fn into_response(self) -> ApiResponse {
-        if let ApiError::Internal(error) = &self {
-            eprintln!("internal error: {error:#}");
+        match &self {
+            ApiError::Internal(error) => eprintln!("internal error: {error:#}"),
+            ApiError::UnreadableBody(reason) => eprintln!("request refused: the client's body could not be read: {reason}"),
+            _ => {}
         }
         let mut response = ApiResponse::json(self.status(), &self.body());
         match &self {
@@ -180,6 +188,31 @@ impl ApiError {
         }
         response
     }
+}
+
+/// The same answer in tenant creation's flat shape `{error, message}` (status and
+/// headers kept): every error of a partner route looks like SPEC.md's table says.
+pub fn flat(response: ApiResponse) -> ApiResponse {
+    let Ok(body) = serde_json::from_slice::<Value>(&response.body) else { return response };
+    let text = |v: &Value| v.as_str().map(str::to_string);
+    let (code, message) = if let Some(detail) = body.get("detail") {
+        match detail {
+            Value::Array(items) => (
+                "invalid_request".to_string(),
+                items.iter().filter_map(|i| text(&i["msg"])).collect::<Vec<_>>().join("; "),
+            ),
+            other => (text(&other["error"]).unwrap_or_default(), text(&other["message"]).unwrap_or_default()),
+        }
+    } else if body.get("error").is_some() {
+        return response;
+    } else {
+        let code = match response.status {
+            413 => "payload_too_large",
+            _ => "invalid_request",
+        };
+        (code.to_string(), text(&body["message"]).unwrap_or_default())
+    };
+    ApiResponse { body: serde_json::to_vec(&json!({ "error": code, "message": message })).expect("JSON"), ..response }
 }
 
 impl From<spin_sdk::sqlite::Error> for ApiError {
@@ -257,6 +290,23 @@ mod tests {
         let response = ApiError::MethodNotAllowed { allow: vec!["GET", "POST"] }.into_response();
         assert_eq!(response.status, 405);
         assert_eq!(header(&response, "allow"), Some("GET, POST"));
+    }
+
+    #[test]
+    fn partner_routes_get_every_error_flat() {
+        let flattened = |error: ApiError| {
+            let response = flat(error.into_response());
+            (response.status, serde_json::from_slice::<Value>(&response.body).unwrap())
+        };
+        assert_eq!(flattened(ApiError::RateLimited { retry_after: 3 }).1["error"], "rate_limited");
+        let (status, body) = flattened(ApiError::UnreadableBody("bad chunk".into()));
+        assert_eq!((status, body["error"].as_str()), (400, Some("unreadable_body")));
+        let (status, body) = flattened(ApiError::PayloadTooLarge("big".into()));
+        assert_eq!((status, body), (413, json!({"error": "payload_too_large", "message": "big"})));
+        let flat_already = ApiError::TenantCreation { status: 409, code: "conflict", message: "taken".into() };
+        assert_eq!(flattened(flat_already).1, json!({"error": "conflict", "message": "taken"}));
+        let response = flat(ApiError::MethodNotAllowed { allow: vec!["POST"] }.into_response());
+        assert_eq!(header(&response, "allow"), Some("POST"));
     }
 
     #[test]

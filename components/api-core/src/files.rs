@@ -661,7 +661,10 @@ fn is_multipart_form(content_type: Option<&str>) -> bool {
 fn multipart_error(error: multer::Error) -> ApiError {
     match error {
         multer::Error::StreamSizeExceeded { .. } => request_too_large(),
-        multer::Error::StreamReadFailed(cause) => ApiError::internal(anyhow::anyhow!("{cause}")),
+        multer::Error::StreamReadFailed(cause) => {
+            eprintln!("request refused: the client's upload could not be read: {cause}");
+            ApiError::BadRequest(format!("The request body could not be read ({cause}); send it again"))
+        }
         other => ApiError::BadRequest(format!("Malformed multipart/form-data body: {other}")),
     }
 }

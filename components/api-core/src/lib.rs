@@ -11,6 +11,7 @@ pub mod http;
 pub mod interviews;
 pub mod keys;
 pub mod llm;
+pub mod maintenance;
 pub mod metadata;
 pub mod outbound;
 pub mod paging;

@@ -12,7 +12,10 @@
 use std::time::Duration;
 use wasi::clocks::monotonic_clock;
 use wasi::http::outgoing_handler;
-use wasi::http::types::{ErrorCode, Fields, Method, OutgoingBody, OutgoingRequest, RequestOptions, Scheme};
+use wasi::http::types::{
+    ErrorCode, Fields, FutureIncomingResponse, IncomingResponse, Method, OutgoingBody, OutgoingRequest, RequestOptions,
+    Scheme,
+};
 use wasi::io::poll::{poll, Pollable};
 use wasi::io::streams::{OutputStream, StreamError};
 
@@ -32,7 +35,7 @@ impl std::fmt::Display for OutboundError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             OutboundError::InvalidUrl(reason) => write!(f, "invalid URL: {reason}"),
-            OutboundError::Timeout => f.write_str("timed out"),
+            OutboundError::Timeout => f.write_str("timeout: no answer in time"),
             OutboundError::Http(reason) => write!(f, "HTTP error: {reason}"),
             OutboundError::TooLarge => f.write_str("response body too large"),
         }
@@ -76,10 +79,13 @@ pub fn target(url: &str) -> Result<Target, OutboundError> {
 
 fn http_error(code: ErrorCode) -> OutboundError {
     match code {
-        ErrorCode::ConnectionTimeout | ErrorCode::ConnectionReadTimeout | ErrorCode::ConnectionWriteTimeout => {
-            OutboundError::Timeout
-        }
-        other => OutboundError::Http(format!("{other:?}")),
+        ErrorCode::DnsTimeout
+        | ErrorCode::ConnectionTimeout
+        | ErrorCode::ConnectionReadTimeout
+        | ErrorCode::ConnectionWriteTimeout
+        | ErrorCode::HttpResponseTimeout => OutboundError::Timeout,
+        ErrorCode::HttpRequestDenied => OutboundError::Http("request denied by the host's outbound policy".into()),
+        other => OutboundError::Http(format!("network error: {other:?}")),
     }
 }
 
@@ -124,16 +130,14 @@ fn write_all(stream: &OutputStream, mut bytes: &[u8], deadline: u64) -> Result<(
     Ok(())
 }
 
-/// Sends `method url` with `headers` and `body`; the whole exchange, response body
-/// included, must finish within `timeout`, and the body may not exceed `max_body` bytes.
-pub fn send(
-    method: &str,
-    url: &str,
-    headers: &[(&str, &str)],
-    body: &[u8],
-    timeout: Duration,
-    max_body: usize,
-) -> Result<HttpResponse, OutboundError> {
+/// A request whose head and body are sent; its answer arrives later.
+pub struct Started {
+    response: FutureIncomingResponse,
+}
+
+/// Sends `method url` with `headers` and `body`, within `timeout` for the whole
+/// exchange; the answer is awaited by [`send`] or [`send_all`].
+pub fn start(method: &str, url: &str, headers: &[(&str, &str)], body: &[u8], timeout: Duration) -> Result<Started, OutboundError> {
     let target = target(url)?;
     let nanos = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
     let deadline = monotonic_clock::now().saturating_add(nanos);
@@ -141,7 +145,8 @@ pub fn send(
     // A known length rather than chunked transfer encoding: some model servers want it.
     let mut entries: Vec<(String, Vec<u8>)> =
         headers.iter().map(|(name, value)| (name.to_ascii_lowercase(), value.as_bytes().to_vec())).collect();
-    if !body.is_empty() || !method.eq_ignore_ascii_case("GET") {
+    let has_length = entries.iter().any(|(name, _)| name == "content-length");
+    if !has_length && (!body.is_empty() || !method.eq_ignore_ascii_case("GET")) {
         entries.push(("content-length".into(), body.len().to_string().into_bytes()));
     }
     let fields = Fields::from_list(&entries).map_err(|e| OutboundError::Http(format!("header: {e:?}")))?;
@@ -163,25 +168,44 @@ pub fn send(
     let outgoing_body = request.body().map_err(|_| OutboundError::Http("request body taken".into()))?;
 
     // Per-phase timeouts for the host; a host that does not support one says so
-    // with an error, and the deadline below still holds.
+    // with an error, and the deadline still holds.
     let options = RequestOptions::new();
     let _ = options.set_connect_timeout(Some(nanos));
     let _ = options.set_first_byte_timeout(Some(nanos));
     let _ = options.set_between_bytes_timeout(Some(nanos));
 
-    let future = outgoing_handler::handle(request, Some(options)).map_err(http_error)?;
+    let response = outgoing_handler::handle(request, Some(options)).map_err(http_error)?;
     {
         let stream = outgoing_body.write().map_err(|_| OutboundError::Http("request body stream taken".into()))?;
         write_all(&stream, body, deadline)?;
     }
     OutgoingBody::finish(outgoing_body, None).map_err(http_error)?;
+    Ok(Started { response })
+}
 
-    wait(&future.subscribe(), deadline)?;
-    let response = match future.get() {
-        Some(Ok(Ok(response))) => response,
-        Some(Ok(Err(code))) => return Err(http_error(code)),
-        _ => return Err(OutboundError::Http("no response".into())),
-    };
+fn answer_of(started: &Started) -> Option<Result<IncomingResponse, OutboundError>> {
+    match started.response.get()? {
+        Ok(Ok(response)) => Some(Ok(response)),
+        Ok(Err(code)) => Some(Err(http_error(code))),
+        Err(()) => Some(Err(OutboundError::Http("response already taken".into()))),
+    }
+}
+
+/// Sends `method url` with `headers` and `body`; the whole exchange, response body
+/// included, must finish within `timeout`, and the body may not exceed `max_body` bytes.
+pub fn send(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    timeout: Duration,
+    max_body: usize,
+) -> Result<HttpResponse, OutboundError> {
+    let nanos = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
+    let deadline = monotonic_clock::now().saturating_add(nanos);
+    let started = start(method, url, headers, body, timeout)?;
+    wait(&started.response.subscribe(), deadline)?;
+    let response = answer_of(&started).unwrap_or_else(|| Err(OutboundError::Http("no response".into())))?;
     let status = response.status();
     let incoming_body = response.consume().map_err(|_| OutboundError::Http("response body taken".into()))?;
     let mut received = Vec::new();
@@ -203,6 +227,46 @@ pub fn send(
     }
     drop(incoming_body);
     Ok(HttpResponse { status, body: received })
+}
+
+/// Waits for the answers of requests started together, all bounded by one
+/// `timeout` from now: the status of each, in order (bodies are not read;
+/// dropping an unanswered request cancels it).
+pub fn statuses(started: Vec<Result<Started, OutboundError>>, timeout: Duration) -> Vec<Result<u16, OutboundError>> {
+    let nanos = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
+    let deadline = monotonic_clock::subscribe_duration(nanos);
+    let mut outcomes: Vec<Option<Result<u16, OutboundError>>> = Vec::with_capacity(started.len());
+    let mut in_flight = Vec::new();
+    for (index, request) in started.into_iter().enumerate() {
+        match request {
+            Ok(request) => {
+                outcomes.push(None);
+                in_flight.push((index, request));
+            }
+            Err(error) => outcomes.push(Some(Err(error))),
+        }
+    }
+    while !in_flight.is_empty() {
+        let pollables: Vec<Pollable> = in_flight.iter().map(|(_, r)| r.response.subscribe()).collect();
+        let mut waiting: Vec<&Pollable> = pollables.iter().collect();
+        waiting.push(&deadline);
+        let ready = poll(&waiting);
+        let timed_out = ready.contains(&(in_flight.len() as u32));
+        drop(waiting);
+        drop(pollables);
+        if timed_out {
+            break;
+        }
+        let mut still = Vec::new();
+        for (index, request) in in_flight {
+            match answer_of(&request) {
+                None => still.push((index, request)),
+                Some(answer) => outcomes[index] = Some(answer.map(|response| response.status())),
+            }
+        }
+        in_flight = still;
+    }
+    outcomes.into_iter().map(|o| o.unwrap_or(Err(OutboundError::Timeout))).collect()
 }
 
 #[cfg(test)]

@@ -452,7 +452,8 @@ impl ProjectPatch {
         let mut members = Map::new();
         for name in UPDATE_FIELDS {
             if f.check(name, |v, l| check_update_field(name, v, l)).is_some() {
-                members.insert(name.to_string(), f.raw(name).cloned().unwrap_or(Value::Null));
+                let value = f.raw(name).cloned().unwrap_or(Value::Null);
+                members.insert(name.to_string(), validation::whole_numbers_as_integers(value));
             }
         }
         f.finish()?;

@@ -45,6 +45,13 @@ pub enum Handler {
     PublicStream(PublicStreamHandler),
     /// An interviewee's session token, checked before the handler runs.
     Session(SessionHandler),
+    /// A partnership key (`X-Api-Key` + `X-Tenant-Id` of the partner, with its
+    /// scope), checked before the handler runs; every error answers in the flat
+    /// `{error, message}` shape of tenant creation.
+    Partner(PublicHandler),
+    /// The operator's `maintenance_token` as a bearer credential; the route does not
+    /// exist while the variable is unset, and it has a rate budget of its own.
+    Operator(PublicHandler),
     /// `X-Api-Key` + `X-Tenant-Id` of a tenant, checked before the handler runs.
     Tenant(TenantHandler),
     /// Like `Tenant`, but the body is not read for the handler (uploads, downloads).
@@ -56,6 +63,8 @@ pub const MAX_JSON_BODY: usize = 1024 * 1024;
 
 pub const GLOBAL_LIMIT_VARIABLE: &str = "rate_limit_per_minute";
 const GLOBAL_LIMIT_DEFAULT: u64 = 50;
+pub const OPERATOR_LIMIT_VARIABLE: &str = "operator_rate_limit_per_minute";
+const OPERATOR_LIMIT_DEFAULT: u64 = 120;
 
 /// Entry point of each HTTP component.
 pub async fn serve(incoming: IncomingRequest, router: &Router<Handler>) -> Response {
@@ -135,16 +144,13 @@ fn outgoing_response(response: &ApiResponse) -> OutgoingResponse {
     outgoing
 }
 
-/// The answer to a failed request: its error body, or an error page for a page route.
+/// The answer to a failed request, in its route's shape: an error page for a page
+/// route, the flat shape for a partner route, the error's own body otherwise.
 fn error_response(error: ApiError, router: &Router<Handler>, request: &ApiRequest) -> ApiResponse {
-    let page = matches!(
-        router.find(request.method, &request.path),
-        RouteMatch::Found(route, _) if matches!(route.handler, Handler::Page(_))
-    );
-    if page {
-        sessions::page::error_response(error)
-    } else {
-        error.into_response()
+    match router.find(request.method, &request.path) {
+        RouteMatch::Found(route, _) if matches!(route.handler, Handler::Page(_)) => sessions::page::error_response(error),
+        RouteMatch::Found(route, _) if matches!(route.handler, Handler::Partner(_)) => crate::error::flat(error.into_response()),
+        _ => error.into_response(),
     }
 }
 
@@ -157,8 +163,14 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         RouteMatch::Found(route, _) => route.extra_limit,
         _ => None,
     };
+    let operator = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Operator(_)));
+    let operator_token = if operator {
+        Some(config::var(auth::OPERATOR_TOKEN_VARIABLE).ok_or_else(|| Router::<Handler>::not_found(&request.path))?)
+    } else {
+        None
+    };
     let credentials = Credentials::from_headers(|name| request.header(name)).ok();
-    let admission = enforce_limit(&context.db, request, extra_limit, credentials.as_ref())?;
+    let admission = enforce_limit(&context.db, request, extra_limit, credentials.as_ref(), operator)?;
 
     let (route, params) = match found {
         RouteMatch::Found(route, params) => (route, params),
@@ -167,7 +179,12 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
     };
     let tenant = match route.handler {
         Handler::Tenant(_) | Handler::TenantStream(_) => Some(authenticate(credentials.as_ref(), &admission)?),
-        Handler::Public(_) | Handler::Page(_) | Handler::PublicStream(_) | Handler::Session(_) => None,
+        Handler::Public(_)
+        | Handler::Page(_)
+        | Handler::PublicStream(_)
+        | Handler::Session(_)
+        | Handler::Operator(_)
+        | Handler::Partner(_) => None,
     };
     match (route.handler, tenant) {
         (Handler::TenantStream(handler), Some(tenant)) => {
@@ -182,6 +199,16 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
             handler(&context, request, &params).map(Reply::Full)
         }
         (Handler::PublicStream(handler), _) => handler(context, request.clone(), params).await,
+        (Handler::Partner(handler), _) => {
+            auth::authorize_partner(credentials.as_ref(), &auth::PartnerConfig::from_variables())?;
+            request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
+            handler(&context, request, &params).map(Reply::Full)
+        }
+        (Handler::Operator(handler), _) => {
+            auth::authorize_operator(request.header("authorization"), operator_token.as_deref().unwrap_or_default())?;
+            request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
+            handler(&context, request, &params).map(Reply::Full)
+        }
         (Handler::Session(handler), _) => {
             let interview = sessions::authenticate(&context.db, request, params.get("interview_id"))?;
             request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
@@ -200,10 +227,17 @@ fn enforce_limit(
     request: &ApiRequest,
     extra_limit: Option<&'static str>,
     credentials: Option<&Credentials>,
+    operator: bool,
 ) -> ApiResult<Admission> {
     let now = time::unix_seconds(time::now());
     let client = request.client_ip.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
-    let mut limits = vec![("all", config::var_u64(GLOBAL_LIMIT_VARIABLE, GLOBAL_LIMIT_DEFAULT))];
+    // Operator routes never spend the tenants' per-IP budget (a scheduler shares
+    // its address with nobody's interviews), and have one of their own.
+    let mut limits = if operator {
+        vec![("operator", config::var_u64(OPERATOR_LIMIT_VARIABLE, OPERATOR_LIMIT_DEFAULT))]
+    } else {
+        vec![("all", config::var_u64(GLOBAL_LIMIT_VARIABLE, GLOBAL_LIMIT_DEFAULT))]
+    };
     if let Some(variable) = extra_limit {
         // An unset extra limit (no variable) counts nothing.
         let limit = config::var_u64(variable, u64::MAX);
@@ -239,7 +273,9 @@ pub async fn read_body(incoming: IncomingRequest, request: &ApiRequest, limit: u
     let mut body = Vec::new();
     let mut stream = incoming.into_body_stream();
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| ApiError::internal(anyhow::anyhow!("reading request body: {e:?}")))?;
+        let chunk = chunk.map_err(|_| {
+            ApiError::UnreadableBody("the connection ended early or its chunked encoding is malformed".into())
+        })?;
         if body.len() + chunk.len() > limit {
             return Err(too_large());
         }

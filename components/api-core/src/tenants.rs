@@ -38,6 +38,9 @@ impl NewTenant {
         let text = |name: &str| -> ApiResult<Option<String>> {
             match object.get(name) {
                 None | Some(Value::Null) => Ok(None),
+                Some(Value::String(text)) if text.chars().any(crate::validation::is_forbidden_control) => {
+                    Err(invalid(format!("{name} must not contain control characters (tab and line breaks aside)")))
+                }
                 Some(Value::String(text)) => Ok(Some(text.clone())),
                 Some(_) => Err(invalid(format!("{name} must be a string"))),
             }

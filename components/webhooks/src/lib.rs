@@ -1,5 +1,5 @@
 //! Webhooks: event types, secrets, double opt-in subscriptions, delivery log.
-//! Deliveries themselves are sent by the cron-triggered `webhook-dispatcher`.
+//! Deliveries themselves are sent by the maintenance run (`api_core::maintenance`).
 
 use api_core::auth::Tenant;
 use api_core::webhooks::{self, DeliveryFilter, NewSubscription};

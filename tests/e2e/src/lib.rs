@@ -23,7 +23,7 @@ pub fn workspace_root() -> PathBuf {
 
 fn check_components_built() {
     let dir = workspace_root().join("target/wasm32-wasip2/release");
-    for component in ["tenants", "webhooks", "fallback", "files", "projects", "sessions", "interviews", "webhook_dispatcher"] {
+    for component in ["tenants", "webhooks", "fallback", "files", "projects", "sessions", "interviews", "operator", "maintenance"] {
         let wasm = dir.join(format!("{component}.wasm"));
         assert!(wasm.exists(), "{} is missing: run `make build` (or `make test`) first", wasm.display());
     }

@@ -395,7 +395,7 @@ fn idle_interviews_are_ended_by_the_cron_run() {
     idle.answer(&app, LONG_ANSWER);
     std::thread::sleep(Duration::from_millis(1500));
     let fresh = Session::start(&app, &start_body(&project_id, "production"));
-    app.host.run_cron("webhook-dispatcher").unwrap();
+    app.host.run_cron("maintenance").unwrap();
 
     let (_, body) = idle.get(&app);
     assert_eq!((body["state"].as_str(), body["interview_status"].as_str()), (Some("timed_out"), Some("INITIATED")));
@@ -414,7 +414,7 @@ fn idle_interviews_are_ended_by_the_cron_run() {
     assert!(summary.contains(LONG_ANSWER), "{summary}");
     assert_eq!(ended_at, None, "a timed-out interview is not completed");
     assert!(closed_at.is_some());
-    app.host.run_cron("webhook-dispatcher").unwrap();
+    app.host.run_cron("maintenance").unwrap();
     assert_eq!(events(&app, "interview.finished", "interview_id", &idle.interview_id).len(), 1, "ended once");
 }
 
@@ -517,4 +517,19 @@ impl Tap for Value {
         change(&mut self);
         self
     }
+}
+
+#[test]
+fn the_maintenance_route_ends_idle_interviews_too() {
+    let app = TestApp::start(&[("interview_idle_timeout_seconds", "1"), ("maintenance_token", "mt-sessions-token")]);
+    let tenant = app.create_tenant();
+    let project_id = active_project(&app, &tenant, json!({}));
+    let idle = Session::start(&app, &start_body(&project_id, "production"));
+    std::thread::sleep(Duration::from_millis(1500));
+    let (status, report) = json_of(app.post("/v1/maintenance/run").bearer_auth("mt-sessions-token").send().unwrap());
+    assert_eq!(status, 200);
+    assert_eq!(report["ended_interviews"], 1);
+    assert_eq!(idle.get(&app).1["state"], "timed_out");
+    let (_, again) = json_of(app.post("/v1/maintenance/run").bearer_auth("mt-sessions-token").send().unwrap());
+    assert_eq!(again["ended_interviews"], 0, "ended once");
 }

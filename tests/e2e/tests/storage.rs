@@ -96,7 +96,7 @@ fn the_dispatcher_brings_a_fresh_database_up_to_date() {
     let state = tempfile::tempdir().unwrap();
     let app = TestApp::start_in(state.path(), &[]);
     // No request has run the rate-limit statement (which migrates on the way).
-    app.host.run_cron("webhook-dispatcher").expect("the dispatcher runs on a fresh database");
+    app.host.run_cron("maintenance").expect("the dispatcher runs on a fresh database");
     let conn = rusqlite::Connection::open_with_flags(app.sqlite_path(), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0)).unwrap();
     let mode: String = conn.query_row("PRAGMA journal_mode", [], |row| row.get(0)).unwrap();

@@ -199,6 +199,14 @@ fn merge_patch_nulls_clear_nullable_fields() {
 }
 
 #[test]
+fn merge_patch_takes_whole_numbers_written_as_floats() {
+    let fields = patched(json!({"max_interviews": 5.0, "interview_length": 15.0})).unwrap();
+    assert_eq!((fields.max_interviews, fields.interview_length), (Some(5), 15));
+    assert_eq!(patched(json!({"max_interviews": 1e2})).unwrap().max_interviews, Some(100));
+    assert_eq!(errors_of(patched(json!({"max_interviews": 5.5}))), vec![(loc(&["body", "max_interviews"]), "int_from_float")]);
+}
+
+#[test]
 fn merge_patch_null_on_a_required_field_is_a_422() {
     for (field, kind) in [
         ("project_name", "string_type"),

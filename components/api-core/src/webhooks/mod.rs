@@ -387,7 +387,11 @@ fn delivery_of(row: &db::Row<'_>) -> Delivery {
         subscription_id: row.text("subscription_id"),
         event_id: row.text("event_id"),
         event_type: row.text("event_type"),
-        next_attempt_at: (status == "pending").then(|| millis_to_rfc3339(row.int("next_attempt_at"))),
+        // 0 is how the outbox trigger says "due at once": due since the delivery exists.
+        next_attempt_at: (status == "pending").then(|| match row.int("next_attempt_at") {
+            0 => row.text("created_at"),
+            due => millis_to_rfc3339(due),
+        }),
         status,
         attempt_count: row.int("attempt_count"),
         last_status_code: row.opt_int("last_status_code"),

@@ -1,0 +1,123 @@
+//! The maintenance run (docs/deploy.md): ends the interviews idle for too long,
+//! then sends the webhook deliveries that are due. The cron component calls it
+//! every few seconds where Spin's cron trigger runs; elsewhere an external
+//! scheduler calls `POST /v1/maintenance/run`. Runs may overlap (the cron and
+//! the route, or two schedulers): deliveries are leased before they are sent,
+//! so each attempt goes out once, and ending an interview is a guarded update.
+
+use crate::db::Db;
+use crate::outbound;
+use crate::sessions;
+use crate::time;
+use crate::webhooks::dispatch::{self, DispatchConfig, Job, Outcome};
+use crate::webhooks::signing::Transition;
+use serde::Serialize;
+use std::time::{Duration, Instant, SystemTime};
+
+/// What one run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// Interviews ended for inactivity.
+    pub ended_interviews: usize,
+    pub deliveries: DeliveryCounts,
+}
+
+/// Webhook deliveries attempted by one run, by outcome.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct DeliveryCounts {
+    pub attempted: usize,
+    pub delivered: usize,
+    /// Failed, with a retry scheduled.
+    pub retrying: usize,
+    /// Failed for good (no retry left, or the subscription is gone).
+    pub failed: usize,
+}
+
+/// One maintenance run. A failure of one part is reported after the others ran.
+pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
+    let mut report = Report::default();
+    let mut problems = Vec::new();
+    match sessions::end_idle(db, now) {
+        Ok(ended) => report.ended_interviews = ended,
+        Err(error) => problems.push(format!("ending idle interviews: {error:?}")),
+    }
+    match deliver(db, now) {
+        Ok(counts) => report.deliveries = counts,
+        Err(error) => problems.push(error),
+    }
+    if problems.is_empty() {
+        Ok(report)
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+/// Leases the due deliveries, sends them all at once (each signed, redirects not
+/// followed, within the receiver timeout), and records every attempt.
+fn deliver(db: &Db, now: SystemTime) -> Result<DeliveryCounts, String> {
+    let config = DispatchConfig::from_variables();
+    if config.lease_ms <= config.timeout_ms {
+        eprintln!(
+            "maintenance: webhook_lease_seconds should exceed webhook_timeout_seconds, \
+             or a slow attempt can be sent twice by overlapping runs"
+        );
+    }
+    let owner = uuid::Uuid::new_v4().to_string();
+    let jobs = dispatch::claim(db, &config, &owner, now).map_err(|e| format!("claiming deliveries: {e:?}"))?;
+    let mut counts = DeliveryCounts { attempted: jobs.len(), ..DeliveryCounts::default() };
+    if jobs.is_empty() {
+        return Ok(counts);
+    }
+    let outcomes = send_all(&jobs, &config);
+    let mut problems = Vec::new();
+    for (job, outcome) in jobs.iter().zip(outcomes) {
+        match dispatch::record(db, &config, job, &owner, &outcome) {
+            Ok(Transition::Delivered) => counts.delivered += 1,
+            Ok(Transition::Retry { .. }) => counts.retrying += 1,
+            Ok(Transition::Failed) => counts.failed += 1,
+            // Left leased: it is sent again once the lease expires.
+            Err(error) => problems.push(format!("recording delivery {}: {error:?}", job.delivery_id)),
+        }
+    }
+    if problems.is_empty() {
+        Ok(counts)
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+/// Sends every job's request at once and waits for all answers, bounded by the
+/// receiver timeout; one outcome per job, in order.
+fn send_all(jobs: &[Job], config: &DispatchConfig) -> Vec<Outcome> {
+    let started_at = time::now();
+    let started = Instant::now();
+    let timeout = Duration::from_millis(config.timeout_ms);
+    let prepared: Vec<_> = jobs.iter().map(|job| dispatch::prepare(job, config.policy, started_at)).collect();
+    let requests = prepared
+        .iter()
+        .map(|request| {
+            let request = request.as_ref().map_err(|reason| outbound::OutboundError::InvalidUrl(reason.clone()))?;
+            let headers: Vec<(&str, &str)> = request.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+            outbound::start("POST", request.url.as_str(), &headers, &request.body, timeout)
+        })
+        .collect();
+    let answers = outbound::statuses(requests, timeout);
+    prepared
+        .iter()
+        .zip(answers)
+        .map(|(request, answer)| {
+            let (status, error) = match (request, answer) {
+                (Err(reason), _) => (None, Some(reason.clone())),
+                (Ok(_), Ok(status)) => (Some(status), None),
+                (Ok(_), Err(error)) => (None, Some(error.to_string())),
+            };
+            Outcome {
+                status,
+                error,
+                started_at,
+                duration_ms: started.elapsed().as_millis() as u64,
+                timestamp: request.as_ref().ok().map(|r| r.timestamp),
+            }
+        })
+        .collect()
+}
