@@ -292,7 +292,7 @@ fn an_interviewee_types_an_interview_to_the_end_and_lands_on_the_redirect() {
     browser.wait_until("document.body.dataset.stage === 'thanks' || !location.href.startsWith('http://')", WAIT);
     let arrived = landing.wait_for_arrival(&browser, WAIT);
     assert_eq!(arrived, redirect);
-    assert!(browser.console_errors().iter().all(|e| e.message.contains(&landing.origin()) || e.message.contains("favicon")), "{:?}", browser.console_errors());
+    assert!(browser.console_errors().iter().all(|e| e.message.contains(&landing.origin())), "{:?}", browser.console_errors());
 
     // The interview, read back through the API.
     let (status, listed) = json_of(
@@ -313,4 +313,103 @@ fn an_interviewee_types_an_interview_to_the_end_and_lands_on_the_redirect() {
     assert_eq!(responses, answered as i64);
     let export = app.get(&format!("/v1/projects/{project_id}/interviews-export")).auth(&tenant).send().unwrap().text().unwrap();
     assert!(export.contains(answers[0]), "the export holds what was typed");
+}
+
+/// A 16x16 green PNG that browsers decode.
+const GREEN_PNG: &[u8] = b"\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x10\x00\x00\x00\x10\x08\x02\x00\x00\x00\x90\x91\x68\x36\x00\x00\x00\x16\x49\x44\x41\x54\x78\xda\x63\xe0\xce\xf3\x27\x09\x31\x8c\x6a\x18\xd5\x30\x7c\x35\x00\x00\x10\xfe\xc8\x01\x9e\x14\xf2\xb7\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+
+#[test]
+fn an_interviewee_takes_a_survey_block_by_block_to_the_end() {
+    use e2e::sessions::{act, create_project, project_body};
+    use e2e::{json_of, Authenticated, Multipart, TestApp};
+
+    let app = TestApp::start(&[]);
+    let tenant = app.create_tenant();
+    let (content_type, body) =
+        Multipart::new().text("mime_type", "image/png").text("purpose", "survey").file("file", "logo.png", "image/png", GREEN_PNG).finish();
+    let (_, file) = json_of(app.post("/v1/files").auth(&tenant).header("content-type", content_type).body(body).send().unwrap());
+    let file_id = file["file_id"].as_str().unwrap();
+    let landing = HttpsLanding::start();
+    let redirect = landing.url("/survey-done");
+    let project_id = create_project(
+        &app,
+        &tenant,
+        &project_body(json!({
+            "project_type": "survey", "redirect_url": redirect, "logo_url": null,
+            "survey_blocks": [
+                {"block_id": "hello", "type": "statement", "prompt": "Welcome! Four quick questions."},
+                {"block_id": "why", "type": "open_question", "prompt": "Why did you choose us?", "ai_follow_up": true},
+                {"block_id": "plan", "type": "single_choice", "prompt": "Which plan do you use?", "options": ["Free", "Pro", "Team"]},
+                {"block_id": "tools", "type": "multiple_choice", "prompt": "Which tools, if any?", "options": ["Email", "Chat"], "required": false},
+                {"block_id": "logo", "type": "rating", "prompt": "How much do you like our new logo?", "media": {"file_id": file_id}}
+            ]
+        })),
+    );
+    act(&app, &tenant, &project_id, "activate");
+
+    let browser = Browser::start();
+    browser.goto(&app.url(&format!("/i/{project_id}")));
+    browser.wait_for("#start", WAIT).click();
+    browser.wait_until("document.body.dataset.stage === 'conversation'", WAIT);
+    let mut seen = Vec::new();
+    loop {
+        browser.wait_until(
+            "document.body.dataset.stage !== 'conversation' || (!document.getElementById('conversation').classList.contains('sending') \
+             && document.getElementById('survey-block') && !document.getElementById('survey-block').hidden)",
+            WAIT,
+        );
+        if browser.execute("return document.body.dataset.stage", vec![]) != json!("conversation") {
+            break;
+        }
+        let block = browser.find("#survey-block");
+        let step = (block.attribute("data-block-id").unwrap_or_default(), block.attribute("data-follow-up").unwrap_or_default());
+        assert!(!seen.contains(&step), "the page showed {step:?} twice:\n{}", browser.describe());
+        seen.push(step.clone());
+        match block.attribute("data-block-type").as_deref() {
+            Some("statement") => browser.find("#block-continue").click(),
+            Some("open_question") => {
+                browser.find("#answer").send_keys("Mostly the price, and a friend recommended you to me last spring.");
+                browser.find("#send").click();
+            }
+            Some("single_choice") => {
+                browser.find("input[name='block-option'][value='Pro']").click();
+                browser.find("#block-submit").click();
+            }
+            Some("multiple_choice") => browser.find("#block-skip").click(),
+            Some("rating") => {
+                let media = browser.wait_for("#block-media img", WAIT);
+                browser.wait_until("document.querySelector('#block-media img').naturalWidth === 16", WAIT);
+                assert!(media.attribute("src").unwrap().ends_with(&format!("/i/{project_id}/media/{file_id}")));
+                save_screenshot(&browser, "survey-rating");
+                browser.find("input[name='block-option'][value='4']").click();
+                browser.find("#block-submit").click();
+            }
+            other => panic!("unexpected block type {other:?}:\n{}", browser.describe()),
+        }
+        // The next step: another block, or the end of the survey.
+        let previous = step;
+        browser
+            .poll(WAIT, || {
+                let stage = browser.execute("return document.body.dataset.stage", vec![]);
+                let now = browser.try_find("#survey-block").map(|b| {
+                    (b.attribute("data-block-id").unwrap_or_default(), b.attribute("data-follow-up").unwrap_or_default())
+                });
+                if stage != json!("conversation") || now.as_ref() != Some(&previous) { Ok(()) } else { Err("waiting for the next block".to_string()) }
+            })
+            .unwrap_or_else(|e| panic!("{e}\n{}", browser.describe()));
+    }
+    let ids: Vec<&str> = seen.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids, vec!["hello", "why", "why", "plan", "tools", "logo"], "the follow-up repeats its block: {seen:?}");
+    browser.wait_until("document.body.dataset.stage === 'finish'", WAIT);
+    save_screenshot(&browser, "survey-finish");
+    browser.find("#finish-button").click();
+    assert_eq!(landing.wait_for_arrival(&browser, WAIT), redirect);
+    assert!(browser.console_errors().iter().all(|e| e.message.contains(&landing.origin())), "{:?}", browser.console_errors());
+
+    let export = app.get(&format!("/v1/projects/{project_id}/interviews-export")).auth(&tenant).send().unwrap().text().unwrap();
+    let row = export.lines().nth(1).unwrap_or_default().to_string();
+    assert!(row.contains(",COMPLETED,false,") && row.contains(",SURVEY,"), "{row}");
+    let (_, results) = json_of(app.get(&format!("/v1/projects/{project_id}/survey-results")).auth(&tenant).send().unwrap());
+    let plan = results["blocks"].as_array().unwrap().iter().find(|b| b["block_id"] == "plan").unwrap().clone();
+    assert_eq!(plan["options"][1], json!({"option": "Pro", "count": 1}));
 }

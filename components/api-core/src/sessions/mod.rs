@@ -141,6 +141,9 @@ struct TurnBody<'a> {
     speaker: Speaker,
     text: &'a str,
     created_at: &'a str,
+    /// An optional survey block the interviewee skipped.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    skipped: bool,
     /// Survey turns presenting a block (or a follow-up on it): how to show it.
     #[serde(skip_serializing_if = "Option::is_none")]
     block: Option<Value>,
@@ -198,6 +201,7 @@ impl Interview {
                 speaker: t.speaker,
                 text: &t.text,
                 created_at: &t.created_at,
+                skipped: t.kind == TurnKind::Skip,
                 block: survey.and_then(|view| view.block(t)),
             })
             .collect();

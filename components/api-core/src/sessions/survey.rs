@@ -30,6 +30,16 @@ impl SurveyAnswer {
     /// for ratings, `{"skip": true}` for a block that is not required.
     pub fn parse(block: &SurveyBlock, follow_up: bool, body: &Value) -> ApiResult<SurveyAnswer> {
         let mut f = Fields::body(body)?;
+        // Optional: the block the answer is meant for. Another block is a 409, so a
+        // stale page never stores its answer in the wrong place.
+        if let Some(meant) = f.check("block_id", |v, l| validation::text(v, l, 1, 64)) {
+            if meant != block.block_id {
+                return Err(ApiError::conflict(
+                    "block_mismatch",
+                    format!("This answer is for block {meant:?}, but the survey is at {:?}; reload the session", block.block_id),
+                ));
+            }
+        }
         if !follow_up && f.check("skip", boolean) == Some(true) {
             f.finish()?;
             if block.required {
@@ -233,6 +243,8 @@ mod tests {
         assert_eq!(kind(parse(5, json!({"text": "ten"}))).1, "missing");
         assert_eq!(kind(parse(1, json!({"text": "  "}))).1, "string_too_short");
         assert_eq!(SurveyAnswer::parse(&blocks[5], true, &json!({"text": "why"})).unwrap(), SurveyAnswer::Text("why".into()));
+        assert_eq!(parse(5, json!({"block_id": "nps", "rating": 3})).unwrap(), SurveyAnswer::Rating(3));
+        assert_eq!(parse(5, json!({"block_id": "plan", "rating": 3})).unwrap_err().status(), 409);
         assert_eq!(SurveyAnswer::Rating(7).transcript_text(&blocks[5]), "7/10");
         assert_eq!(SurveyAnswer::Choices(vec!["A".into(), "C".into()]).stored(), Some(json!({"choices": ["A", "C"]})));
     }

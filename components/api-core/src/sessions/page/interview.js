@@ -896,7 +896,7 @@
   async function answerFailed(err, retry = sendAnswer) {
     if (retryable(err)) {
       say(errorText(err), retry);
-    } else if (err.status === 409 && err.code === 'answer_conflict') {
+    } else if (err.status === 409 && (err.code === 'answer_conflict' || err.code === 'block_mismatch')) {
       // Another tab answered first: show where the conversation is now.
       await refresh();
       say(t('answer_conflict'));
@@ -1366,6 +1366,9 @@
     cancelDictation();
     clearStatus();
     const turn = survey.current;
+    // Naming the block lets the server refuse an answer meant for another one
+    // (the survey went on in another tab) instead of storing it in the wrong place.
+    if (turn.block && turn.block.block_id) body = Object.assign({ block_id: turn.block.block_id }, body);
     setBusy(true);
     survey.echo = { seq: turn.seq, item: appendTurn('interviewer', turn.text) };
     state.pending = appendTurn('interviewee', shown);
@@ -1460,7 +1463,17 @@
 
   // ---------------------------------------------------------------- start up
 
+  /** A logo that cannot be loaded is hidden rather than shown broken. */
+  function guardLogo() {
+    const logo = document.querySelector('img.logo');
+    if (!logo) return;
+    const hide = () => { logo.hidden = true; };
+    if (logo.complete && logo.naturalWidth === 0) hide();
+    else logo.addEventListener('error', hide);
+  }
+
   function init() {
+    guardLogo();
     applyStrings();
     if (!boot || !boot.api || !boot.start) {
       fatal('error_heading', 'error_generic');
