@@ -20,10 +20,49 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::io::{BufRead, BufReader, Read};
 
-/// Largest accepted file (the `file` part's content): 25 MiB.
+/// Largest accepted file (the `file` part's content) by default: 25 MiB. The
+/// `file_max_bytes` variable changes it (platforms with smaller request limits).
 pub const MAX_FILE_BYTES: u64 = 25 * 1024 * 1024;
-/// Largest accepted upload request: the file plus 64 KiB for the other parts and framing.
-pub const MAX_UPLOAD_BYTES: u64 = MAX_FILE_BYTES + 64 * 1024;
+/// Room in an upload request for the other parts and the multipart framing.
+pub const UPLOAD_OVERHEAD_BYTES: u64 = 64 * 1024;
+/// Largest accepted upload request by default.
+pub const MAX_UPLOAD_BYTES: u64 = MAX_FILE_BYTES + UPLOAD_OVERHEAD_BYTES;
+
+/// How large an uploaded file may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileLimit {
+    pub file_bytes: u64,
+}
+
+impl Default for FileLimit {
+    fn default() -> Self {
+        FileLimit { file_bytes: MAX_FILE_BYTES }
+    }
+}
+
+impl FileLimit {
+    /// The `file_max_bytes` variable (25 MiB when unset).
+    pub fn from_variables() -> FileLimit {
+        FileLimit { file_bytes: crate::config::var_u64("file_max_bytes", MAX_FILE_BYTES).max(1) }
+    }
+
+    /// The whole request: the file plus the other parts and framing.
+    pub fn upload_bytes(self) -> u64 {
+        self.file_bytes + UPLOAD_OVERHEAD_BYTES
+    }
+
+    fn file_too_large(self) -> ApiError {
+        ApiError::PayloadTooLarge(format!("The file exceeds the maximum size of {} bytes", self.file_bytes))
+    }
+
+    fn request_too_large(self) -> ApiError {
+        ApiError::PayloadTooLarge(format!(
+            "The request body exceeds {} bytes (a {}-byte file plus 64 KiB for the other fields)",
+            self.upload_bytes(),
+            self.file_bytes
+        ))
+    }
+}
 /// Size of one stored chunk (the last one may be shorter).
 pub const CHUNK_BYTES: usize = 1024 * 1024;
 /// Text fields (`mime_type`, `purpose`) are kept up to this many bytes; the rest is skipped.
@@ -440,6 +479,7 @@ pub struct ChunkWriter<'s, S: BlobStore + ?Sized> {
     discarding: bool,
     /// A binary type the content must have: a wrong magic number switches to discarding.
     expected: Option<FileType>,
+    limit: FileLimit,
 }
 
 impl<'s, S: BlobStore + ?Sized> ChunkWriter<'s, S> {
@@ -455,13 +495,20 @@ impl<'s, S: BlobStore + ?Sized> ChunkWriter<'s, S> {
             kept: false,
             discarding: false,
             expected: None,
+            limit: FileLimit::default(),
         }
     }
 
-    /// Appends bytes; full chunks go to the store at once. Over [`MAX_FILE_BYTES`]: 413.
+    /// The largest file it takes (413 beyond).
+    pub fn with_limit(mut self, limit: FileLimit) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// Appends bytes; full chunks go to the store at once. Over its limit: 413.
     pub fn write(&mut self, mut data: &[u8]) -> ApiResult<()> {
-        if self.size + data.len() as u64 > MAX_FILE_BYTES {
-            return Err(file_too_large());
+        if self.size + data.len() as u64 > self.limit.file_bytes {
+            return Err(self.limit.file_too_large());
         }
         self.size += data.len() as u64;
         self.hasher.update(data);
@@ -616,16 +663,6 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn file_too_large() -> ApiError {
-    ApiError::PayloadTooLarge(format!("The file exceeds the maximum size of {MAX_FILE_BYTES} bytes (25 MiB)"))
-}
-
-fn request_too_large() -> ApiError {
-    ApiError::PayloadTooLarge(format!(
-        "The request body exceeds {MAX_UPLOAD_BYTES} bytes (a 25 MiB file plus 64 KiB for the other fields)"
-    ))
-}
-
 // ---------------------------------------------------------------------------
 // Upload
 
@@ -658,9 +695,9 @@ fn is_multipart_form(content_type: Option<&str>) -> bool {
         .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("multipart/form-data"))
 }
 
-fn multipart_error(error: multer::Error) -> ApiError {
+fn multipart_error(error: multer::Error, limit: FileLimit) -> ApiError {
     match error {
-        multer::Error::StreamSizeExceeded { .. } => request_too_large(),
+        multer::Error::StreamSizeExceeded { .. } => limit.request_too_large(),
         multer::Error::StreamReadFailed(cause) => {
             eprintln!("request refused: the client's upload could not be read: {cause}");
             ApiError::BadRequest(format!("The request body could not be read ({cause}); send it again"))
@@ -672,8 +709,8 @@ fn multipart_error(error: multer::Error) -> ApiError {
 /// Reads a multipart upload from `body` as it arrives, storing the `file` part's
 /// bytes in chunks under `file_id`, then validates it:
 ///
-/// - `Content-Length` over [`MAX_UPLOAD_BYTES`], or more bytes than that, or a
-///   file over [`MAX_FILE_BYTES`]: 413 at once, without reading further.
+/// - `Content-Length` over the limit's request size, or more bytes than that, or
+///   a file over its file size: 413 at once, without reading further.
 /// - Not `multipart/form-data`: 422 with `missing` for `file`, `mime_type` and
 ///   `purpose` (FastAPI's answer for a body it cannot read as a form).
 /// - Broken multipart framing, a second `file` part: 400.
@@ -687,6 +724,7 @@ pub async fn receive<'s, S, B, E>(
     body: B,
     store: &'s S,
     file_id: &str,
+    limit: FileLimit,
 ) -> ApiResult<Upload<'s, S>>
 where
     S: BlobStore + ?Sized,
@@ -694,8 +732,8 @@ where
     E: std::fmt::Debug,
 {
     if let Some(length) = content_length.and_then(|l| l.trim().parse::<u64>().ok()) {
-        if length > MAX_UPLOAD_BYTES {
-            return Err(request_too_large());
+        if length > limit.upload_bytes() {
+            return Err(limit.request_too_large());
         }
     }
     if !is_multipart_form(content_type) {
@@ -704,24 +742,24 @@ where
     let boundary = multer::parse_boundary(content_type.unwrap_or_default())
         .map_err(|_| ApiError::BadRequest("Malformed multipart/form-data: the Content-Type has no boundary".into()))?;
     let stream = body.map(|chunk| chunk.map(Bytes::from).map_err(|error| BodyReadError(format!("{error:?}"))));
-    let constraints = multer::Constraints::new().size_limit(multer::SizeLimit::new().whole_stream(MAX_UPLOAD_BYTES));
+    let constraints = multer::Constraints::new().size_limit(multer::SizeLimit::new().whole_stream(limit.upload_bytes()));
     let mut multipart = multer::Multipart::with_constraints(stream, boundary, constraints);
 
     let mut mime_type: Option<String> = None;
     let mut purpose: Option<String> = None;
     let mut file: Option<ChunkWriter<'s, S>> = None;
-    while let Some(mut field) = multipart.next_field().await.map_err(multipart_error)? {
+    while let Some(mut field) = multipart.next_field().await.map_err(|e| multipart_error(e, limit))? {
         let name = field.name().unwrap_or_default().to_string();
         match name.as_str() {
             "file" => {
                 if file.is_some() {
                     return Err(ApiError::BadRequest("Send exactly one 'file' part".into()));
                 }
-                let mut writer = ChunkWriter::new(store, file_id);
+                let mut writer = ChunkWriter::new(store, file_id).with_limit(limit);
                 // With a binary mime_type already known, a wrong magic number is
                 // seen in the first bytes: nothing is stored from then on.
                 writer.expected = mime_type.as_deref().and_then(FileType::from_mime).filter(|t| *t != FileType::Svg);
-                while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+                while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(e, limit))? {
                     writer.write(&chunk)?;
                 }
                 writer.finish()?;
@@ -729,7 +767,7 @@ where
             }
             "mime_type" | "purpose" => {
                 let mut text = Vec::new();
-                while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+                while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(e, limit))? {
                     let take = (MAX_TEXT_FIELD_BYTES + 1).saturating_sub(text.len()).min(chunk.len());
                     text.extend_from_slice(&chunk[..take]);
                 }
@@ -742,7 +780,7 @@ where
                 }
             }
             // Unknown parts are read past (they count toward the request limit).
-            _ => while field.chunk().await.map_err(multipart_error)?.is_some() {},
+            _ => while field.chunk().await.map_err(|e| multipart_error(e, limit))?.is_some() {},
         }
     }
 
@@ -867,7 +905,8 @@ where
 {
     let file_id = uuid::Uuid::new_v4().to_string();
     let upload =
-        receive(request.header("content-type"), request.header("content-length"), body, store, &file_id).await?;
+        receive(request.header("content-type"), request.header("content-length"), body, store, &file_id, FileLimit::from_variables())
+            .await?;
     save(db, tenant_id, &file_id, upload)
 }
 
@@ -1033,7 +1072,7 @@ mod tests {
     fn run<'s>(store: &'s MemoryStore, content_type: Option<&str>, body: Vec<u8>) -> ApiResult<Upload<'s, MemoryStore>> {
         let pieces: Vec<Result<Vec<u8>, ()>> = body.chunks(16 * 1024).map(|c| Ok(c.to_vec())).collect();
         let stream = futures::stream::iter(pieces);
-        futures::executor::block_on(receive(content_type, None, stream, store, "f1"))
+        futures::executor::block_on(receive(content_type, None, stream, store, "f1", FileLimit::default()))
     }
 
     fn upload_of(store: &MemoryStore, mime: &str, bytes: &[u8]) -> ApiResult<(FileType, u64, u64, String)> {
@@ -1320,7 +1359,9 @@ mod tests {
         let stream = futures::stream::iter(Vec::<Result<Vec<u8>, ()>>::new());
         let declared = (MAX_UPLOAD_BYTES + 1).to_string();
         let error =
-            futures::executor::block_on(receive(Some(&content_type()), Some(&declared), stream, &store, "f2")).err().unwrap();
+            futures::executor::block_on(receive(Some(&content_type()), Some(&declared), stream, &store, "f2", FileLimit::default()))
+                .err()
+                .unwrap();
         assert!(matches!(error, ApiError::PayloadTooLarge(_)));
 
         // Many small parts beyond the request limit.

@@ -291,6 +291,18 @@ fn raw_upload_head(app: &TestApp, tenant: &TenantCredentials, content_length: u6
 }
 
 #[test]
+fn the_file_limit_is_the_operators_to_lower() {
+    // E.g. for a platform whose requests may not exceed 10 MiB.
+    let app = TestApp::start(&[("file_max_bytes", "2000")]);
+    let tenant = app.create_tenant();
+    assert_eq!(upload(&app, &tenant, "image/png", &png(2000)).status(), 200);
+    let (status, body) = json_of(upload(&app, &tenant, "image/png", &png(2001)));
+    assert_eq!(status, 413);
+    assert_eq!(body["code"], 413);
+    assert!(body["message"].as_str().unwrap().contains("2000 bytes"), "{body}");
+}
+
+#[test]
 fn uploads_over_25_mib_are_413() {
     let app = shared_app();
     let tenant = app.create_tenant();
