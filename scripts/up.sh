@@ -23,6 +23,21 @@ Development partnership credentials (for POST /v1/tenants):
 INFO
 
 if command -v spin >/dev/null 2>&1; then
-    exec spin up --listen "$listen" --state-dir "$state_dir"
+    if spin plugins list --installed 2>/dev/null | grep -q '^trigger-cron'; then
+        exec spin up --listen "$listen" --state-dir "$state_dir"
+    fi
+    # Without the cron plugin, `spin up` cannot start the cron component: run the
+    # HTTP components only, and say how maintenance runs then (docs/deploy.md).
+    mapfile -t http_components < <(awk '/^\[\[trigger\./ { http = ($0 == "[[trigger.http]]") }
+        http && /^component *=/ { gsub(/.*= *"|"/, ""); print }' spin.toml | sort -u)
+    args=()
+    for component in "${http_components[@]}"; do args+=(-c "$component"); done
+    cat <<NOTE
+The trigger-cron plugin is not installed: serving the HTTP components only.
+Idle interviews and webhook deliveries then wait for POST /v1/maintenance/run:
+set SPIN_VARIABLE_MAINTENANCE_TOKEN and call it every minute, or install the
+plugin (spin plugins install trigger-cron).
+NOTE
+    exec spin up --listen "$listen" --state-dir "$state_dir" "${args[@]}"
 fi
 exec target/debug/spin-host up --from spin.toml --listen "$listen" --state-dir "$state_dir"
