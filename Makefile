@@ -7,7 +7,7 @@ STATE_DIR ?= .spin
 # dependency features differently and rebuild wasmtime and friends.
 NATIVE := -p api-core -p spin-host -p e2e
 
-.PHONY: up test build wasm host unit e2e bench clean setup setup-browser
+.PHONY: up test build wasm host unit e2e bench clean setup setup-browser setup-redis
 
 setup:
 	@scripts/wasm-toolchain.sh >/dev/null
@@ -15,6 +15,10 @@ setup:
 # Only the tests need a browser (Debian's Chromium and ChromeDriver).
 setup-browser:
 	@scripts/setup-browser.sh
+
+# Only the tests need a Redis server (Debian's redis-server and redis-tools).
+setup-redis:
+	@scripts/setup-redis.sh
 
 wasm: setup
 	scripts/build-wasm.sh
@@ -30,10 +34,10 @@ up: build
 unit:
 	cargo test $(NATIVE) --lib
 
-e2e: build setup-browser
+e2e: build setup-browser setup-redis
 	cargo test $(NATIVE) --test '*'
 
-test: build setup-browser
+test: build setup-browser setup-redis
 	cargo test $(NATIVE)
 
 # Builds what it needs itself (wasm with the anchor components, an optimised host).

@@ -21,6 +21,10 @@
 //!   `<state-dir>/sqlite_db.db` with a new connection per `open` (see `sqlite.rs`)
 //!   and `<state-dir>/sqlite_key_value.db` through one shared connection per app;
 //!   any other import links but traps when called;
+//! - reads Spin's runtime config file (`--runtime-config-file`): key-value
+//!   stores on local SQLite files or Redis, SQLite databases on local files,
+//!   `env` and `static` variables providers, extra store labels (see
+//!   `runtime_config.rs`); what it cannot do (libSQL, Vault, ...) fails at start-up;
 //! - fires cron components on schedule (`spin-trigger-cron` semantics).
 //!
 //! # Library use (sync, from plain `#[test]` functions)
@@ -41,8 +45,10 @@
 //!
 //! `HostConfig` fields: `manifest` (path to spin.toml), `listen` (port 0 picks a
 //! free port), `state_dir`, `variables` (overrides of app variables, highest
-//! priority, above `SPIN_VARIABLE_<NAME>` and defaults) and `enable_cron`
-//! (schedule the cron triggers; `run_cron` works either way).
+//! priority, above `SPIN_VARIABLE_<NAME>` and defaults), `enable_cron`
+//! (schedule the cron triggers; `run_cron` works either way) and
+//! `runtime_config_file` (Spin's `--runtime-config-file`; `None`: only the
+//! `default` stores, in `state_dir`).
 //!
 //! The server runs on its own tokio runtime in a background thread, so the
 //! `Host` methods can be called from any thread, async or not.
@@ -50,7 +56,8 @@
 //! # CLI
 //!
 //! `spin-host up [-f|--from spin.toml] [--listen 127.0.0.1:3000] [--state-dir DIR]
-//! [--variable NAME=VALUE]... [--sqlite SQL|@file]...` (see `spin-host --help`).
+//! [--runtime-config-file FILE] [--variable NAME=VALUE]... [--sqlite SQL|@file]...`
+//! (see `spin-host --help`).
 
 pub mod bindings;
 pub mod cron;
@@ -58,6 +65,7 @@ pub mod key_value;
 pub mod manifest;
 pub mod outbound;
 pub mod routes;
+pub mod runtime_config;
 pub mod server;
 pub mod sqlite;
 pub mod state;
@@ -73,6 +81,7 @@ use tokio::sync::watch;
 
 use crate::manifest::{Manifest, RouteConfig};
 use crate::routes::Router;
+use crate::runtime_config::RuntimeConfig;
 use crate::server::App;
 use crate::state::AppState;
 
@@ -89,6 +98,11 @@ pub struct HostConfig {
     pub variables: HashMap<String, String>,
     /// Run `[[trigger.cron]]` components on their schedules.
     pub enable_cron: bool,
+    /// Spin's runtime config file (`spin up --runtime-config-file`), if any:
+    /// key-value stores (`spin`, `redis`), SQLite databases (`spin`), variables
+    /// providers (`env`, `static`), store labels besides `default`. `state_dir`
+    /// above wins over a `state_dir` set in the file (as `--state-dir` does in Spin).
+    pub runtime_config_file: Option<PathBuf>,
 }
 
 impl HostConfig {
@@ -103,8 +117,42 @@ impl HostConfig {
             state_dir,
             variables: HashMap::new(),
             enable_cron: true,
+            runtime_config_file: None,
         }
     }
+}
+
+/// What Spin checks at start-up: every store label a component lists exists
+/// (`default` always does; others only when the runtime config defines them).
+pub fn check_store_labels(manifest: &Manifest, state: &AppState) -> Result<()> {
+    for (id, c) in &manifest.component {
+        for label in &c.key_value_stores {
+            if !state.key_value.contains(label) {
+                bail!(
+                    "unknown key_value_stores label {label:?} for component {id:?} \
+                     (define it as [key_value_store.{label}] in a runtime config file)"
+                );
+            }
+        }
+    }
+    let mut missing: Vec<String> = Vec::new();
+    for (id, c) in &manifest.component {
+        for label in &c.sqlite_databases {
+            if !state.sqlite.contains_key(label) {
+                missing.push(format!("- Component {id} uses database '{label}'"));
+            }
+        }
+    }
+    if !missing.is_empty() {
+        bail!(
+            "One or more components use SQLite databases which are not defined.\n\
+             Check the spelling, or pass a runtime configuration file that defines these stores.\n\
+             See https://spinframework.dev/dynamic-configuration#sqlite-storage-runtime-configuration\n\
+             Details:\n{}",
+            missing.join("\n")
+        );
+    }
+    Ok(())
 }
 
 /// `.spin` next to the manifest, like Spin's default state directory.
@@ -143,11 +191,17 @@ impl Host {
         std::fs::create_dir_all(&state_dir)
             .with_context(|| format!("cannot create state dir {}", state_dir.display()))?;
 
-        let resolver = variables::Resolver::new(
-            &manifest,
-            variables::Sources::from_process(config.variables.clone()),
-        )?;
-        let state = Arc::new(AppState::new(resolver, &state_dir));
+        let runtime_config = match &config.runtime_config_file {
+            Some(path) => RuntimeConfig::load(path)?,
+            None => RuntimeConfig::default(),
+        };
+        runtime_config.ensure_supported()?;
+
+        let mut sources = variables::Sources::from_process(config.variables.clone());
+        sources.providers = runtime_config::variable_providers(&runtime_config)?;
+        let resolver = variables::Resolver::new(&manifest, sources)?;
+        let state = Arc::new(AppState::new(resolver, &runtime_config, &state_dir)?);
+        check_store_labels(&manifest, &state)?;
 
         // Private routes are reachable only by service chaining, not by URL.
         let mut routes = Vec::new();
@@ -316,5 +370,32 @@ impl Host {
 impl Drop for Host {
     fn drop(&mut self) {
         self.shutdown_and_join();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_labels_other_than_default_need_the_runtime_config() {
+        let manifest = Manifest::parse(
+            "spin_manifest_version = 2\n[component.a]\nsource = \"a.wasm\"\n\
+             key_value_stores = [\"default\", \"cache\"]\nsqlite_databases = [\"default\", \"reports\"]\n",
+        )
+        .unwrap();
+        let dir = std::env::temp_dir().join(format!("spin-host-labels-{}", std::process::id()));
+        let check = |runtime_config: &str| {
+            let resolver = variables::Resolver::new(&manifest, variables::Sources::default()).unwrap();
+            let config = RuntimeConfig::parse(runtime_config, None).unwrap();
+            let state = AppState::new(resolver, &config, &dir).unwrap();
+            check_store_labels(&manifest, &state).map_err(|e| format!("{e:#}"))
+        };
+        let e = check("").unwrap_err();
+        assert!(e.contains("unknown key_value_stores label \"cache\" for component \"a\""), "{e}");
+        let e = check("[key_value_store.cache]\ntype = \"spin\"\n").unwrap_err();
+        assert!(e.contains("- Component a uses database 'reports'"), "{e}");
+        check("[key_value_store.cache]\ntype = \"spin\"\n[sqlite_database.reports]\ntype = \"spin\"\n").unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

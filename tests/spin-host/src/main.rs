@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
+use spin_host::runtime_config::RuntimeConfig;
 use spin_host::{default_state_dir, Host, HostConfig};
 
 const HELP: &str = "\
@@ -20,7 +21,13 @@ OPTIONS (as `spin up`):
                                 that holds it [default: spin.toml]
         --listen <ADDRESS>      The address to listen on [default: 127.0.0.1:3000]
         --state-dir <DIR>       Where SQLite and key-value data live
-                                [default: .spin next to the manifest]
+                                [default: the runtime config's state_dir, else
+                                .spin next to the manifest]
+        --runtime-config-file <FILE>
+                                Spin's runtime config: key-value stores (`spin`,
+                                `redis`), SQLite databases (`spin`), variables
+                                providers (`env`, `static`); relative `spin`
+                                key-value paths are relative to the file
         --variable <NAME=VALUE> Set an application variable (repeatable; wins over
                                 SPIN_VARIABLE_<NAME> environment variables)
         --sqlite <SQL|@FILE>    Run SQL against the default database before serving
@@ -38,6 +45,7 @@ struct Args {
     manifest: PathBuf,
     listen: SocketAddr,
     state_dir: Option<PathBuf>,
+    runtime_config_file: Option<PathBuf>,
     variables: HashMap<String, String>,
     sqlite: Vec<String>,
     cron: bool,
@@ -53,6 +61,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>> {
         manifest: PathBuf::from("spin.toml"),
         listen: "127.0.0.1:3000".parse()?,
         state_dir: None,
+        runtime_config_file: None,
         variables: HashMap::new(),
         sqlite: Vec::new(),
         cron: true,
@@ -78,6 +87,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>> {
                     .with_context(|| format!("invalid --listen address {v:?}"))?;
             }
             "--state-dir" => out.state_dir = Some(PathBuf::from(value(&flag)?)),
+            "--runtime-config-file" => out.runtime_config_file = Some(PathBuf::from(value(&flag)?)),
             "--variable" => {
                 let v = value(&flag)?;
                 let (k, val) = v
@@ -102,17 +112,39 @@ fn run() -> Result<()> {
         print!("{HELP}");
         return Ok(());
     };
-    let state_dir = args
-        .state_dir
-        .clone()
-        .unwrap_or_else(|| default_state_dir(&args.manifest));
+    let runtime_config = match &args.runtime_config_file {
+        Some(path) => RuntimeConfig::load(path)?,
+        None => RuntimeConfig::default(),
+    };
+    runtime_config.ensure_supported()?;
+    if let Some(summary) = runtime_config.summary() {
+        let from = args
+            .runtime_config_file
+            .as_deref()
+            .map(|p| format!(" from \"{}\"", p.display()))
+            .unwrap_or_default();
+        eprintln!("Using runtime config {summary}{from}");
+    }
+    if runtime_config.log_dir.is_some() {
+        eprintln!("warning: the runtime config's log_dir is ignored: component output goes to this process's stdout/stderr");
+    }
+    // As in Spin: --state-dir, else the runtime config's state_dir, else .spin.
+    let state_dir = match (&args.state_dir, runtime_config.state_dir()?) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(dir)) => dir,
+        (None, None) => default_state_dir(&args.manifest),
+    };
 
     if !args.sqlite.is_empty() {
         // Like `spin up --sqlite`: before serving, each statement on a fresh
         // connection of the default database; `@file` runs the file as a batch.
         std::fs::create_dir_all(&state_dir)
             .with_context(|| format!("cannot create state dir {}", state_dir.display()))?;
-        let db = spin_host::sqlite::SqliteDatabase::new(state_dir.join("sqlite_db.db"));
+        let location = runtime_config
+            .sqlite_locations(&std::path::absolute(&state_dir)?)?
+            .remove("default")
+            .context("no default database")?;
+        let db = spin_host::sqlite::SqliteDatabase::create(&location)?;
         for stmt in &args.sqlite {
             let result = match stmt.strip_prefix('@') {
                 Some(file) => {
@@ -134,6 +166,7 @@ fn run() -> Result<()> {
         state_dir,
         variables: args.variables,
         enable_cron: args.cron,
+        runtime_config_file: args.runtime_config_file,
     })?;
 
     let base = host.base_url();
@@ -192,6 +225,7 @@ mod tests {
             "--listen=0.0.0.0:8080",
             "--state-dir",
             "/tmp/s",
+            "--runtime-config-file=deploy/runtime-config.local.toml",
             "--variable",
             "a_b=c=d",
             "--sqlite",
@@ -203,6 +237,7 @@ mod tests {
         assert_eq!(a.manifest, PathBuf::from("app/spin.toml"));
         assert_eq!(a.listen.port(), 8080);
         assert_eq!(a.state_dir, Some(PathBuf::from("/tmp/s")));
+        assert_eq!(a.runtime_config_file, Some(PathBuf::from("deploy/runtime-config.local.toml")));
         assert_eq!(a.variables["a_b"], "c=d");
         assert_eq!(a.sqlite, vec!["@x.sql"]);
         assert!(!a.cron);

@@ -1,7 +1,9 @@
 //! The parts of a Spin manifest (`spin.toml`, `spin_manifest_version = 2`) the host uses.
 //!
 //! Unknown keys are ignored, as the host only needs routes, cron triggers,
-//! component sources, their capabilities and variables.
+//! component sources, their capabilities and variables. Whether the store
+//! labels components use exist depends on the runtime config, so that is
+//! checked at start-up (`check_store_labels` in lib.rs).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -140,20 +142,6 @@ impl Manifest {
                 bail!("trigger refers to unknown component {id:?}");
             }
         }
-        for (id, c) in &self.component {
-            // Spin only ships a "default" SQLite database and key-value store
-            // without a runtime config file; any other label fails at startup.
-            for db in &c.sqlite_databases {
-                if db != "default" {
-                    bail!("component {id:?} uses SQLite database {db:?}, which is not defined (only \"default\" is, without a runtime config)");
-                }
-            }
-            for store in &c.key_value_stores {
-                if store != "default" {
-                    bail!("component {id:?} uses key-value store {store:?}, which is not defined (only \"default\" is, without a runtime config)");
-                }
-            }
-        }
         Ok(())
     }
 
@@ -288,9 +276,8 @@ sqlite_databases = ["default"]
         let bad =
             "spin_manifest_version = 2\n[[trigger.http]]\nroute = \"/\"\ncomponent = \"nope\"\n";
         assert!(Manifest::parse(bad).is_err());
-        // A database label that needs a runtime config.
-        let bad = "spin_manifest_version = 2\n[component.a]\nsource = \"a.wasm\"\nsqlite_databases = [\"other\"]\n";
-        assert!(Manifest::parse(bad).is_err());
+        // (Store labels other than "default" are checked at start-up against
+        // the runtime config: see `check_store_labels` in lib.rs.)
         // required + default.
         let bad =
             "spin_manifest_version = 2\n[variables]\nx = { required = true, default = \"1\" }\n";

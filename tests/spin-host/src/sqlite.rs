@@ -1,4 +1,4 @@
-//! `fermyon:spin/sqlite@2.0.0` as Spin 4.0.2 serves its `default` database
+//! `fermyon:spin/sqlite@2.0.0` as Spin 4.0.2 serves its local databases
 //! (crates `spin-sqlite` and `spin-sqlite-inproc` at tag v4.0.2).
 //!
 //! Why follow Spin this closely: the host exists so that tests and benchmarks
@@ -7,14 +7,19 @@
 //! Spin and could never show a request waiting on another's write lock.
 //!
 //! What Spin 4.0.2 does, and so this module:
-//! - the `default` database is the file `<state-dir>/sqlite_db.db`;
+//! - the `default` database is the file `<state-dir>/sqlite_db.db`, unless the
+//!   runtime config file defines `[sqlite_database.default]`; other labels exist
+//!   only when that file defines them (`type = "spin"`, see `runtime_config.rs`);
 //! - every `Connection::open` makes a NEW connection handle; its rusqlite
 //!   connection is created on the handle's first statement (so an `open` that
 //!   is never used costs nothing) and closed when the handle is dropped;
+//!   a `spin` database without `path` is in memory, so each open then gets a
+//!   fresh empty database;
 //! - each such connection has rusqlite's defaults and nothing else: busy timeout
 //!   5 s, `synchronous=FULL`, an empty statement cache of 16 (`prepare_cached`
 //!   only helps within one open), no `PRAGMA`s; `ATTACH` of a file is refused
-//!   (only `''` and `':memory:'` may be attached);
+//!   (only `''` and `':memory:'` may be attached) unless the database has
+//!   `allow_attach_file = true`;
 //! - connections of different opens share nothing but the file, so they queue
 //!   on SQLite's file locks (waiting up to the busy timeout) like Spin's do, and
 //!   per-connection state (TEMP tables, `PRAGMA synchronous`, ...) is gone at the
@@ -24,16 +29,18 @@
 //!
 //! Known difference: the bundled SQLite is the one of this crate's rusqlite
 //! (Spin 4.0.2 bundles rusqlite 0.34); both are built with the same options.
-//! The key-value store is different in Spin: ONE connection per app (see
+//! The key-value store is different in Spin: ONE connection per store (see
 //! `key_value.rs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
+use anyhow::Context as _;
 use rusqlite::types::ValueRef;
 use wasmtime::component::Resource;
 
 use crate::bindings::spin::fermyon::spin::sqlite::{self, Error, QueryResult, RowResult, Value};
+use crate::runtime_config::SqliteLocation;
 use crate::state::StoreState;
 
 /// Spin's per-instance cap on open SQLite connections (its resource table size).
@@ -42,24 +49,46 @@ pub const MAX_OPEN_CONNECTIONS: usize = 256;
 /// Spin's cap on the bytes of one query result (`MAX_HOST_BUFFERED_BYTES`).
 pub const MAX_RESULT_BYTES: usize = 128 << 20;
 
-/// A database file that components open; the host keeps no connection to it.
+/// A database that components open; the host keeps no connection to it.
+#[derive(Debug, Clone)]
 pub struct SqliteDatabase {
-    path: PathBuf,
+    /// `None`: in memory (a fresh database per open, as in Spin).
+    path: Option<PathBuf>,
+    allow_attach_file: bool,
 }
 
 impl SqliteDatabase {
+    /// A database file, attaching other files refused (Spin's `default`).
     pub fn new(path: PathBuf) -> SqliteDatabase {
-        SqliteDatabase { path }
+        SqliteDatabase {
+            path: Some(path),
+            allow_attach_file: false,
+        }
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// A database from the runtime config; creates the file's directory, as Spin does.
+    pub fn create(location: &SqliteLocation) -> anyhow::Result<SqliteDatabase> {
+        if let Some(parent) = location.path.as_deref().and_then(Path::parent) {
+            std::fs::create_dir_all(parent).with_context(|| {
+                format!("failed to create sqlite database directory '{}'", parent.display())
+            })?;
+        }
+        Ok(SqliteDatabase {
+            path: location.path.clone(),
+            allow_attach_file: location.allow_attach_file,
+        })
+    }
+
+    /// The file, or `None` in memory.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
     }
 
     /// What one `Connection::open` gets: a connection of its own, made on first use.
     pub fn open(&self) -> LazyConnection {
         LazyConnection {
             path: self.path.clone(),
+            allow_attach_file: self.allow_attach_file,
             conn: OnceLock::new(),
         }
     }
@@ -68,7 +97,8 @@ impl SqliteDatabase {
 /// One opened connection. Its mutex is never contended across requests: it
 /// only orders the statements of the instance that opened it.
 pub struct LazyConnection {
-    path: PathBuf,
+    path: Option<PathBuf>,
+    allow_attach_file: bool,
     conn: OnceLock<Arc<Mutex<rusqlite::Connection>>>,
 }
 
@@ -77,18 +107,23 @@ impl LazyConnection {
         if let Some(c) = self.conn.get() {
             return Ok(c.clone());
         }
-        let mut conn =
-            rusqlite::Connection::open(&self.path).map_err(|e| Error::Io(e.to_string()))?;
-        conn.authorizer(Some(|ctx: rusqlite::hooks::AuthContext<'_>| {
-            use rusqlite::hooks::{AuthAction, Authorization};
-            match ctx.action {
-                AuthAction::Attach { filename } if !matches!(filename, "" | ":memory:") => {
-                    Authorization::Deny
-                }
-                _ => Authorization::Allow,
-            }
-        }))
+        let mut conn = match &self.path {
+            Some(path) => rusqlite::Connection::open(path),
+            None => rusqlite::Connection::open_in_memory(),
+        }
         .map_err(|e| Error::Io(e.to_string()))?;
+        if !self.allow_attach_file {
+            conn.authorizer(Some(|ctx: rusqlite::hooks::AuthContext<'_>| {
+                use rusqlite::hooks::{AuthAction, Authorization};
+                match ctx.action {
+                    AuthAction::Attach { filename } if !matches!(filename, "" | ":memory:") => {
+                        Authorization::Deny
+                    }
+                    _ => Authorization::Allow,
+                }
+            }))
+            .map_err(|e| Error::Io(e.to_string()))?;
+        }
         Ok(self
             .conn
             .get_or_init(|| Arc::new(Mutex::new(conn)))
@@ -175,13 +210,13 @@ impl sqlite::HostConnection for StoreState {
         if !self.component.sqlite_databases.contains(&database) {
             return Ok(Err(Error::AccessDenied));
         }
-        if database != "default" {
+        let Some(db) = self.app.sqlite.get(&database) else {
             return Ok(Err(Error::NoSuchDatabase));
-        }
+        };
         if self.open_sqlite_connections >= MAX_OPEN_CONNECTIONS {
             return Ok(Err(Error::Io("too many connections opened".into())));
         }
-        let conn = SqliteConnection(Arc::new(self.app.sqlite.open()));
+        let conn = SqliteConnection(Arc::new(db.open()));
         let resource = self.table.push(conn)?;
         self.open_sqlite_connections += 1;
         Ok(Ok(resource))
@@ -226,7 +261,7 @@ mod tests {
     }
 
     fn cleanup(db: &SqliteDatabase) {
-        let _ = std::fs::remove_dir_all(db.path().parent().unwrap());
+        let _ = std::fs::remove_dir_all(db.path().unwrap().parent().unwrap());
     }
 
     fn scalar(conn: &LazyConnection, sql: &str) -> Value {
@@ -280,7 +315,7 @@ mod tests {
         let db = temp_db("per-open");
         let first = db.open();
         // Nothing happens until the first statement, as in Spin.
-        assert!(!db.path().exists(), "open alone must not touch the file");
+        assert!(!db.path().unwrap().exists(), "open alone must not touch the file");
         first
             .execute("CREATE TEMP TABLE scratch (x INTEGER)", vec![])
             .unwrap();
@@ -333,12 +368,30 @@ mod tests {
     fn attaching_files_is_refused() {
         let db = temp_db("attach");
         let conn = db.open();
-        let other = db.path().with_file_name("other.db");
+        let other = db.path().unwrap().with_file_name("other.db");
         let sql = format!("ATTACH DATABASE '{}' AS other", other.display());
         let err = conn.execute(&sql, vec![]).unwrap_err();
         assert!(matches!(&err, Error::Io(m) if m.contains("authoriz")), "{err:?}");
         conn.execute("ATTACH DATABASE ':memory:' AS scratch", vec![])
             .unwrap();
+        // `allow_attach_file = true` in the runtime config lifts the ban.
+        let open = SqliteDatabase::create(&SqliteLocation {
+            path: db.path().map(Path::to_path_buf),
+            allow_attach_file: true,
+        })
+        .unwrap();
+        open.open().execute(&sql, vec![]).unwrap();
         cleanup(&db);
+    }
+
+    #[test]
+    fn without_a_path_every_open_is_a_fresh_memory_database() {
+        let db = SqliteDatabase::create(&SqliteLocation { path: None, allow_attach_file: false }).unwrap();
+        let first = db.open();
+        first.execute("CREATE TABLE t (x INTEGER)", vec![]).unwrap();
+        first.execute("INSERT INTO t VALUES (1)", vec![]).unwrap();
+        assert!(matches!(scalar(&first, "SELECT count(*) FROM t"), Value::Integer(1)));
+        let err = db.open().execute("SELECT x FROM t", vec![]).unwrap_err();
+        assert!(matches!(&err, Error::Io(m) if m.contains("no such table")), "{err:?}");
     }
 }

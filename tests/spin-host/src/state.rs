@@ -18,26 +18,40 @@ use crate::bindings::cron::SpinCronPre;
 use crate::bindings::spin::fermyon::spin::{key_value, sqlite, variables};
 use crate::manifest::Manifest;
 use crate::outbound::{AllowedHosts, OutboundHooks};
-use crate::key_value::KvDatabase;
+use crate::key_value::KvStores;
 use crate::sqlite::SqliteDatabase;
 use crate::variables::Resolver;
 
 /// State shared by all components of one running app.
 pub struct AppState {
     pub variables: Resolver,
-    /// `default` SQLite database: `<state-dir>/sqlite_db.db`, a connection per open.
-    pub sqlite: SqliteDatabase,
-    /// `default` key-value store: `<state-dir>/sqlite_key_value.db`, one connection.
-    pub key_value: Arc<KvDatabase>,
+    /// SQLite databases by label (`default`: `<state-dir>/sqlite_db.db` unless
+    /// the runtime config says otherwise), a connection per open.
+    pub sqlite: HashMap<String, SqliteDatabase>,
+    /// Key-value stores by label (`default`: `<state-dir>/sqlite_key_value.db`
+    /// unless the runtime config says otherwise), one connection per store.
+    pub key_value: KvStores,
 }
 
 impl AppState {
-    pub fn new(variables: Resolver, state_dir: &Path) -> AppState {
-        AppState {
+    /// The stores of a runtime config (an empty one: only the `default`
+    /// stores in `state_dir`, as without `--runtime-config-file`).
+    pub fn new(
+        variables: Resolver,
+        config: &crate::runtime_config::RuntimeConfig,
+        state_dir: &Path,
+    ) -> Result<AppState> {
+        let sqlite = config
+            .sqlite_locations(state_dir)?
+            .iter()
+            .map(|(label, location)| Ok((label.clone(), SqliteDatabase::create(location)?)))
+            .collect::<Result<HashMap<_, _>>>()?;
+        let key_value = KvStores::new(&config.key_value_backends(state_dir)?);
+        Ok(AppState {
             variables,
-            sqlite: SqliteDatabase::new(state_dir.join("sqlite_db.db")),
-            key_value: Arc::new(KvDatabase::new(state_dir.join("sqlite_key_value.db"))),
-        }
+            sqlite,
+            key_value,
+        })
     }
 }
 
@@ -60,6 +74,8 @@ pub struct StoreState {
     pub app: Arc<AppState>,
     /// SQLite connections this instance holds open (Spin caps them).
     pub open_sqlite_connections: usize,
+    /// Key-value stores this instance holds open (Spin caps them too).
+    pub open_kv_stores: usize,
 }
 
 impl WasiView for StoreState {
@@ -327,6 +343,7 @@ pub fn new_store(info: &Arc<ComponentInfo>, app: &Arc<AppState>) -> Store<StoreS
             component: info.clone(),
             app: app.clone(),
             open_sqlite_connections: 0,
+            open_kv_stores: 0,
         },
     )
 }

@@ -4,8 +4,9 @@
 //! `[component.<id>.variables]` table; each value is a template such as
 //! `"{{ partner_api_key }}"` over the application `[variables]`. An app variable's
 //! value comes, highest priority first, from: overrides given to the host (the lib
-//! API or `--variable`), the environment variable `SPIN_VARIABLE_<NAME>`, a `.env`
-//! file in the current directory (Spin's env provider reads it too), then the
+//! API or `--variable`), the runtime config's `[[variables_provider]]`s in file
+//! order, the environment variable `SPIN_VARIABLE_<NAME>`, a `.env` file in the
+//! current directory (Spin's default env provider reads it too), then the
 //! declared `default`. Values are looked up on every `get`, as Spin does.
 
 use std::collections::{BTreeMap, HashMap};
@@ -92,11 +93,26 @@ pub fn parse_template(template: &str) -> Result<Vec<Part>> {
     Ok(parts)
 }
 
+/// A variables provider of the runtime config (see `runtime_config.rs`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Provider {
+    /// `type = "env"`: `<prefix>_<NAME>` from the environment, then from the
+    /// provider's dotenv file (same key).
+    Env {
+        prefix: String,
+        dotenv: HashMap<String, String>,
+    },
+    /// `type = "static"`: fixed values by variable name.
+    Static(HashMap<String, String>),
+}
+
 /// Where app variable values come from, besides the manifest defaults.
 #[derive(Debug, Clone, Default)]
 pub struct Sources {
     /// Highest priority: values given to the host directly.
     pub overrides: HashMap<String, String>,
+    /// Next: the runtime config's providers, in order.
+    pub providers: Vec<Provider>,
     /// Reads `SPIN_VARIABLE_<NAME>`; replaceable in tests.
     pub env: Option<fn(&str) -> Option<String>>,
     /// `KEY=value` pairs from a `.env` file (same key names as the environment).
@@ -108,6 +124,7 @@ impl Sources {
     pub fn from_process(overrides: HashMap<String, String>) -> Sources {
         Sources {
             overrides,
+            providers: Vec::new(),
             env: Some(|k| std::env::var(k).ok()),
             dotenv: load_dotenv(Path::new(".env")),
         }
@@ -181,7 +198,23 @@ impl Resolver {
         if let Some(v) = self.sources.overrides.get(name) {
             return Ok(v.clone());
         }
-        let env_key = format!("SPIN_VARIABLE_{}", name.to_ascii_uppercase());
+        let upper = name.to_ascii_uppercase();
+        for provider in &self.sources.providers {
+            let found = match provider {
+                Provider::Env { prefix, dotenv } => {
+                    let key = format!("{prefix}_{upper}");
+                    self.sources
+                        .env
+                        .and_then(|get| get(&key))
+                        .or_else(|| dotenv.get(&key).cloned())
+                }
+                Provider::Static(values) => values.get(name).cloned(),
+            };
+            if let Some(v) = found {
+                return Ok(v);
+            }
+        }
+        let env_key = format!("SPIN_VARIABLE_{upper}");
         if let Some(v) = self.sources.env.and_then(|get| get(&env_key)) {
             return Ok(v);
         }
@@ -324,6 +357,7 @@ plain = "literal value"
                 ("SPIN_VARIABLE_LOG_LEVEL".to_string(), "debug".to_string()),
                 ("SPIN_VARIABLE_REGION".to_string(), "ap".to_string()),
             ]),
+            ..Default::default()
         };
         let r = Resolver::new(&manifest(), sources.clone()).unwrap();
         assert_eq!(r.get("a", "api_key").unwrap(), "from-env");
@@ -343,10 +377,47 @@ plain = "literal value"
         let sources = Sources {
             overrides: HashMap::from([("partner_api_key".to_string(), "k".to_string())]),
             env: Some(no_env),
-            dotenv: HashMap::new(),
+            ..Default::default()
         };
         let r = Resolver::new(&manifest(), sources).unwrap();
         assert_eq!(r.get("a", "mixed").unwrap(), "level=info/eu!");
+    }
+
+    fn provider_env(k: &str) -> Option<String> {
+        match k {
+            "IRS_REGION" => Some("from-prefixed-env".into()),
+            "SPIN_VARIABLE_REGION" => Some("from-default-env".into()),
+            "SPIN_VARIABLE_LOG_LEVEL" => Some("warn".into()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn runtime_config_providers_come_before_the_default_env_provider() {
+        let sources = Sources {
+            overrides: HashMap::from([("partner_api_key".to_string(), "k".to_string())]),
+            providers: vec![
+                Provider::Static(HashMap::from([("log_level".to_string(), "static".to_string())])),
+                Provider::Env {
+                    prefix: "IRS".into(),
+                    dotenv: HashMap::from([("IRS_LOG_LEVEL".to_string(), "from-dotenv".to_string())]),
+                },
+            ],
+            env: Some(provider_env),
+            dotenv: HashMap::new(),
+        };
+        let r = Resolver::new(&manifest(), sources.clone()).unwrap();
+        // The first provider with a value wins; SPIN_VARIABLE_* comes after them.
+        assert_eq!(r.get("a", "mixed").unwrap(), "level=static/from-prefixed-env!");
+        let mut later = sources;
+        later.providers.reverse();
+        let r = Resolver::new(&manifest(), later.clone()).unwrap();
+        // The env provider's own dotenv file answers for it when the environment does not.
+        assert_eq!(r.get("a", "mixed").unwrap(), "level=from-dotenv/from-prefixed-env!");
+        // Overrides still win over every provider.
+        later.overrides.insert("region".into(), "xx".into());
+        let r = Resolver::new(&manifest(), later).unwrap();
+        assert_eq!(r.get("a", "mixed").unwrap(), "level=from-dotenv/xx!");
     }
 
     #[test]
@@ -354,7 +425,7 @@ plain = "literal value"
         let sources = Sources {
             overrides: HashMap::from([("partner_api_key".to_string(), "k".to_string())]),
             env: Some(no_env),
-            dotenv: HashMap::new(),
+            ..Default::default()
         };
         let r = Resolver::new(&manifest(), sources).unwrap();
         assert!(matches!(

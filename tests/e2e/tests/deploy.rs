@@ -1,0 +1,330 @@
+//! The deployment examples under deploy/: Spin runtime configs and SpinKube
+//! manifests. Nothing here runs a cluster; the test checks what would only show
+//! as a broken deploy: that every runtime config parses with the host's own
+//! parser (which follows Spin's), and that the names which must agree across
+//! the SpinKube files, spin.toml and the README do agree.
+
+use e2e::workspace_root;
+use serde::Deserialize as _;
+use serde_norway::Value;
+use spin_host::manifest::{Manifest, RouteConfig};
+use spin_host::routes::Router;
+use spin_host::runtime_config::{KeyValueStoreConfig, RuntimeConfig, SqliteDatabaseConfig};
+use spin_host::{Host, HostConfig};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn deploy_dir() -> PathBuf {
+    workspace_root().join("deploy")
+}
+
+/// Files under `dir` (recursively) whose name ends with `suffix`, sorted.
+fn files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(files(&path, suffix));
+        } else if path.to_string_lossy().ends_with(suffix) {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every YAML document of deploy/spinkube, with the file it came from.
+fn manifests() -> Vec<(PathBuf, Value)> {
+    let mut docs = Vec::new();
+    let mut yaml = files(&deploy_dir().join("spinkube"), ".yaml");
+    yaml.extend(files(&deploy_dir().join("spinkube"), ".yml"));
+    assert!(!yaml.is_empty(), "no YAML under deploy/spinkube");
+    for path in yaml {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for document in serde_norway::Deserializer::from_str(&text) {
+            let value = Value::deserialize(document).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if !value.is_null() {
+                docs.push((path.clone(), value));
+            }
+        }
+    }
+    docs
+}
+
+fn kind<'a>(docs: &'a [(PathBuf, Value)], kind: &str) -> Vec<&'a Value> {
+    docs.iter().filter(|(_, d)| d["kind"] == kind).map(|(_, d)| d).collect()
+}
+
+fn str_at<'a>(value: &'a Value, what: &str) -> &'a str {
+    value.as_str().unwrap_or_else(|| panic!("{what} must be a string, got {value:?}"))
+}
+
+fn name(doc: &Value) -> &str {
+    str_at(&doc["metadata"]["name"], "metadata.name")
+}
+
+/// `(secret name, key)` of a `valueFrom.secretKeyRef`, if it is one.
+fn secret_ref(value_from: &Value) -> Option<(String, String)> {
+    let r = &value_from["secretKeyRef"];
+    r.is_mapping().then(|| (str_at(&r["name"], "secretKeyRef.name").to_string(), str_at(&r["key"], "secretKeyRef.key").to_string()))
+}
+
+/// The keys of a Secret (`data` and `stringData`) with their text.
+fn secret_entries(secret: &Value) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for field in ["stringData", "data"] {
+        if let Some(map) = secret[field].as_mapping() {
+            for (k, v) in map {
+                let text = str_at(v, "a Secret value");
+                let text = if field == "data" {
+                    use base64::Engine as _;
+                    String::from_utf8(base64::engine::general_purpose::STANDARD.decode(text).unwrap()).unwrap()
+                } else {
+                    text.to_string()
+                };
+                out.insert(str_at(k, "a Secret key").to_string(), text);
+            }
+        }
+    }
+    out
+}
+
+fn spin_toml() -> Manifest {
+    Manifest::load(&workspace_root().join("spin.toml")).unwrap()
+}
+
+/// A placeholder, never a credential: `<...>` or `${...}` (or made of them).
+fn is_placeholder(value: &str) -> bool {
+    let v = value.trim();
+    (v.starts_with('<') && v.ends_with('>')) || (v.starts_with("${") && v.ends_with('}'))
+}
+
+/// The password of a `redis://user:password@host` URL, if any.
+fn redis_password(url: &str) -> Option<String> {
+    let rest = url.split_once("://")?.1;
+    let userinfo = rest.split_once('@')?.0;
+    userinfo.split_once(':').map(|(_, p)| p.to_string()).filter(|p| !p.is_empty())
+}
+
+/// Credentials inside a runtime config are placeholders.
+fn assert_no_credentials(config: &RuntimeConfig, what: &str) {
+    for (label, db) in &config.sqlite_databases {
+        if let SqliteDatabaseConfig::Libsql { token, .. } = db {
+            assert!(is_placeholder(token), "{what}: sqlite_database.{label} has a real-looking token {token:?}");
+        }
+    }
+    for (label, store) in &config.key_value_stores {
+        if let KeyValueStoreConfig::Redis { url } = store {
+            if let Some(password) = redis_password(url) {
+                assert!(is_placeholder(&password), "{what}: key_value_store.{label} has a real-looking password");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_runtime_config_parses_with_the_hosts_parser() {
+    let tomls = files(&deploy_dir(), ".toml");
+    let names: Vec<String> = tomls.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    for expected in ["runtime-config.redis.toml", "runtime-config.libsql.toml", "runtime-config.local.toml"] {
+        assert!(names.iter().any(|n| n == expected), "deploy/{expected} is missing: {names:?}");
+    }
+    let mut configs = BTreeMap::new();
+    for path in &tomls {
+        let config = RuntimeConfig::load(path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+        assert!(config.summary().is_some(), "{} configures no store", path.display());
+        assert_no_credentials(&config, &path.display().to_string());
+        configs.insert(path.file_name().unwrap().to_string_lossy().into_owned(), config);
+    }
+
+    // What each example is for.
+    let redis = &configs["runtime-config.redis.toml"];
+    assert!(matches!(&redis.key_value_stores["default"], KeyValueStoreConfig::Redis { url } if url.starts_with("redis://")));
+    redis.ensure_supported().expect("the test host runs the Redis example");
+
+    let local = &configs["runtime-config.local.toml"];
+    local.ensure_supported().expect("the test host runs the local example");
+    let state = Path::new("/unused-state-dir");
+    let kv = local.key_value_backends(state).unwrap();
+    let db = local.sqlite_locations(state).unwrap();
+    let kv_path = match &kv["default"] {
+        spin_host::runtime_config::KeyValueBackend::Sqlite(Some(p)) => p.clone(),
+        other => panic!("the local example's key-value store is a file: {other:?}"),
+    };
+    let db_path = db["default"].path.clone().expect("the local example's database is a file");
+    assert!(!kv_path.starts_with(state) && !db_path.starts_with(state), "explicit paths, not the state dir");
+    assert_eq!(kv_path.parent(), db_path.parent(), "both files in one data directory");
+
+    let libsql = &configs["runtime-config.libsql.toml"];
+    assert!(matches!(&libsql.sqlite_databases["default"], SqliteDatabaseConfig::Libsql { url, .. } if url.starts_with("https://")));
+    let refused = format!("{:#}", libsql.ensure_supported().unwrap_err());
+    assert!(refused.contains("libsql is not supported by this test host; use spin up"), "{refused}");
+}
+
+#[test]
+fn the_test_host_refuses_the_libsql_example_at_start_up() {
+    let state = tempfile::tempdir().unwrap();
+    let mut config = HostConfig::new(workspace_root().join("spin.toml"));
+    config.state_dir = state.path().to_path_buf();
+    config.runtime_config_file = Some(deploy_dir().join("runtime-config.libsql.toml"));
+    let error = Host::start(config)
+        .err()
+        .expect("the host does not start on libSQL");
+    let message = format!("{error:#}");
+    assert!(message.contains("libsql is not supported by this test host; use spin up"), "{message}");
+    // It stopped before touching anything: no local database was made instead.
+    assert!(!state.path().join("sqlite_db.db").exists());
+}
+
+#[test]
+fn spinkube_manifests_agree_with_each_other_and_with_spin_toml() {
+    let docs = manifests();
+    let spin = spin_toml();
+
+    let apps = kind(&docs, "SpinApp");
+    assert_eq!(apps.len(), 1, "one SpinApp");
+    let app = apps[0];
+    assert_eq!(app["apiVersion"], "core.spinkube.dev/v1alpha1");
+    let app_name = name(app);
+    let spec = &app["spec"];
+    assert!(spec["replicas"].as_u64().is_some_and(|r| r >= 1), "replicas");
+    let secrets: BTreeMap<&str, BTreeMap<String, String>> =
+        kind(&docs, "Secret").into_iter().map(|s| (name(s), secret_entries(s))).collect();
+
+    // Every Secret key the SpinApp and the CronJobs read exists.
+    let check_ref = |(secret, key): &(String, String), who: &str| {
+        let entries = secrets.get(secret.as_str()).unwrap_or_else(|| panic!("{who} reads Secret {secret:?}, which is not defined"));
+        assert!(entries.contains_key(key), "{who} reads key {key:?} of Secret {secret:?}, which it does not have");
+    };
+
+    // The runtime config Secret: the key the operator mounts, a config the host parses,
+    // and stores shared by every replica (nothing local to a pod).
+    let runtime_secret = str_at(&spec["runtimeConfig"]["loadFromSecret"], "runtimeConfig.loadFromSecret");
+    check_ref(&(runtime_secret.to_string(), "runtime-config.toml".to_string()), "SpinApp runtimeConfig.loadFromSecret");
+    let runtime = RuntimeConfig::parse(&secrets[runtime_secret]["runtime-config.toml"], None)
+        .unwrap_or_else(|e| panic!("the runtime config in Secret {runtime_secret}: {e:#}"));
+    assert_no_credentials(&runtime, runtime_secret);
+    assert!(matches!(runtime.sqlite_databases.get("default"), Some(SqliteDatabaseConfig::Libsql { .. })), "records on libSQL");
+    assert!(matches!(runtime.key_value_stores.get("default"), Some(KeyValueStoreConfig::Redis { .. })), "blobs on Redis");
+    assert_eq!(app_name, "interview-research-service");
+    assert_eq!(runtime_secret, format!("{app_name}-runtime-config"), "the name `spin kube scaffold` gives it");
+
+    // Application variables: declared in spin.toml; secret ones from existing Secret keys.
+    let mut variable_refs = BTreeMap::new();
+    for variable in spec["variables"].as_sequence().expect("spec.variables") {
+        let var = str_at(&variable["name"], "variables[].name");
+        assert!(spin.variables.contains_key(var), "SpinApp variable {var:?} is not declared in spin.toml [variables]");
+        if let Some(reference) = secret_ref(&variable["valueFrom"]) {
+            check_ref(&reference, &format!("SpinApp variable {var}"));
+            variable_refs.insert(var.to_string(), reference);
+        } else {
+            assert!(variable["value"].is_string(), "variable {var} has a value or a Secret reference");
+            assert!(!spin.variables[var].secret, "secret variable {var} must come from a Secret, not a plain value");
+        }
+    }
+    for var in ["partner_api_key", "partner_tenant_id", "maintenance_token"] {
+        assert!(variable_refs.contains_key(var), "{var} comes from a Secret");
+    }
+
+    // Components: every HTTP component, no cron component (the shim runs no cron trigger).
+    let http: BTreeSet<&str> = spin.trigger.http.iter().map(|t| t.component.as_str()).collect();
+    let cron: BTreeSet<&str> = spin.trigger.cron.iter().map(|t| t.component.as_str()).collect();
+    let listed: BTreeSet<&str> =
+        spec["components"].as_sequence().expect("spec.components").iter().map(|c| str_at(c, "components[]")).collect();
+    assert_eq!(listed, http.difference(&cron).copied().collect::<BTreeSet<_>>(), "spec.components: every HTTP component but the cron ones");
+    assert_eq!(http.intersection(&cron).count(), 0, "a component with both triggers could not run under the shim");
+
+    // The image: one reference, tagged with the app's version, the same in the README.
+    let image = str_at(&spec["image"], "spec.image");
+    let version = spin.application.version.clone().expect("spin.toml [application] version");
+    assert!(image.ends_with(&format!("/interview-research-service:{version}")), "{image} is tagged {version}");
+    let readme = std::fs::read_to_string(deploy_dir().join("spinkube/README.md")).unwrap();
+    let mentioned: BTreeSet<&str> = readme
+        .split(|c: char| c.is_whitespace() || c == '`')
+        .filter(|word| word.contains("/interview-research-service:"))
+        .collect();
+    assert_eq!(mentioned, BTreeSet::from([image]), "the README pushes and scaffolds the SpinApp's image");
+    assert!(readme.contains(&format!("spin registry push {image}")), "README: spin registry push");
+    assert!(readme.contains(&format!("--from {image}")), "README: spin kube scaffold --from");
+    for doc in docs.iter().map(|(_, d)| d) {
+        for container in containers(doc) {
+            let other = str_at(&container["image"], "image");
+            assert!(!other.contains("interview-research-service"), "only the SpinApp names the app's image, not {other}");
+        }
+    }
+
+    // The maintenance CronJob: POST to the SpinApp's Service, the route of the
+    // operator component, with the token the app has as `maintenance_token`.
+    let jobs = kind(&docs, "CronJob");
+    assert_eq!(jobs.len(), 1, "one CronJob");
+    let job = jobs[0];
+    assert_eq!(job["spec"]["schedule"], "* * * * *", "every minute");
+    let containers: Vec<&Value> = containers(job);
+    assert_eq!(containers.len(), 1);
+    let container = containers[0];
+    let args: Vec<&str> = container["args"].as_sequence().expect("args").iter().map(|a| str_at(a, "args[]")).collect();
+    let url = *args.iter().find(|a| a.starts_with("http://")).expect("a URL among the args");
+    let (authority, path) = url["http://".len()..].split_once('/').unwrap();
+    let path = format!("/{path}");
+    let host = authority.strip_suffix(":80").unwrap_or(authority);
+    assert!(
+        host == app_name || host.starts_with(&format!("{app_name}.")),
+        "the CronJob calls the SpinApp's Service {app_name}, not {host}"
+    );
+    assert_eq!(path, "/v1/maintenance/run");
+    assert!(args.windows(2).any(|w| matches!(w, ["--request" | "-X", "POST"])), "POST: {args:?}");
+    assert!(args.contains(&"Authorization: Bearer $(MAINTENANCE_TOKEN)"), "{args:?}");
+    let env = container["env"].as_sequence().expect("env");
+    let token_ref = env
+        .iter()
+        .find(|e| e["name"] == "MAINTENANCE_TOKEN")
+        .and_then(|e| secret_ref(&e["valueFrom"]))
+        .expect("MAINTENANCE_TOKEN from a Secret");
+    check_ref(&token_ref, "CronJob MAINTENANCE_TOKEN");
+    assert_eq!(Some(&token_ref), variable_refs.get("maintenance_token"), "the CronJob sends what the app expects");
+
+    // The route exists in spin.toml and its component runs under the shim.
+    let routes: Vec<(&str, &str)> = spin
+        .trigger
+        .http
+        .iter()
+        .filter_map(|t| match &t.route {
+            RouteConfig::Route(r) => Some((t.component.as_str(), r.as_str())),
+            RouteConfig::Private { .. } => None,
+        })
+        .collect();
+    let matched = Router::build(routes).unwrap().route(&path).expect("spin.toml routes the maintenance path");
+    assert!(matched.component != "fallback", "{path} reaches a real route, not the catch-all");
+    assert!(listed.contains(matched.component.as_str()), "{} serves {path} and must be in spec.components", matched.component);
+    let operator = &spin.component[&matched.component];
+    assert!(operator.variables.contains_key("maintenance_token"), "{} reads maintenance_token", matched.component);
+
+    // No credential in the repository: every Secret value is a placeholder.
+    for (secret, entries) in &secrets {
+        for (key, value) in entries {
+            if key.ends_with(".toml") {
+                continue; // checked above, field by field
+            }
+            assert!(is_placeholder(value), "Secret {secret} key {key} must be a <placeholder>, not a value");
+        }
+    }
+
+    // kustomization.yaml applies every other manifest of the directory.
+    let kustomizations = kind(&docs, "Kustomization");
+    assert_eq!(kustomizations.len(), 1);
+    let resources: BTreeSet<&str> =
+        kustomizations[0]["resources"].as_sequence().unwrap().iter().map(|r| str_at(r, "resources[]")).collect();
+    let others: BTreeSet<String> = docs
+        .iter()
+        .filter(|(_, d)| d["kind"] != "Kustomization")
+        .map(|(p, _)| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(resources, others.iter().map(String::as_str).collect::<BTreeSet<_>>());
+}
+
+/// The containers of a CronJob (or any pod template below `spec`).
+fn containers(doc: &Value) -> Vec<&Value> {
+    let template = &doc["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"];
+    let direct = &doc["spec"]["template"]["spec"]["containers"];
+    [template, direct].into_iter().filter_map(Value::as_sequence).flatten().collect()
+}

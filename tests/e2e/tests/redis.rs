@@ -1,0 +1,281 @@
+//! The app with its `default` key-value store on Redis, through Spin's runtime
+//! config (`[key_value_store.default] type = "redis"`), as a production
+//! deployment runs it: file chunks and recording chunks must land in Redis,
+//! under the same keys the app uses (Spin's Redis store adds no prefix), and
+//! nothing in the local `sqlite_key_value.db`.
+//!
+//! Needs `redis-server` and `redis-cli` (`make test` installs them with
+//! scripts/setup-redis.sh). Each test runs its own server on a free loopback
+//! port, without persistence, killed when the test ends.
+
+use e2e::sessions::{project_body, start_body};
+use e2e::*;
+use reqwest::blocking::Client;
+use serde_json::{json, Value};
+use spin_host::{Host, HostConfig};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+const MIB: usize = 1024 * 1024;
+
+fn redis_binary(var: &str, name: &str) -> String {
+    std::env::var(var).unwrap_or_else(|_| name.to_string())
+}
+
+/// A `redis-server --port N --save '' --appendonly no` of its own, killed on drop.
+struct RedisServer {
+    child: Child,
+    port: u16,
+    _dir: tempfile::TempDir,
+}
+
+impl RedisServer {
+    fn start() -> RedisServer {
+        for _ in 0..5 {
+            if let Some(redis) = RedisServer::try_start() {
+                return redis;
+            }
+        }
+        panic!("redis-server did not start");
+    }
+
+    /// `None` when the server exits before answering (the port was taken meanwhile).
+    fn try_start() -> Option<RedisServer> {
+        let server = redis_binary("REDIS_SERVER", "redis-server");
+        let dir = tempfile::tempdir().unwrap();
+        // A free port, released just before the server takes it.
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = Command::new(&server)
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {server} ({e}): run scripts/setup-redis.sh (make test does)"));
+        let mut redis = RedisServer { child, port, _dir: dir };
+        for _ in 0..400 {
+            if redis.try_cli(&["PING"]).is_some_and(|out| out == b"PONG\n") {
+                return Some(redis);
+            }
+            if redis.child.try_wait().unwrap().is_some() {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        panic!("redis-server on port {port} did not answer PING");
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// `redis-cli -p N <args>`'s stdout (raw, as it prints when not on a terminal).
+    fn try_cli(&self, args: &[&str]) -> Option<Vec<u8>> {
+        let out = Command::new(redis_binary("REDIS_CLI", "redis-cli"))
+            .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
+            .args(args)
+            .stderr(Stdio::null())
+            .output()
+            .ok()?;
+        out.status.success().then_some(out.stdout)
+    }
+
+    fn cli(&self, args: &[&str]) -> Vec<u8> {
+        self.try_cli(args).unwrap_or_else(|| panic!("redis-cli {args:?} failed"))
+    }
+
+    /// Keys matching a glob, from `redis-cli --scan`, sorted.
+    fn scan(&self, pattern: &str) -> Vec<String> {
+        let out = String::from_utf8(self.cli(&["--scan", "--pattern", pattern])).unwrap();
+        let mut keys: Vec<String> = out.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+        keys.sort();
+        keys
+    }
+
+    /// A value's bytes, from `redis-cli GET` (which ends them with a newline).
+    fn get(&self, key: &str) -> Vec<u8> {
+        let mut out = self.cli(&["GET", key]);
+        assert_eq!(out.pop(), Some(b'\n'), "redis-cli ends a value with a newline");
+        out
+    }
+
+    fn strlen(&self, key: &str) -> usize {
+        String::from_utf8(self.cli(&["STRLEN", key])).unwrap().trim().parse().unwrap()
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The host on the built components, like `TestApp::start_with`, but with a
+/// runtime config file.
+struct App {
+    host: Host,
+    client: Client,
+    partner_key: String,
+    state_dir: PathBuf,
+}
+
+impl App {
+    fn start(state_dir: &Path, runtime_config_file: &Path) -> App {
+        let partner_key = format!("sk-partner-test-{}", uuid::Uuid::new_v4().simple());
+        let host = Host::start(HostConfig {
+            manifest: workspace_root().join("spin.toml"),
+            listen: "127.0.0.1:0".parse().unwrap(),
+            state_dir: state_dir.to_path_buf(),
+            variables: default_variables(&partner_key),
+            enable_cron: false,
+            runtime_config_file: Some(runtime_config_file.to_path_buf()),
+        })
+        .expect("the host starts (is everything built? run make build)");
+        App { host, client: Client::new(), partner_key, state_dir: state_dir.to_path_buf() }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.host.base_url())
+    }
+
+    fn post_json(&self, path: &str, auth: Option<&TenantCredentials>, body: &Value) -> (StatusCode, Value) {
+        let mut request = self.client.post(self.url(path)).json(body);
+        if let Some(tenant) = auth {
+            request = request.auth(tenant);
+        }
+        json_of(request.send().unwrap())
+    }
+
+    fn create_tenant(&self) -> TenantCredentials {
+        let response = self
+            .client
+            .post(self.url("/v1/tenants"))
+            .header("X-Api-Key", &self.partner_key)
+            .header("X-Tenant-Id", PARTNER_TENANT_ID)
+            .json(&json!({"organization_name": format!("Org {}", uuid::Uuid::new_v4()), "contact_email": "research@example.com"}))
+            .send()
+            .unwrap();
+        let (status, body) = json_of(response);
+        assert_eq!(status, 201, "{body}");
+        TenantCredentials {
+            tenant_id: body["tenant_id"].as_str().unwrap().to_string(),
+            api_key: body["api_key"].as_str().unwrap().to_string(),
+        }
+    }
+}
+
+/// A runtime config in its own directory putting the `default` key-value store on `redis`.
+fn redis_runtime_config(redis: &RedisServer) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("runtime-config.toml"),
+        format!("[key_value_store.default]\ntype = \"redis\"\nurl = \"{}\"\n", redis.url()),
+    )
+    .unwrap();
+    dir
+}
+
+/// PNG-looking bytes of a given length (deterministic filler after the signature).
+fn png(len: usize) -> Vec<u8> {
+    let mut bytes = vec![0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, b'I', b'H', b'D', b'R'];
+    let mut state: u32 = 0x9E37_79B9;
+    while bytes.len() < len {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        bytes.push((state >> 24) as u8);
+    }
+    bytes
+}
+
+/// Keys of the local key-value file (Spin's default store without a runtime
+/// config) that match a SQL LIKE pattern; none when the file does not exist.
+fn local_keys(state_dir: &Path, like: &str) -> Vec<String> {
+    let path = state_dir.join("sqlite_key_value.db");
+    if !path.exists() {
+        return Vec::new();
+    }
+    let conn = rusqlite::Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let has_table: bool = conn
+        .query_row("SELECT count(*) > 0 FROM sqlite_master WHERE name = 'spin_key_value'", [], |r| r.get(0))
+        .unwrap();
+    if !has_table {
+        return Vec::new();
+    }
+    let mut statement = conn.prepare("SELECT key FROM spin_key_value WHERE key LIKE ?").unwrap();
+    let keys = statement.query_map([like], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    keys
+}
+
+#[test]
+fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
+    let redis = RedisServer::start();
+    let config_dir = redis_runtime_config(&redis);
+    let state = tempfile::tempdir().unwrap();
+    let app = App::start(state.path(), &config_dir.path().join("runtime-config.toml"));
+    let tenant = app.create_tenant();
+
+    // A file upload and download round trip: two chunks (1 MiB each at most).
+    let bytes = png(MIB + MIB / 2 + 7);
+    let (content_type, body) = Multipart::new()
+        .file("file", "upload.png", "application/octet-stream", &bytes)
+        .text("mime_type", "image/png")
+        .text("purpose", "survey")
+        .finish();
+    let (status, uploaded) =
+        json_of(app.client.post(app.url("/v1/files")).auth(&tenant).header("Content-Type", content_type).body(body).send().unwrap());
+    assert_eq!(status, 200, "{uploaded}");
+    let file_id = uploaded["file_id"].as_str().unwrap().to_string();
+    let response = app.client.get(app.url(&format!("/v1/files/{file_id}"))).auth(&tenant).send().unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "image/png");
+    assert!(response.bytes().unwrap() == bytes, "the download returns the uploaded bytes");
+
+    // The chunks are in Redis under the app's own keys, byte for byte.
+    let chunk_keys = redis.scan(&format!("file:{file_id}:*"));
+    assert_eq!(chunk_keys, vec![format!("file:{file_id}:0"), format!("file:{file_id}:1")]);
+    assert_eq!(redis.strlen(&chunk_keys[0]), MIB);
+    assert_eq!(redis.strlen(&chunk_keys[1]), bytes.len() - MIB);
+    let mut stored = redis.get(&chunk_keys[0]);
+    stored.extend(redis.get(&chunk_keys[1]));
+    assert!(stored == bytes, "Redis holds the file's bytes");
+
+    // A recording chunk of a talking interview.
+    let mut project = project_body(json!({"interview_modes": ["talking"]}));
+    project["project_name"] = json!("Redis study");
+    let (status, created) = app.post_json("/v1/projects", Some(&tenant), &project);
+    assert_eq!(status, 201, "{created}");
+    let project_id = created["project_id"].as_str().unwrap().to_string();
+    let (status, activated) = app.post_json(&format!("/v1/projects/{project_id}/activate"), Some(&tenant), &json!({}));
+    assert_eq!(status, 200, "{activated}");
+    let mut start = start_body(&project_id, "production");
+    start["mode"] = json!("talking");
+    let (status, session) = app.post_json("/v1/sessions", None, &start);
+    assert_eq!(status, 201, "{session}");
+    let interview_id = session["interview_id"].as_str().unwrap().to_string();
+    let token = session["session_token"].as_str().unwrap().to_string();
+    let audio: Vec<u8> = (0..1500u32).map(|i| (i * 7 % 256) as u8).collect();
+    let (status, recorded) = json_of(
+        app.client
+            .put(app.url(&format!("/v1/sessions/{interview_id}/recordings/audio/0")))
+            .bearer_auth(&token)
+            .header("content-type", "audio/webm;codecs=opus")
+            .body(audio.clone())
+            .send()
+            .unwrap(),
+    );
+    assert_eq!((status, recorded), (StatusCode::OK, json!({"kind": "audio", "chunks": 1, "size": 1500})));
+    let recording_keys = redis.scan(&format!("recording:{interview_id}:audio:0:*"));
+    assert_eq!(recording_keys.len(), 1, "{recording_keys:?}");
+    assert_eq!(redis.strlen(&recording_keys[0]), audio.len());
+    assert!(redis.get(&recording_keys[0]) == audio);
+
+    // Nothing of it went to the local key-value file.
+    assert_eq!(local_keys(&app.state_dir, "file:%"), Vec::<String>::new());
+    assert_eq!(local_keys(&app.state_dir, "recording:%"), Vec::<String>::new());
+    // The records themselves stay in the default SQLite database, as before.
+    assert!(app.state_dir.join("sqlite_db.db").exists());
+}
