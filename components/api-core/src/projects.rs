@@ -549,33 +549,9 @@ pub fn apply_patch(db: &crate::db::Db, tenant_id: &str, project_id: &str, patch:
 // ---------------------------------------------------------------------------
 // Reads.
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    Draft,
-    Active,
-    Paused,
-    Completed,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Draft => "draft",
-            Status::Active => "active",
-            Status::Paused => "paused",
-            Status::Completed => "completed",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Status> {
-        Some(match text {
-            "draft" => Status::Draft,
-            "active" => Status::Active,
-            "paused" => Status::Paused,
-            "completed" => Status::Completed,
-            _ => return None,
-        })
-    }
+crate::text_enum! {
+    /// A project's state (DECISIONS: draft -> active <-> paused -> completed).
+    pub enum Status { Draft = "draft", Active = "active", Paused = "paused", Completed = "completed" }
 }
 
 /// A stored project.
@@ -596,7 +572,7 @@ pub struct Project {
 }
 
 impl Project {
-    /// An item of GET /projects: SPEC.md's list fields plus `status`.
+    /// An item of GET /projects: exactly SPEC.md's list fields (it "returns only" them).
     pub fn list_item(&self) -> Value {
         let f = &self.fields;
         json!({
@@ -610,20 +586,19 @@ impl Project {
             "camera_access": f.camera_access,
             "logo_url": f.logo_url,
             "primary_color": f.primary_color,
-            "status": self.status.as_str(),
         })
     }
 
     /// GET /projects/{id}: SPEC.md's single-read fields plus, additively, what a
     /// client can write and must be able to read back (`project_name`, the
-    /// update-only colours, `max_interviews`), `created_at` and `status`.
+    /// update-only colours, `max_interviews`, a survey's blocks) and `status`.
+    /// Not `created_at`: SPEC.md has it "in the project list only".
     pub fn detail(&self) -> Value {
         let f = &self.fields;
         let mut detail = json!({
             "project_id": self.project_id,
             "project_type": self.project_type,
             "project_name": f.project_name,
-            "created_at": self.created_at,
             "secondary_color": f.secondary_color,
             "text_color": f.text_color,
             "project_objective": f.project_objective,

@@ -37,10 +37,10 @@ fn json_body(request: &ApiRequest) -> ApiResult<Value> {
 }
 
 fn list_projects(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let page = store::page_request(&request.query_pairs())?;
-    let (projects, next) = store::list(&context.db, &tenant.id_string(), &page)?;
+    let query = store::ListQuery::parse(&request.query_pairs())?;
+    let (projects, next) = store::list(&context.db, &tenant.id_string(), &query)?;
     let data: Vec<Value> = projects.iter().map(projects::Project::list_item).collect();
-    let body = page.body(data, next);
+    let body = query.page.body(data, next);
     Ok(ApiResponse::json(200, &body))
 }
 

@@ -82,6 +82,7 @@ impl TestApp {
             state_dir: state_dir.to_path_buf(),
             variables,
             enable_cron,
+            runtime_config_file: None,
         })
         .expect("the host starts");
         TestApp { host, partner_key, client: Client::new(), state_dir: state_dir.to_path_buf(), _state: None }

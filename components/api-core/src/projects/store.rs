@@ -123,22 +123,49 @@ pub fn is_list_key(key: &str) -> bool {
     time::parse_rfc3339(key).map(time::rfc3339).as_deref() == Some(key)
 }
 
-/// Reads `limit` and `cursor` of `GET /v1/projects` (422s as `paging` says).
-pub fn page_request(pairs: &[(String, String)]) -> ApiResult<PageRequest> {
-    let mut errors = Vec::new();
-    let request = PageRequest::parse(pairs, is_list_key, &mut errors);
-    if errors.is_empty() {
-        Ok(request)
-    } else {
-        Err(ApiError::Validation(errors))
+/// A `GET /v1/projects` request: the states asked for (`status`, repeatable: any
+/// of them; none: every state) and the page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListQuery {
+    pub statuses: Vec<Status>,
+    pub page: PageRequest,
+}
+
+impl ListQuery {
+    /// 422s at `["query","status"]`, `["query","limit"]`, `["query","cursor"]`.
+    pub fn parse(pairs: &[(String, String)]) -> ApiResult<ListQuery> {
+        let mut errors = Vec::new();
+        let mut statuses = Vec::new();
+        for (_, value) in pairs.iter().filter(|(name, _)| name == "status") {
+            match Status::parse(value) {
+                Some(status) if !statuses.contains(&status) => statuses.push(status),
+                Some(_) => {}
+                None => errors.push(crate::FieldError::new(
+                    vec!["query".into(), "status".into()],
+                    "enum",
+                    crate::validation::enum_message(<Status as crate::text_enum::TextEnum>::NAMES),
+                )),
+            }
+        }
+        let page = PageRequest::parse(pairs, is_list_key, &mut errors);
+        if errors.is_empty() {
+            Ok(ListQuery { statuses, page })
+        } else {
+            Err(ApiError::Validation(errors))
+        }
     }
 }
 
 /// The tenant's projects, newest first, and the cursor of the next page. A page
 /// walks the `(tenant_id, created_at)` index from the cursor on.
-pub fn list(db: &Db, tenant_id: &str, page: &PageRequest) -> ApiResult<(Vec<Project>, Option<Cursor>)> {
+pub fn list(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<(Vec<Project>, Option<Cursor>)> {
+    let page = &query.page;
     let mut sql = format!("SELECT {COLUMNS} FROM projects WHERE tenant_id = ?");
     let mut params = vec![db::text(tenant_id)];
+    if !query.statuses.is_empty() {
+        sql += &format!(" AND status IN ({})", vec!["?"; query.statuses.len()].join(", "));
+        params.extend(query.statuses.iter().map(|s| db::text(s.as_str())));
+    }
     if let Some(after) = &page.after {
         // The range on created_at uses the index; the OR settles ties.
         sql += " AND created_at <= ? AND (created_at < ? OR project_id > ?)";
@@ -151,7 +178,7 @@ pub fn list(db: &Db, tenant_id: &str, page: &PageRequest) -> ApiResult<(Vec<Proj
     }
     let result = db.query(&sql, &params)?;
     let projects: Vec<Project> = db::rows(&result).map(|row| from_row(&row)).collect();
-    Ok(page.finish(projects, cursor_of))
+    Ok(query.page.finish(projects, cursor_of))
 }
 
 /// One of the tenant's projects; another tenant's is `None`, like a missing one.

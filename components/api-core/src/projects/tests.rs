@@ -367,7 +367,7 @@ fn read_shapes() {
     };
     let mut list = vec![
         "project_id", "project_type", "project_name", "project_description", "created_at", "redirect_url",
-        "interview_modes", "camera_access", "logo_url", "primary_color", "status",
+        "interview_modes", "camera_access", "logo_url", "primary_color",
     ];
     list.sort();
     assert_eq!(keys(project.list_item()), list);
@@ -375,7 +375,7 @@ fn read_shapes() {
         "project_id", "project_type", "project_objective", "research_questions", "success_criteria",
         "recruiting_criteria", "specific_guidelines", "project_description", "redirect_url", "interview_modes",
         "camera_access", "logo_url", "primary_color", "screeners", "interview_languages", "interview_length", "status",
-        "max_interviews", "project_name", "created_at", "secondary_color", "text_color",
+        "max_interviews", "project_name", "secondary_color", "text_color",
     ];
     detail.sort();
     assert_eq!(keys(project.detail()), detail);
