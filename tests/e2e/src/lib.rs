@@ -66,25 +66,31 @@ impl TestApp {
 
     /// Like [`TestApp::start_in`], optionally running the cron triggers on their schedules.
     pub fn start_with(state_dir: &Path, overrides: &[(&str, &str)], enable_cron: bool) -> TestApp {
+        TestApp::start_configured(state_dir, overrides, |config| config.enable_cron = enable_cron)
+    }
+
+    /// A fresh host whose configuration `configure` adjusts (listen address,
+    /// state directory and variables are set already).
+    pub fn start_configured(
+        state_dir: &Path,
+        overrides: &[(&str, &str)],
+        configure: impl FnOnce(&mut HostConfig),
+    ) -> TestApp {
         check_components_built();
         let partner_key = overrides
             .iter()
             .find(|(name, _)| *name == "partner_api_key")
             .map(|(_, value)| value.to_string())
             .unwrap_or_else(|| format!("sk-partner-test-{}", uuid::Uuid::new_v4().simple()));
-        let mut variables = default_variables(&partner_key);
+        let mut config = HostConfig::new(workspace_root().join("spin.toml"));
+        config.state_dir = state_dir.to_path_buf();
+        config.enable_cron = false;
+        config.variables = default_variables(&partner_key);
         for (name, value) in overrides {
-            variables.insert(name.to_string(), value.to_string());
+            config.variables.insert(name.to_string(), value.to_string());
         }
-        let host = Host::start(HostConfig {
-            manifest: workspace_root().join("spin.toml"),
-            listen: "127.0.0.1:0".parse().unwrap(),
-            state_dir: state_dir.to_path_buf(),
-            variables,
-            enable_cron,
-            runtime_config_file: None,
-        })
-        .expect("the host starts");
+        configure(&mut config);
+        let host = Host::start(config).expect("the host starts");
         TestApp { host, partner_key, client: Client::new(), state_dir: state_dir.to_path_buf(), _state: None }
     }
 

@@ -119,3 +119,58 @@ fn control_characters_are_refused_wherever_text_enters() {
     start["external_metadata"] = json!({"plan": "pro\u{0}"});
     assert_eq!(start_raw(app, &start).0, 422);
 }
+
+/// A host whose client timeouts are short, so that the test need not wait a minute.
+fn impatient_app(state: &tempfile::TempDir) -> TestApp {
+    TestApp::start_configured(state.path(), &[], |config| {
+        config.timeouts = spin_host::server::Timeouts {
+            header_read: Duration::from_millis(700),
+            body_idle: Duration::from_millis(700),
+        };
+    })
+}
+
+#[test]
+fn a_client_that_stops_sending_is_cut_off() {
+    let state = tempfile::tempdir().unwrap();
+    let app = impatient_app(&state);
+    let tenant = app.create_tenant();
+    let auth = [("X-Api-Key", tenant.api_key.as_str()), ("X-Tenant-Id", tenant.tenant_id.as_str())];
+
+    // A body shorter than its Content-Length, with the connection left open: the
+    // body timeout ends it, and the answer is the client's 400.
+    let mut request = head(&app, "POST", "/v1/projects", &[auth[0], auth[1], ("Content-Type", "application/json"), ("Content-Length", "200")]);
+    request.push_str("\r\n{\"project_name\": \"slow");
+    let started = std::time::Instant::now();
+    let (status, body) = raw(&app, &request, false);
+    assert_eq!(status, 400, "{body}");
+    assert_detail_error(&body, "unreadable_body");
+    assert!(started.elapsed() < Duration::from_secs(5), "answered after {:?}", started.elapsed());
+
+    // Headers that never end: the connection is closed without an answer.
+    let mut stream = TcpStream::connect(app.host.addr()).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    stream.write_all(head(&app, "GET", "/v1/projects", &auth).as_bytes()).unwrap();
+    let started = std::time::Instant::now();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    assert!(started.elapsed() < Duration::from_secs(5), "closed after {:?}", started.elapsed());
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.is_empty() || answer.starts_with("HTTP/1.1 408"), "{answer}");
+
+    // A kept-alive connection left idle is closed too, after its answer.
+    let mut stream = TcpStream::connect(app.host.addr()).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut request = head(&app, "GET", "/v1/projects", &auth);
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(8));
+
+    // The host still serves everyone else.
+    let (status, _) = json_of(app.get("/v1/projects").auth(&tenant).send().unwrap());
+    assert_eq!(status, 200);
+}

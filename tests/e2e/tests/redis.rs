@@ -132,6 +132,7 @@ impl App {
             variables: default_variables(&partner_key),
             enable_cron: false,
             runtime_config_file: Some(runtime_config_file.to_path_buf()),
+            ..HostConfig::new(workspace_root().join("spin.toml"))
         })
         .expect("the host starts (is everything built? run make build)");
         App { host, client: Client::new(), partner_key, state_dir: state_dir.to_path_buf() }

@@ -103,6 +103,8 @@ pub struct HostConfig {
     /// providers (`env`, `static`), store labels besides `default`. `state_dir`
     /// above wins over a `state_dir` set in the file (as `--state-dir` does in Spin).
     pub runtime_config_file: Option<PathBuf>,
+    /// How long a client may take (see [`server::Timeouts`]).
+    pub timeouts: server::Timeouts,
 }
 
 impl HostConfig {
@@ -118,6 +120,7 @@ impl HostConfig {
             variables: HashMap::new(),
             enable_cron: true,
             runtime_config_file: None,
+            timeouts: server::Timeouts::default(),
         }
     }
 }
@@ -247,6 +250,7 @@ impl Host {
             state,
             app_name: manifest.application.name.clone().unwrap_or_default(),
             app_version: manifest.application.version.clone().unwrap_or_default(),
+            timeouts: config.timeouts,
         });
 
         let (shutdown, shutdown_rx) = watch::channel(false);
@@ -386,13 +390,17 @@ mod tests {
         .unwrap();
         let dir = std::env::temp_dir().join(format!("spin-host-labels-{}", std::process::id()));
         let check = |runtime_config: &str| {
-            let resolver = variables::Resolver::new(&manifest, variables::Sources::default()).unwrap();
+            let resolver =
+                variables::Resolver::new(&manifest, variables::Sources::default()).unwrap();
             let config = RuntimeConfig::parse(runtime_config, None).unwrap();
             let state = AppState::new(resolver, &config, &dir).unwrap();
             check_store_labels(&manifest, &state).map_err(|e| format!("{e:#}"))
         };
         let e = check("").unwrap_err();
-        assert!(e.contains("unknown key_value_stores label \"cache\" for component \"a\""), "{e}");
+        assert!(
+            e.contains("unknown key_value_stores label \"cache\" for component \"a\""),
+            "{e}"
+        );
         let e = check("[key_value_store.cache]\ntype = \"spin\"\n").unwrap_err();
         assert!(e.contains("- Component a uses database 'reports'"), "{e}");
         check("[key_value_store.cache]\ntype = \"spin\"\n[sqlite_database.reports]\ntype = \"spin\"\n").unwrap();

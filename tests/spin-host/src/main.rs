@@ -167,6 +167,7 @@ fn run() -> Result<()> {
         variables: args.variables,
         enable_cron: args.cron,
         runtime_config_file: args.runtime_config_file,
+        timeouts: Default::default(),
     })?;
 
     let base = host.base_url();
@@ -237,7 +238,10 @@ mod tests {
         assert_eq!(a.manifest, PathBuf::from("app/spin.toml"));
         assert_eq!(a.listen.port(), 8080);
         assert_eq!(a.state_dir, Some(PathBuf::from("/tmp/s")));
-        assert_eq!(a.runtime_config_file, Some(PathBuf::from("deploy/runtime-config.local.toml")));
+        assert_eq!(
+            a.runtime_config_file,
+            Some(PathBuf::from("deploy/runtime-config.local.toml"))
+        );
         assert_eq!(a.variables["a_b"], "c=d");
         assert_eq!(a.sqlite, vec!["@x.sql"]);
         assert!(!a.cron);
