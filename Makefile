@@ -40,6 +40,12 @@ e2e: build setup-browser setup-redis
 test: build setup-browser setup-redis
 	cargo test $(NATIVE)
 
+# The OpenAPI document proven by a fuzzer: schemathesis (pinned, installed in
+# target/fuzz-venv), every check, against the built components with a seeded
+# tenant; about 4 minutes. Reports in target/fuzz-report.
+fuzz: build
+	scripts/fuzz.sh
+
 # Builds what it needs itself (wasm with the anchor components, an optimised host).
 bench: setup
 	scripts/bench.sh
