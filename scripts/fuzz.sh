@@ -20,6 +20,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+# hooks.py imports seed.py: no __pycache__ in the source tree.
+export PYTHONDONTWRITEBYTECODE=1
 
 SCHEMATHESIS_VERSION=4.32.5
 venv=target/fuzz-venv
