@@ -208,7 +208,7 @@ mod tests {
         assert_eq!(parsed.to_json(), r#"{"a":"1","b":"2"}"#);
         let errors = ExternalMetadata::parse(&json!({"n": 42, "": "x", "k[1]": "y"}), loc()).unwrap_err();
         let kinds: Vec<_> = errors.iter().map(|e| e.kind).collect();
-        assert_eq!(kinds, vec!["value_error", "value_error", "string_type"]);
+        assert_eq!(kinds, vec!["string_type", "value_error", "value_error"], "in the body's order");
         assert_eq!(ExternalMetadata::parse(&json!([]), loc()).unwrap_err()[0].kind, "dict_type");
         assert_eq!(ExternalMetadata::from_stored(&parsed.to_json()), parsed);
         assert!(ExternalMetadata::from_stored("garbage").is_empty());

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 pub use reqwest::StatusCode;
 
 pub mod fake_model;
+pub mod markdown;
 pub mod sessions;
 pub mod webdriver;
 

@@ -699,11 +699,11 @@ fn a_dispatcher_killed_mid_batch_loses_nothing() {
 #[test]
 fn receiver_script_from_the_readme_verifies_real_deliveries() {
     let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
-    let script = readme
-        .split("```python\n")
-        .nth(1)
-        .and_then(|rest| rest.split("\n```").next())
-        .expect("README.md has a python block");
+    let script = e2e::markdown::blocks(&readme)
+        .into_iter()
+        .find(|block| block.file_name() == Some("receiver.py"))
+        .expect("README.md has the receiver.py block")
+        .text;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("receiver.py");
     std::fs::write(&path, script).unwrap();
