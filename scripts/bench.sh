@@ -4,7 +4,8 @@
 # benchmark table (tests/e2e/src/bin/bench.rs). Arguments go to the driver:
 #   scripts/bench.sh                  # under the project's spin-host
 #   scripts/bench.sh --runtime spin   # the same table under `spin up` (needs spin on PATH)
-#   scripts/bench.sh --seconds 2 --rounds 1 --writers-seconds 5 --projects 1000   # a quick look
+#   scripts/bench.sh --seconds 2 --rounds 1 --writers-seconds 5 --projects 1000 --interviews 10000   # a quick look
+#   scripts/bench.sh --only interviews --interviews 10000   # only the interviews table (list, paging, exports)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

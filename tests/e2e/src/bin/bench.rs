@@ -9,8 +9,19 @@
 //! several rounds, so that a busy moment of the machine hits every scenario
 //! alike; the table shows medians over the rounds and each figure as a share of
 //! hello-world's in the same round. Then 64 connections write for a while and
-//! any 5xx is reported. Targets are printed next to the figures, never asserted.
-//! Traffic goes to 127.0.0.1 only.
+//! any 5xx is reported. Those servers stop; then the app starts again on a
+//! fresh state directory for the interviews table (tests/e2e/src/bench/): a
+//! tenant with `--interviews` interviews in one project and a tenth as many in
+//! another, written straight into its SQLite file, then the metadata filter,
+//! paging and the CSV exports over HTTP, with the host's memory while an
+//! export streams.
+//! Targets are printed next to the figures, never asserted. Traffic goes to
+//! 127.0.0.1 only.
+
+#[path = "../bench/dataset.rs"]
+mod dataset;
+#[path = "../bench/interviews.rs"]
+mod interviews;
 
 use e2e::PARTNER_TENANT_ID;
 use reqwest::blocking::Client;
@@ -23,20 +34,28 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "\
 usage: bench [--runtime spin-host|spin] [--host PATH] [--seconds N] [--rounds N]
-             [--writers-seconds N] [--projects N]
+             [--writers-seconds N] [--projects N] [--interviews N] [--only load|interviews]
+             [--manifest PATH]
   --runtime          which runtime serves the components [spin-host]
   --host             the spin-host binary [target/bench-host/spin-host]
+  --manifest         the app's manifest, to compare a variant of the app [spin.toml]
   --seconds          length of each scenario run [5]
   --rounds           rounds over all scenarios [3]
   --writers-seconds  length of the 64-writer run [30]
-  --projects         projects of the large tenant [10000]";
+  --projects         projects of the large tenant [10000]
+  --interviews       interviews of the large project; the small one gets a tenth [100000]
+  --only             run only the load table or only the interviews table";
 
 struct Options {
     runtime: Runtime,
+    manifest: PathBuf,
     seconds: u32,
     rounds: usize,
     writers_seconds: u32,
     projects: usize,
+    interviews: usize,
+    load: bool,
+    interviews_part: bool,
 }
 
 #[derive(Clone)]
@@ -58,7 +77,17 @@ fn parse_options() -> Result<Options, String> {
     let root = e2e::workspace_root();
     let mut runtime = "spin-host".to_string();
     let mut host = root.join("target/bench-host/spin-host");
-    let mut options = Options { runtime: Runtime::Spin, seconds: 5, rounds: 3, writers_seconds: 30, projects: 10_000 };
+    let mut options = Options {
+        runtime: Runtime::Spin,
+        manifest: root.join("spin.toml"),
+        seconds: 5,
+        rounds: 3,
+        writers_seconds: 30,
+        projects: 10_000,
+        interviews: 100_000,
+        load: true,
+        interviews_part: true,
+    };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -66,10 +95,17 @@ fn parse_options() -> Result<Options, String> {
         match flag.as_str() {
             "--runtime" => runtime = value()?,
             "--host" => host = PathBuf::from(value()?),
+            "--manifest" => options.manifest = PathBuf::from(value()?),
             "--seconds" => options.seconds = number(value()?)?.max(1) as u32,
             "--rounds" => options.rounds = number(value()?)?.max(1),
             "--writers-seconds" => options.writers_seconds = number(value()?)?.max(1) as u32,
             "--projects" => options.projects = number(value()?)?.max(200),
+            "--interviews" => options.interviews = number(value()?)?.max(1000),
+            "--only" => match value()?.as_str() {
+                "load" => options.interviews_part = false,
+                "interviews" => options.load = false,
+                other => return Err(format!("--only: load or interviews, not {other}\n{USAGE}")),
+            },
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown option {other}\n{USAGE}")),
         }
@@ -134,6 +170,16 @@ impl Server {
             panic!("{} serving {}: {why}\n{}", runtime.name(), manifest.display(), tail.join("\n"));
         }
         server
+    }
+
+    /// The runtime's state directory (`sqlite_db.db`, `sqlite_key_value.db`).
+    fn state_dir(&self) -> PathBuf {
+        self._state.path().join("spin")
+    }
+
+    /// The runtime's process (the group leader).
+    fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     fn wait_ready(&mut self) -> Result<(), String> {
@@ -380,28 +426,44 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let root = e2e::workspace_root();
     let partner_key = format!("sk-partner-bench-{}", uuid::Uuid::new_v4().simple());
     // The test defaults: the same partnership setup and limits far above the load.
     let mut variables = e2e::default_variables(&partner_key);
     for limit in ["rate_limit_per_minute", "project_create_rate_limit_per_minute"] {
         variables.insert(limit.into(), "100000000".into());
     }
+    if options.load {
+        load(&options, &variables, &partner_key);
+    }
+    if options.interviews_part {
+        interviews::run(&interviews::Options {
+            runtime: &options.runtime,
+            manifest: &options.manifest,
+            variables: &variables,
+            partner_key: &partner_key,
+            interviews: options.interviews,
+        });
+    }
+}
+
+/// The load table: the anchors and the app's hot paths under wrk, then 64 writers.
+fn load(options: &Options, variables: &HashMap<String, String>, partner_key: &str) {
+    let root = e2e::workspace_root();
     let no_variables = HashMap::new();
 
     eprintln!("bench: starting hello, one-select and the app under {}", options.runtime.name());
     let hello = Server::start(&options.runtime, &root.join("tests/fixtures/bench-hello/spin.toml"), &no_variables);
     let select = Server::start(&options.runtime, &root.join("tests/fixtures/bench-select/spin.toml"), &no_variables);
-    let app = Server::start(&options.runtime, &root.join("spin.toml"), &variables);
+    let app = Server::start(&options.runtime, &options.manifest, variables);
 
     let client = Client::new();
     eprintln!("bench: creating tenants and {} + 200 projects", options.projects);
     let started = Instant::now();
-    let tenant = create_tenant(&client, &app, &partner_key);
+    let tenant = create_tenant(&client, &app, partner_key);
     let project = create_projects(&app, &tenant, 1);
-    let small = create_tenant(&client, &app, &partner_key);
+    let small = create_tenant(&client, &app, partner_key);
     create_projects(&app, &small, 200);
-    let large = create_tenant(&client, &app, &partner_key);
+    let large = create_tenant(&client, &app, partner_key);
     create_projects(&app, &large, options.projects);
     let small_cursor = cursor_after(&client, &app, &small, 100);
     let large_cursor = cursor_after(&client, &app, &large, options.projects / 2);
