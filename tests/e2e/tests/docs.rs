@@ -188,3 +188,18 @@ fn the_files_guide_runs_as_written() {
 fn the_interviews_guide_runs_as_written() {
     run_document("docs/interviews.md", &readme_setup());
 }
+
+#[test]
+fn the_sessions_guide_runs_as_written() {
+    run_document("docs/sessions.md", &readme_setup());
+}
+
+#[test]
+fn the_surveys_guide_runs_as_written() {
+    run_document("docs/surveys.md", &readme_setup());
+}
+
+#[test]
+fn the_projects_guide_runs_as_written() {
+    run_document("docs/projects.md", &readme_setup());
+}

@@ -63,16 +63,16 @@ impl Limits {
 /// The content type of a chunk of `kind`: an accepted essence, with a `codecs`
 /// parameter kept when given (`audio/webm;codecs=opus`). 415 otherwise.
 pub fn content_type(kind: RecordingKind, header: Option<&str>) -> ApiResult<String> {
-    let accepted: &[&str] = match kind {
-        RecordingKind::Audio => &AUDIO_TYPES,
-        RecordingKind::Video => &VIDEO_TYPES,
+    let (accepted, recordings): (&[&str], _) = match kind {
+        RecordingKind::Audio => (&AUDIO_TYPES, "Audio recordings"),
+        RecordingKind::Video => (&VIDEO_TYPES, "Video recordings"),
     };
     let header = header.unwrap_or_default();
     let mut parts = header.split(';');
     let essence = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
     if !accepted.contains(&essence.as_str()) {
         return Err(ApiError::UnsupportedMediaType(format!(
-            "A {kind} recording takes one of these content types: {}",
+            "{recordings} take one of these content types: {}",
             accepted.join(", ")
         )));
     }
