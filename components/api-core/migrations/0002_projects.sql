@@ -49,7 +49,7 @@ CREATE TABLE IF NOT EXISTS events (
     event_id TEXT PRIMARY KEY,   -- UUID v4; becomes X-Event-ID
     tenant_id TEXT NOT NULL,
     event_type TEXT NOT NULL,    -- project.published | project.completed | interview.finished
-    payload TEXT NOT NULL,       -- the exact JSON body to POST (SPEC.md's payload table; timestamps RFC 3339 UTC Z)
+    payload TEXT NOT NULL,       -- the exact JSON body to POST (the contract's payload table; timestamps RFC 3339 UTC Z)
     created_at TEXT NOT NULL
 );
 

@@ -45,13 +45,13 @@ CREATE TABLE IF NOT EXISTS interviews (
     created_at TEXT NOT NULL,
     created_ms INTEGER NOT NULL,
     last_activity_ms INTEGER NOT NULL,
-    -- completion time (SPEC.md's ended_at): set only when the interview is completed
+    -- completion time (the contract's ended_at): set only when the interview is completed
     ended_at TEXT,
     -- when the session stopped, for whatever reason
     closed_at TEXT,
     -- set by the UPDATE that ends the interview: the interview.finished event's id
     finished_event_id TEXT,
-    -- SPEC.md's derived status, defined once, here
+    -- The contract's derived status, defined once, here
     interview_status TEXT GENERATED ALWAYS AS (
         CASE
             WHEN state = 'completed' THEN 'COMPLETED'

@@ -10,7 +10,7 @@
 //! a state change) are done by triggers, which SQLite runs inside the
 //! statement's own transaction.
 //!
-//! The cost model (see docs/ARCHITECTURE.md, "Storage"): a request opens a
+//! The cost model (see docs/design-decisions.md, "Storage"): a request opens a
 //! connection, sets `synchronous=NORMAL` on it (WAL is already on, from the
 //! migrations; `synchronous` is per connection and does not persist), and its
 //! first statement is the rate-limit upsert, which also returns the schema

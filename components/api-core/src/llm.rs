@@ -1,4 +1,4 @@
-//! The optional language model (DECISIONS.md, "Language model").
+//! The optional language model (docs/api-contract.md, "Language models").
 //!
 //! Spin variables: `llm_provider` (`none` default | `spin` | `openai`),
 //! `llm_base_url` (OpenAI-compatible API root, e.g. `https://api.openai.com/v1`),

@@ -1,4 +1,4 @@
-//! Keyset paging, the same for every list (additive to SPEC.md, whose lists
+//! Keyset paging, the same for every list (additive to the contract, whose lists
 //! return everything): `limit` (1..1000) and an opaque `cursor` return a page and
 //! `next_cursor` (null on the last page). A page reads its index from the cursor
 //! on, so it costs the same however deep it is, and items created meanwhile
@@ -88,7 +88,7 @@ impl PageRequest {
         self.limit.map(|limit| i64::from(limit) + 1)
     }
 
-    /// A list's answer: SPEC.md's `{data}`, plus `next_cursor` when paged.
+    /// A list's answer: the contract's `{data}`, plus `next_cursor` when paged.
     pub fn body(&self, data: Vec<Value>, next: Option<Cursor>) -> Value {
         if self.is_paged() {
             serde_json::json!({ "data": data, "next_cursor": next.map(|c| c.encode()) })

@@ -1,4 +1,4 @@
-//! Catch-all for paths no other component claims: the spec's 404 body (Spin's
+//! Catch-all for paths no other component claims: the contract's 404 body (Spin's
 //! own 404 would be empty), still rate limited and with `X-Request-Id`. It also
 //! serves the OpenAPI document, which needs no credentials.
 

@@ -38,8 +38,8 @@ fn metadata_filters_combine_or_within_a_key_and_and_across_keys() {
     let (status, body) = list(app, &tenant, &[("project_id", &project)]);
     assert_eq!(status, 200);
     assert_eq!(ids(&body), vec![odd.clone(), pro_sao.clone(), free_paris.clone(), team_paris.clone(), pro_paris.clone()], "newest first");
-    assert_eq!(body["data"][0].as_object().unwrap().keys().collect::<Vec<_>>(), vec!["interview_id", "project_id", "created_at"], "SPEC.md's fields, in its order");
-    assert!(body.get("next_cursor").is_none(), "without paging the answer is SPEC.md's");
+    assert_eq!(body["data"][0].as_object().unwrap().keys().collect::<Vec<_>>(), vec!["interview_id", "project_id", "created_at"], "the contract's fields, in its order");
+    assert!(body.get("next_cursor").is_none(), "without paging the answer is the contract's");
 
     let filtered = |query: &[(&str, &str)]| ids(&list(app, &tenant, query).1);
     // The same key twice: either value.

@@ -238,7 +238,7 @@ fn list_and_single_reads_have_their_own_fields() {
             "recruiting_criteria", "specific_guidelines", "project_description", "redirect_url", "interview_modes",
             "camera_access", "logo_url", "primary_color", "screeners", "interview_languages", "interview_length",
             "status", "max_interviews",
-            // additive: what can be written can be read back (not created_at: SPEC.md
+            // additive: what can be written can be read back (not created_at: the contract
             // has it "in the project list only")
             "project_name", "secondary_color", "text_color",
         ])

@@ -67,7 +67,7 @@ fn surveys_are_created_read_and_patched_with_their_blocks() {
     assert_eq!(stored[5]["scale"], "1-5", "ratings default to 1-5");
     assert_eq!(stored[0]["required"], false, "statements are never answered");
     let (_, list) = json_of(app.get("/v1/projects").auth(&tenant).send().unwrap());
-    assert!(list["data"][0].get("survey_blocks").is_none(), "the list keeps SPEC.md's fields");
+    assert!(list["data"][0].get("survey_blocks").is_none(), "the list keeps the contract's fields");
 
     // PATCH replaces the blocks whole.
     let patch = |body: Value| json_of(app.request("PATCH", &format!("/v1/projects/{project_id}")).auth(&tenant).json(&body).send().unwrap());

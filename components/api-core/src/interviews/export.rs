@@ -1,4 +1,4 @@
-//! The two CSV exports of a project (SPEC.md's columns, in its order): RFC 4180
+//! The two CSV exports of a project (the contract's columns, in its order): RFC 4180
 //! (CRLF, quotes where needed), UTF-8, header row first, production interviews
 //! oldest first. Streamed: each body chunk is one page of rows read when the
 //! previous one has been written, so memory does not grow with the row count.
@@ -18,7 +18,7 @@ text_enum! {
     pub enum ExportKind { Interviews = "interviews", Interviewees = "interviewees" }
 }
 
-/// SPEC.md's columns of the interviews export; the interviewees export has all
+/// The contract's columns of the interviews export; the interviewees export has all
 /// but the last two.
 pub const COLUMNS: [&str; 12] = [
     "interview_id",
@@ -58,7 +58,7 @@ pub fn guard(cell: &str) -> Cow<'_, str> {
     }
 }
 
-/// SPEC.md's `project_type` column.
+/// The contract's `project_type` column.
 pub fn project_type_label(project_type: &str) -> &'static str {
     match project_type {
         "survey" => "SURVEY",

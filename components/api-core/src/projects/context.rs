@@ -180,7 +180,7 @@ pub fn check_field(field: &str, text: &str) -> Verdict {
     }
 }
 
-/// The rules for all four fields, in SPEC.md's order.
+/// The rules for all four fields, in the contract's order.
 pub fn check_rules(context: &ContextFields) -> Vec<(&'static str, Verdict)> {
     CONTEXT_FIELDS.iter().map(|field| (*field, check_field(field, context.get(field)))).collect()
 }

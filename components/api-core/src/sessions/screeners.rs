@@ -1,7 +1,7 @@
 //! The screener step: the blocks of a project's `screeners` the page can show,
 //! and whether an interviewee's answers qualify (docs/sessions.md, "Screeners").
 //!
-//! Projects store any `screeners` object (SPEC.md does not show its inner
+//! Projects store any `screeners` object (the contract does not show its inner
 //! structure); a project whose blocks do not follow this format skips the step.
 
 use crate::error::{FieldError, LocPart};
