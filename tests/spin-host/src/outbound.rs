@@ -11,6 +11,7 @@ use std::net::IpAddr;
 use std::ops::Range;
 
 use anyhow::{bail, Context, Result};
+use ipnet::IpNet;
 use wasmtime_wasi_http::{Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -27,7 +28,7 @@ enum HostCfg {
     /// `self`: the app itself (service chaining), which this host does not route.
     ToSelf,
     Exact(String),
-    Cidr(IpAddr, u8),
+    Cidr(IpNet),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -145,11 +146,11 @@ impl AllowedHost {
             HostCfg::AnySubdomain(suffix) => host.ends_with(suffix.as_str()),
             HostCfg::ToSelf => false,
             HostCfg::Exact(h) => h == host,
-            HostCfg::Cidr(net, len) => host
+            HostCfg::Cidr(net) => host
                 .trim_start_matches('[')
                 .trim_end_matches(']')
                 .parse::<IpAddr>()
-                .is_ok_and(|ip| cidr_contains(*net, *len, ip)),
+                .is_ok_and(|ip| net.contains(&ip)),
         };
         let port_ok = match &self.port {
             PortCfg::Any => true,
@@ -172,46 +173,17 @@ impl std::fmt::Display for AllowedHost {
     }
 }
 
-/// `10.0.0.0/8`, `::1/128` or a bare IP (a one-address network), like `ip_network`'s
-/// `from_str_truncate` as Spin uses it.
+/// `10.0.0.0/8`, `::1/128` or a bare IP (a one-address network). Host bits
+/// are dropped (`10.1.2.3/8` is `10.0.0.0/8`), as Spin's `ip_network`
+/// `from_str_truncate` does.
 fn parse_cidr(host: &str) -> Option<HostCfg> {
-    let (ip, len) = match host.split_once('/') {
-        Some((ip, len)) => (ip, Some(len.parse::<u8>().ok()?)),
-        None => (host, None),
+    let (ip, prefix) = host.split_once('/').map_or((host, None), |(ip, prefix)| (ip, Some(prefix)));
+    let ip: IpAddr = ip.trim_start_matches('[').trim_end_matches(']').parse().ok()?;
+    let net = match prefix {
+        None => IpNet::from(ip),
+        Some(prefix) => IpNet::new(ip, prefix.parse().ok()?).ok()?.trunc(),
     };
-    let ip: IpAddr = ip
-        .trim_start_matches('[')
-        .trim_end_matches(']')
-        .parse()
-        .ok()?;
-    let max = if ip.is_ipv4() { 32 } else { 128 };
-    let len = len.unwrap_or(max);
-    if len > max {
-        return None;
-    }
-    Some(HostCfg::Cidr(ip, len))
-}
-
-fn cidr_contains(net: IpAddr, len: u8, ip: IpAddr) -> bool {
-    match (net, ip) {
-        (IpAddr::V4(n), IpAddr::V4(i)) => {
-            let mask = if len == 0 {
-                0
-            } else {
-                u32::MAX << (32 - len as u32)
-            };
-            (u32::from(n) & mask) == (u32::from(i) & mask)
-        }
-        (IpAddr::V6(n), IpAddr::V6(i)) => {
-            let mask = if len == 0 {
-                0
-            } else {
-                u128::MAX << (128 - len as u32)
-            };
-            (u128::from(n) & mask) == (u128::from(i) & mask)
-        }
-        _ => false,
-    }
+    Some(HostCfg::Cidr(net))
 }
 
 /// A component's parsed `allowed_outbound_hosts`.
@@ -361,6 +333,11 @@ mod tests {
         assert!(allows(&["http://10.0.0.0/8:*"], "http://10.1.2.3:99/"));
         assert!(!allows(&["http://10.0.0.0/8:*"], "http://11.1.2.3:99/"));
         assert!(allows(&["http://[::1]:*"], "http://[::1]:5000/"));
+        // Host bits are dropped, as Spin's ip_network truncates them.
+        assert!(allows(&["http://10.9.9.9/8:*"], "http://10.1.2.3:99/"));
+        assert!(allows(&["http://[fd00::1]/8:*"], "http://[fd12::7]:99/"));
+        assert!(!allows(&["http://[fd00::1]/8:*"], "http://[fe80::7]:99/"));
+        assert!(AllowedHosts::parse(&["http://10.0.0.0/33:*"]).is_err(), "a prefix longer than the address");
     }
 
     #[test]
