@@ -1,0 +1,43 @@
+//! File metadata in SQLite. Every query is scoped by `tenant_id`.
+
+use super::FileRecord;
+use crate::db::{self, Db, SqlValue};
+use crate::error::ApiResult;
+
+/// Inserts the metadata row of a stored file.
+pub fn insert(db: &Db, record: &FileRecord) -> ApiResult<()> {
+    db.execute(
+        "INSERT INTO files (file_id, tenant_id, mime_type, purpose, size, sha256, chunk_count, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        &[
+            db::text(&record.file_id),
+            db::text(&record.tenant_id),
+            db::text(&record.mime_type),
+            db::text(&record.purpose),
+            SqlValue::Integer(record.size as i64),
+            db::text(&record.sha256),
+            SqlValue::Integer(record.chunk_count as i64),
+            db::text(&record.created_at),
+        ],
+    )
+}
+
+/// The tenant's file `file_id` (a valid UUID), if it has one.
+pub fn find(db: &Db, tenant_id: &str, file_id: &str) -> ApiResult<Option<FileRecord>> {
+    let result = db.query(
+        "SELECT file_id, tenant_id, mime_type, purpose, size, sha256, chunk_count, created_at
+         FROM files WHERE tenant_id = ? AND file_id = ?",
+        &[db::text(tenant_id), db::text(file_id)],
+    )?;
+    let record = db::rows(&result).next().map(|row| FileRecord {
+        file_id: row.text("file_id"),
+        tenant_id: row.text("tenant_id"),
+        mime_type: row.text("mime_type"),
+        purpose: row.text("purpose"),
+        size: row.int("size") as u64,
+        sha256: row.text("sha256"),
+        chunk_count: row.int("chunk_count") as u64,
+        created_at: row.text("created_at"),
+    });
+    Ok(record)
+}
