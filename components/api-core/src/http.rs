@@ -80,43 +80,16 @@ impl ApiRequest {
     }
 }
 
-/// Splits and percent-decodes a query string (`+` is a space, as in forms).
+/// Splits and percent-decodes a query string (`+` is a space, as in forms;
+/// a malformed escape stays as it is; bytes that are not UTF-8 become U+FFFD).
 pub fn parse_query(query: &str) -> Vec<(String, String)> {
-    query
-        .split('&')
-        .filter(|part| !part.is_empty())
-        .map(|part| {
-            let (name, value) = part.split_once('=').unwrap_or((part, ""));
-            (percent_decode(name), percent_decode(value))
-        })
-        .collect()
+    url::form_urlencoded::parse(query.as_bytes()).into_owned().collect()
 }
 
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                match (hex_value(bytes[i + 1]), hex_value(bytes[i + 2])) {
-                    (Some(high), Some(low)) => {
-                        out.push(high << 4 | low);
-                        i += 2;
-                    }
-                    _ => out.push(b'%'),
-                }
-            }
-            byte => out.push(byte),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn hex_value(byte: u8) -> Option<u8> {
-    (byte as char).to_digit(16).map(|d| d as u8)
+/// The media type of a `Content-Type` value (`type/subtype[+suffix]`, lower-cased),
+/// its parameters aside: a value whose parameters are malformed still has its type.
+pub fn media_type(content_type: &str) -> Option<mime::Mime> {
+    content_type.split(';').next()?.trim().parse().ok()
 }
 
 /// A response before it is handed to the host.
@@ -300,9 +273,9 @@ fn match_pattern(pattern: &'static str, path: &str) -> Option<PathParams> {
     }
 }
 
+/// Percent-decodes a path segment; unlike in a query, `+` is literal.
 fn percent_decode_path(segment: &str) -> String {
-    // `+` is literal in paths.
-    percent_decode(&segment.replace('+', "%2B"))
+    percent_encoding::percent_decode_str(segment).decode_utf8_lossy().into_owned()
 }
 
 #[cfg(test)]
@@ -376,6 +349,16 @@ mod tests {
             ]
         );
         assert_eq!(parse_query("bad=%zz%4"), vec![("bad".into(), "%zz%4".into())]);
+    }
+
+    #[test]
+    fn media_types_ignore_parameters_even_malformed_ones() {
+        let essence = |value: &str| media_type(value).map(|media| media.essence_str().to_string());
+        assert_eq!(essence("Multipart/Form-Data; boundary=x").as_deref(), Some("multipart/form-data"));
+        assert_eq!(essence(" application/json ; charset").as_deref(), Some("application/json"));
+        assert_eq!(essence("audio/webm; codecs=<script>").as_deref(), Some("audio/webm"));
+        assert_eq!(essence("application"), None);
+        assert_eq!(essence(""), None);
     }
 
     #[test]

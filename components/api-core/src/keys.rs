@@ -16,9 +16,9 @@ pub fn generate_secret(prefix: &str) -> String {
     format!("{prefix}{}", URL_SAFE_NO_PAD.encode(bytes))
 }
 
-/// Lower-case hex SHA-256 of a secret, as stored.
+/// Lower-case hex SHA-256 of a secret, as stored (the digest's own `LowerHex`).
 pub fn hash_secret(secret: &str) -> String {
-    hex(&Sha256::digest(secret.as_bytes()))
+    format!("{:x}", Sha256::digest(secret.as_bytes()))
 }
 
 /// Whether `secret` hashes to `stored_hash`, without leaking where they differ.
@@ -29,16 +29,6 @@ pub fn secret_matches(secret: &str, stored_hash: &str) -> bool {
 /// Constant-time equality for equal-length inputs (length itself is not secret).
 pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && bool::from(a.ct_eq(b))
-}
-
-pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for byte in bytes {
-        out.push(DIGITS[(byte >> 4) as usize] as char);
-        out.push(DIGITS[(byte & 0xf) as usize] as char);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -182,11 +182,9 @@ pub fn parse_json_request(content_type: Option<&str>, body: &[u8]) -> Result<Val
 /// `application/json`, `application/merge-patch+json`, any `application/*+json`
 /// (parameters such as `charset` aside).
 pub fn is_json_content_type(content_type: &str) -> bool {
-    let essence = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    match essence.split_once('/') {
-        Some(("application", subtype)) => subtype == "json" || subtype.ends_with("+json"),
-        _ => false,
-    }
+    crate::http::media_type(content_type).is_some_and(|media| {
+        media.type_() == mime::APPLICATION && (media.subtype() == mime::JSON || media.suffix() == Some(mime::JSON))
+    })
 }
 
 /// A rule checks one JSON value found at `loc`; it may report several problems

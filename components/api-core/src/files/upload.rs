@@ -3,6 +3,7 @@
 
 use super::{check_magic, check_svg, sniff, BlobStore, ChunkWriter, FileLimit, FileType, MIME_TYPES, PURPOSES};
 use crate::error::{ApiError, ApiResult, FieldError, LocPart};
+use crate::http::media_type;
 use crate::validation;
 use bytes::Bytes;
 use futures::{Stream, StreamExt};
@@ -35,9 +36,7 @@ fn missing(name: &str) -> FieldError {
 
 /// `true` for `multipart/form-data` (any parameters, any case).
 fn is_multipart_form(content_type: Option<&str>) -> bool {
-    content_type
-        .and_then(|value| value.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("multipart/form-data"))
+    content_type.and_then(media_type).is_some_and(|media| media == mime::MULTIPART_FORM_DATA)
 }
 
 fn multipart_error(error: multer::Error, limit: FileLimit) -> ApiError {

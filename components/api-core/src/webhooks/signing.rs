@@ -128,7 +128,7 @@ mod tests {
         mac.update(b"what do ya want for nothing?");
         let expected = STANDARD.encode(mac.finalize().into_bytes());
         assert_eq!(
-            crate::keys::hex(&STANDARD.decode(&expected).unwrap()),
+            format!("{:x}", hmac::digest::Output::<Sha256>::clone_from_slice(&STANDARD.decode(&expected).unwrap())),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
         );
     }
