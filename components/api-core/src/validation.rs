@@ -75,10 +75,6 @@ impl<'a> Fields<'a> {
         self.object.contains_key(name)
     }
 
-    pub fn is_ok(&self) -> bool {
-        self.errors.is_empty()
-    }
-
     /// A required, non-null string of `min..=max` characters.
     pub fn required_string(&mut self, name: &str, min: usize, max: usize) -> Option<String> {
         match self.raw(name) {

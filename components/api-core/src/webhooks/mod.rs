@@ -20,7 +20,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::time::{Duration, UNIX_EPOCH};
 
-pub use signing::{after_attempt, sign, verify, RetrySchedule, Transition};
+pub use signing::{after_attempt, sign, RetrySchedule, Transition};
 pub use target::{check_target_url, TargetError, TargetPolicy};
 
 /// Spin variable: admit `http://` and loopback targets (development and tests only).
