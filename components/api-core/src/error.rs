@@ -1,6 +1,7 @@
-//! The one error type of the service and the body shapes SPEC.md uses.
+//! The one error type of the service and the body shapes SPEC.md uses. It
+//! imports nothing of the crate: `http` turns an error into a response
+//! (`ApiError::into_response`, `http::flat`), so the dependency runs one way.
 
-use crate::http::ApiResponse;
 use serde_json::{json, Value};
 
 /// One segment of a pydantic-style error location (`["body","interview_modes",1]`).
@@ -166,53 +167,6 @@ impl ApiError {
             ApiError::Internal(_) => detail("internal_error", "Internal server error"),
         }
     }
-
-    pub fn into_response(self) -> ApiResponse {
-        match &self {
-            ApiError::Internal(error) => eprintln!("internal error: {error:#}"),
-            ApiError::UnreadableBody(reason) => eprintln!("request refused: the client's body could not be read: {reason}"),
-            _ => {}
-        }
-        let mut response = ApiResponse::json(self.status(), &self.body());
-        match &self {
-            ApiError::MethodNotAllowed { allow } => {
-                response = response.with_header("allow", allow.join(", "));
-            }
-            ApiError::RateLimited { retry_after } => {
-                response = response.with_header("retry-after", retry_after.to_string());
-            }
-            ApiError::RangeNotSatisfiable { size } => {
-                response = response.with_header("content-range", format!("bytes */{size}"));
-            }
-            _ => {}
-        }
-        response
-    }
-}
-
-/// The same answer in tenant creation's flat shape `{error, message}` (status and
-/// headers kept): every error of a partner route looks like SPEC.md's table says.
-pub fn flat(response: ApiResponse) -> ApiResponse {
-    let Ok(body) = serde_json::from_slice::<Value>(&response.body) else { return response };
-    let text = |v: &Value| v.as_str().map(str::to_string);
-    let (code, message) = if let Some(detail) = body.get("detail") {
-        match detail {
-            Value::Array(items) => (
-                "invalid_request".to_string(),
-                items.iter().filter_map(|i| text(&i["msg"])).collect::<Vec<_>>().join("; "),
-            ),
-            other => (text(&other["error"]).unwrap_or_default(), text(&other["message"]).unwrap_or_default()),
-        }
-    } else if body.get("error").is_some() {
-        return response;
-    } else {
-        let code = match response.status {
-            413 => "payload_too_large",
-            _ => "invalid_request",
-        };
-        (code.to_string(), text(&body["message"]).unwrap_or_default())
-    };
-    ApiResponse { body: serde_json::to_vec(&json!({ "error": code, "message": message })).expect("JSON"), ..response }
 }
 
 impl From<spin_sdk::sqlite::Error> for ApiError {
@@ -232,10 +186,6 @@ pub type ApiResult<T> = Result<T, ApiError>;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn header<'a>(response: &'a ApiResponse, name: &str) -> Option<&'a str> {
-        response.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
-    }
 
     #[test]
     fn validation_errors_use_pydantic_shape() {
@@ -280,33 +230,6 @@ mod tests {
         let flat = ApiError::TenantCreation { status: 409, code: "conflict", message: "exists".into() };
         assert_eq!(flat.status(), 409);
         assert_eq!(flat.body(), json!({"error": "conflict", "message": "exists"}));
-    }
-
-    #[test]
-    fn rate_limit_and_method_errors_carry_headers() {
-        let response = ApiError::RateLimited { retry_after: 17 }.into_response();
-        assert_eq!(response.status, 429);
-        assert_eq!(header(&response, "retry-after"), Some("17"));
-        let response = ApiError::MethodNotAllowed { allow: vec!["GET", "POST"] }.into_response();
-        assert_eq!(response.status, 405);
-        assert_eq!(header(&response, "allow"), Some("GET, POST"));
-    }
-
-    #[test]
-    fn partner_routes_get_every_error_flat() {
-        let flattened = |error: ApiError| {
-            let response = flat(error.into_response());
-            (response.status, serde_json::from_slice::<Value>(&response.body).unwrap())
-        };
-        assert_eq!(flattened(ApiError::RateLimited { retry_after: 3 }).1["error"], "rate_limited");
-        let (status, body) = flattened(ApiError::UnreadableBody("bad chunk".into()));
-        assert_eq!((status, body["error"].as_str()), (400, Some("unreadable_body")));
-        let (status, body) = flattened(ApiError::PayloadTooLarge("big".into()));
-        assert_eq!((status, body), (413, json!({"error": "payload_too_large", "message": "big"})));
-        let flat_already = ApiError::TenantCreation { status: 409, code: "conflict", message: "taken".into() };
-        assert_eq!(flattened(flat_already).1, json!({"error": "conflict", "message": "taken"}));
-        let response = flat(ApiError::MethodNotAllowed { allow: vec!["POST"] }.into_response());
-        assert_eq!(header(&response, "allow"), Some("POST"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use crate::error::{ApiError, ApiResult};
 use serde::Serialize;
+use serde_json::{json, Value};
 use std::net::IpAddr;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,10 +61,7 @@ pub struct ApiRequest {
 
 impl ApiRequest {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        header_in(&self.headers, name)
     }
 
     /// Decoded `name=value` pairs of the query string, in order.
@@ -118,13 +116,70 @@ impl ApiResponse {
         self.headers.push((name.to_ascii_lowercase(), value.into()));
         self
     }
+}
 
+/// Unit tests read the headers a response was given; the service itself only writes them.
+#[cfg(test)]
+impl ApiResponse {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        header_in(&self.headers, name)
     }
+}
+
+/// The first value of the header `name` (any case) in a request's or response's list.
+fn header_in<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
+    headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+}
+
+/// An error as the response its variant stands for: status, body shape, and the
+/// headers some variants carry (`Allow`, `Retry-After`, `Content-Range`).
+impl ApiError {
+    pub fn into_response(self) -> ApiResponse {
+        match &self {
+            ApiError::Internal(error) => eprintln!("internal error: {error:#}"),
+            ApiError::UnreadableBody(reason) => eprintln!("request refused: the client's body could not be read: {reason}"),
+            _ => {}
+        }
+        let mut response = ApiResponse::json(self.status(), &self.body());
+        match &self {
+            ApiError::MethodNotAllowed { allow } => {
+                response = response.with_header("allow", allow.join(", "));
+            }
+            ApiError::RateLimited { retry_after } => {
+                response = response.with_header("retry-after", retry_after.to_string());
+            }
+            ApiError::RangeNotSatisfiable { size } => {
+                response = response.with_header("content-range", format!("bytes */{size}"));
+            }
+            _ => {}
+        }
+        response
+    }
+}
+
+/// The same answer in tenant creation's flat shape `{error, message}` (status and
+/// headers kept): every error of a partner route looks like SPEC.md's table says.
+pub fn flat(response: ApiResponse) -> ApiResponse {
+    let Ok(body) = serde_json::from_slice::<Value>(&response.body) else { return response };
+    let text = |v: &Value| v.as_str().map(str::to_string);
+    let (code, message) = if let Some(detail) = body.get("detail") {
+        match detail {
+            Value::Array(items) => (
+                "invalid_request".to_string(),
+                items.iter().filter_map(|i| text(&i["msg"])).collect::<Vec<_>>().join("; "),
+            ),
+            other => (text(&other["error"]).unwrap_or_default(), text(&other["message"]).unwrap_or_default()),
+        }
+    } else if body.get("error").is_some() {
+        return response;
+    } else {
+        let code = match response.status {
+            413 => "payload_too_large",
+            _ => "invalid_request",
+        };
+        (code.to_string(), text(&body["message"]).unwrap_or_default())
+    };
+    ApiResponse { body: serde_json::to_vec(&json!({ "error": code, "message": message })).expect("JSON"), ..response }
 }
 
 /// Produces a response body piece by piece, so that a large body (a file
@@ -359,6 +414,33 @@ mod tests {
         assert_eq!(essence("audio/webm; codecs=<script>").as_deref(), Some("audio/webm"));
         assert_eq!(essence("application"), None);
         assert_eq!(essence(""), None);
+    }
+
+    #[test]
+    fn rate_limit_and_method_errors_carry_headers() {
+        let response = ApiError::RateLimited { retry_after: 17 }.into_response();
+        assert_eq!(response.status, 429);
+        assert_eq!(response.header("retry-after"), Some("17"));
+        let response = ApiError::MethodNotAllowed { allow: vec!["GET", "POST"] }.into_response();
+        assert_eq!(response.status, 405);
+        assert_eq!(response.header("allow"), Some("GET, POST"));
+    }
+
+    #[test]
+    fn partner_routes_get_every_error_flat() {
+        let flattened = |error: ApiError| {
+            let response = flat(error.into_response());
+            (response.status, serde_json::from_slice::<Value>(&response.body).unwrap())
+        };
+        assert_eq!(flattened(ApiError::RateLimited { retry_after: 3 }).1["error"], "rate_limited");
+        let (status, body) = flattened(ApiError::UnreadableBody("bad chunk".into()));
+        assert_eq!((status, body["error"].as_str()), (400, Some("unreadable_body")));
+        let (status, body) = flattened(ApiError::PayloadTooLarge("big".into()));
+        assert_eq!((status, body), (413, json!({"error": "payload_too_large", "message": "big"})));
+        let flat_already = ApiError::TenantCreation { status: 409, code: "conflict", message: "taken".into() };
+        assert_eq!(flattened(flat_already).1, json!({"error": "conflict", "message": "taken"}));
+        let response = flat(ApiError::MethodNotAllowed { allow: vec!["POST"] }.into_response());
+        assert_eq!(response.header("allow"), Some("POST"));
     }
 
     #[test]

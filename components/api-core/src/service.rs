@@ -149,7 +149,7 @@ fn outgoing_response(response: &ApiResponse) -> OutgoingResponse {
 fn error_response(error: ApiError, router: &Router<Handler>, request: &ApiRequest) -> ApiResponse {
     match router.find(request.method, &request.path) {
         RouteMatch::Found(route, _) if matches!(route.handler, Handler::Page(_)) => sessions::page::error_response(error),
-        RouteMatch::Found(route, _) if matches!(route.handler, Handler::Partner(_)) => crate::error::flat(error.into_response()),
+        RouteMatch::Found(route, _) if matches!(route.handler, Handler::Partner(_)) => crate::http::flat(error.into_response()),
         _ => error.into_response(),
     }
 }
