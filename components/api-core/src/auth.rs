@@ -1,6 +1,6 @@
 //! Credentials: parsing the two headers, and checking them against what is stored.
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Credential};
 use crate::keys;
 use uuid::Uuid;
 
@@ -25,9 +25,17 @@ impl Credentials {
             (Some(api_key), Some(tenant_id)) => {
                 Ok(Credentials { api_key: api_key.to_string(), tenant_id })
             }
-            _ => Err(ApiError::Unauthorized),
+            _ => Err(ApiError::Unauthorized(Credential::TenantKey)),
         }
     }
+}
+
+/// The 401 of a tenant route for the `X-Api-Key` that came: it says how to
+/// authenticate, and that a partnership key is the wrong credential when one
+/// was sent.
+pub fn tenant_refusal(api_key: Option<&str>) -> ApiError {
+    let partnership = api_key.is_some_and(|key| key.trim().starts_with(PARTNER_KEY_PREFIX));
+    ApiError::Unauthorized(if partnership { Credential::PartnershipKeyOnTenantRoute } else { Credential::TenantKey })
 }
 
 /// A tenant whose credentials were checked. Only `authenticate` makes one.
@@ -51,7 +59,7 @@ pub fn authenticate(credentials: &Credentials, stored_hash: Option<&str>) -> Res
     if matches && stored_hash.is_some() {
         Ok(Tenant { id: credentials.tenant_id })
     } else {
-        Err(ApiError::Unauthorized)
+        Err(tenant_refusal(Some(&credentials.api_key)))
     }
 }
 
@@ -127,7 +135,7 @@ pub fn authorize_operator(authorization: Option<&str>, configured: &str) -> Resu
     if matches && !given.is_empty() && !configured.is_empty() {
         Ok(())
     } else {
-        Err(ApiError::Unauthorized)
+        Err(ApiError::Unauthorized(Credential::OperatorToken))
     }
 }
 
@@ -162,7 +170,7 @@ mod tests {
             vec![("x-api-key", ""), ("x-tenant-id", TENANT)],
             vec![("x-api-key", "k"), ("x-tenant-id", "not-a-uuid")],
         ] {
-            assert!(matches!(Credentials::from_headers(headers(&pairs)), Err(ApiError::Unauthorized)));
+            assert!(matches!(Credentials::from_headers(headers(&pairs)), Err(ApiError::Unauthorized(_))));
         }
     }
 
@@ -230,7 +238,7 @@ mod tests {
         assert!(authorize_operator(Some("Bearer s3cret"), "s3cret").is_ok());
         assert!(authorize_operator(Some("bearer  s3cret "), "s3cret").is_ok());
         for given in [None, Some("s3cret"), Some("Bearer wrong"), Some("Basic s3cret"), Some("Bearer ")] {
-            assert!(matches!(authorize_operator(given, "s3cret"), Err(ApiError::Unauthorized)), "{given:?}");
+            assert!(matches!(authorize_operator(given, "s3cret"), Err(ApiError::Unauthorized(Credential::OperatorToken))), "{given:?}");
         }
         assert!(authorize_operator(Some("Bearer "), "").is_err(), "an empty configured token admits nobody");
     }

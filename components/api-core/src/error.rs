@@ -1,4 +1,4 @@
-//! The one error type of the service and the body shapes SPEC.md uses. It
+//! The one error type of the service and the body shapes the contract uses. It
 //! imports nothing of the crate: `http` turns an error into a response
 //! (`ApiError::into_response`, `http::flat`), so the dependency runs one way.
 
@@ -56,13 +56,53 @@ impl FieldError {
     }
 }
 
+/// The credential a 401 asks for: its message says how to send it. A refusal
+/// never says which part was wrong (an unknown tenant and a wrong key read the
+/// same).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Credential {
+    /// A tenant route's two headers.
+    TenantKey,
+    /// A partnership key (`sk-partner-...`) sent to a tenant route: the sender
+    /// learns only what it sent.
+    PartnershipKeyOnTenantRoute,
+    /// An interview session's bearer token.
+    SessionToken,
+    /// The operator's bearer token of the maintenance route.
+    OperatorToken,
+}
+
+impl Credential {
+    fn refusal(self) -> &'static str {
+        match self {
+            Credential::TenantKey => {
+                "Invalid or missing credentials: send the tenant's API key in X-Api-Key \
+                 and the tenant's id (a UUID) in X-Tenant-Id"
+            }
+            Credential::PartnershipKeyOnTenantRoute => {
+                "Invalid credentials: a partnership key (sk-partner-...) only works on \
+                 POST /v1/tenants; send a tenant's API key in X-Api-Key and that tenant's \
+                 id in X-Tenant-Id"
+            }
+            Credential::SessionToken => {
+                "Invalid or missing session token: send this interview's session_token \
+                 as Authorization: Bearer <token>"
+            }
+            Credential::OperatorToken => {
+                "Invalid or missing token: send the maintenance_token as Authorization: Bearer <token>"
+            }
+        }
+    }
+}
+
 /// Every way a request can fail. Each variant knows its status and body shape.
 #[derive(Debug)]
 pub enum ApiError {
     /// 422 `{detail:[{loc,msg,type}]}`.
     Validation(Vec<FieldError>),
-    /// 401 `{detail:{error:"unauthorized",message}}`; never says which part was wrong.
-    Unauthorized,
+    /// 401 `{detail:{error:"unauthorized",message}}`; the message says which
+    /// credential the route takes, never which part was wrong.
+    Unauthorized(Credential),
     /// 403 `{detail:{error:"forbidden",message}}`.
     Forbidden(String),
     /// 404 `{detail:{error:"not_found",message}}`.
@@ -112,7 +152,7 @@ impl ApiError {
     pub fn status(&self) -> u16 {
         match self {
             ApiError::Validation(_) => 422,
-            ApiError::Unauthorized => 401,
+            ApiError::Unauthorized(_) => 401,
             ApiError::Forbidden(_) => 403,
             ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed { .. } => 405,
@@ -137,7 +177,7 @@ impl ApiError {
             ApiError::Validation(errors) => {
                 json!({ "detail": errors.iter().map(FieldError::to_json).collect::<Vec<_>>() })
             }
-            ApiError::Unauthorized => detail("unauthorized", "Invalid or missing credentials"),
+            ApiError::Unauthorized(credential) => detail("unauthorized", credential.refusal()),
             ApiError::Forbidden(message) => detail("forbidden", message),
             ApiError::NotFound(message) => detail("not_found", message),
             ApiError::MethodNotAllowed { .. } => {
@@ -211,9 +251,12 @@ mod tests {
     fn detail_errors_nest_error_and_message() {
         let body = ApiError::not_found("Project").body();
         assert_eq!(body, json!({"detail": {"error": "not_found", "message": "Project not found"}}));
-        let body = ApiError::Unauthorized.body();
+        let body = ApiError::Unauthorized(Credential::TenantKey).body();
         assert_eq!(body["detail"]["error"], "unauthorized");
-        assert!(body["detail"]["message"].is_string());
+        let message = body["detail"]["message"].as_str().unwrap();
+        assert!(message.contains("X-Api-Key") && message.contains("X-Tenant-Id"), "{message}");
+        let body = ApiError::Unauthorized(Credential::PartnershipKeyOnTenantRoute).body();
+        assert!(body["detail"]["message"].as_str().unwrap().contains("only works on POST /v1/tenants"));
     }
 
     #[test]

@@ -298,10 +298,6 @@ impl<H> Router<H> {
             RouteMatch::MethodNotAllowed(allow)
         }
     }
-
-    pub fn not_found(path: &str) -> ApiError {
-        ApiError::NotFound(format!("No route for {path}"))
-    }
 }
 
 /// Matches `/v1/projects/:project_id/url` against a path (a trailing slash is ignored).

@@ -4,9 +4,10 @@
 use crate::auth::{self, Credentials, Tenant};
 use crate::config;
 use crate::db::{Admission, Db};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Credential};
 use crate::http::{ApiRequest, ApiResponse, Method, PathParams, Reply, RouteMatch, Router};
 use crate::rate_limit::{self, Window};
+use crate::routes;
 use crate::sessions::{self, Interview};
 use crate::time;
 use futures::{SinkExt, StreamExt};
@@ -165,7 +166,7 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
     };
     let operator = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Operator(_)));
     let operator_token = if operator {
-        Some(config::var(auth::OPERATOR_TOKEN_VARIABLE).ok_or_else(|| Router::<Handler>::not_found(&request.path))?)
+        Some(config::var(auth::OPERATOR_TOKEN_VARIABLE).ok_or_else(|| routes::not_found(request.method, &request.path))?)
     } else {
         None
     };
@@ -174,11 +175,19 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
 
     let (route, params) = match found {
         RouteMatch::Found(route, params) => (route, params),
+        // A route of this method a typo away (`POST /v1/projects/validate-context`,
+        // whose `validate-context` reads as a project id) beats a 405.
+        RouteMatch::MethodNotAllowed(_) if routes::closest(request.method, &request.path).is_some() => {
+            return Err(routes::not_found(request.method, &request.path))
+        }
         RouteMatch::MethodNotAllowed(allow) => return Err(ApiError::MethodNotAllowed { allow }),
-        RouteMatch::NotFound => return Err(Router::<Handler>::not_found(&request.path)),
+        RouteMatch::NotFound => return Err(routes::not_found(request.method, &request.path)),
     };
     let tenant = match route.handler {
-        Handler::Tenant(_) | Handler::TenantStream(_) => Some(authenticate(credentials.as_ref(), &admission)?),
+        Handler::Tenant(_) | Handler::TenantStream(_) => Some(
+            authenticate(credentials.as_ref(), &admission)
+                .map_err(|_| auth::tenant_refusal(request.header(auth::API_KEY_HEADER)))?,
+        ),
         Handler::Public(_)
         | Handler::Page(_)
         | Handler::PublicStream(_)
@@ -214,7 +223,7 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
             request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
             handler(&context, &interview, request, &params).map(Reply::Full)
         }
-        (Handler::Tenant(_) | Handler::TenantStream(_), None) => Err(ApiError::Unauthorized),
+        (Handler::Tenant(_) | Handler::TenantStream(_), None) => Err(auth::tenant_refusal(None)),
     }
 }
 
@@ -258,7 +267,7 @@ fn enforce_limit(
 /// Checks the request's credentials against the key hash [`enforce_limit`]
 /// fetched for their tenant id (none: an unknown tenant, refused the same way).
 pub fn authenticate(credentials: Option<&Credentials>, admission: &Admission) -> ApiResult<Tenant> {
-    let credentials = credentials.ok_or(ApiError::Unauthorized)?;
+    let credentials = credentials.ok_or(ApiError::Unauthorized(Credential::TenantKey))?;
     auth::authenticate(credentials, admission.key_hash.as_deref())
 }
 

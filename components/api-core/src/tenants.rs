@@ -4,6 +4,7 @@ use crate::db::{self, Db};
 use crate::error::{ApiError, ApiResult};
 use crate::keys;
 use crate::time;
+use crate::validation;
 use email_address::EmailAddress;
 use serde::Serialize;
 use serde_json::Value;
@@ -28,10 +29,22 @@ fn invalid(message: impl Into<String>) -> ApiError {
 }
 
 impl NewTenant {
-    /// Every problem is a 400 `{error:"invalid_request",message}`, malformed JSON included.
-    pub fn parse(body: &[u8]) -> ApiResult<NewTenant> {
-        let value: Value =
-            serde_json::from_slice(body).map_err(|e| invalid(format!("Body is not valid JSON: {e}")))?;
+    /// Every problem is a 400 `{error:"invalid_request",message}`, malformed JSON
+    /// and a non-JSON content type included (the body is read as on every route).
+    pub fn parse(content_type: Option<&str>, body: &[u8]) -> ApiResult<NewTenant> {
+        let value = validation::parse_json_request(content_type, body).map_err(|error| match error {
+            ApiError::Validation(problems) => invalid(
+                problems
+                    .into_iter()
+                    .map(|problem| match problem.kind {
+                        "missing" => "A JSON body is required".to_string(),
+                        _ => problem.msg,
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
+            other => other,
+        })?;
         let Value::Object(object) = value else {
             return Err(invalid("Body must be a JSON object"));
         };
@@ -148,7 +161,7 @@ mod tests {
     use super::*;
 
     fn message(body: &str) -> String {
-        match NewTenant::parse(body.as_bytes()) {
+        match NewTenant::parse(None, body.as_bytes()) {
             Err(ApiError::TenantCreation { status: 400, code: "invalid_request", message }) => message,
             other => panic!("expected 400 for {body}, got {other:?}"),
         }
@@ -157,6 +170,7 @@ mod tests {
     #[test]
     fn parses_a_valid_request() {
         let tenant = NewTenant::parse(
+            Some("application/json"),
             br#"{"organization_name":"  Acme Research ","contact_email":"ops@acme.example","description":null,"extra":1}"#,
         )
         .unwrap();
@@ -167,7 +181,10 @@ mod tests {
 
     #[test]
     fn refuses_each_bad_input() {
-        assert!(message("{not json").contains("JSON"));
+        assert!(message("{not json").contains("JSON decode error: key must be a string at line 1 column 2"));
+        assert!(message("").contains("A JSON body is required"));
+        let typed = NewTenant::parse(Some("text/plain"), br#"{"organization_name":"A","contact_email":"a@b.co"}"#);
+        assert!(matches!(typed, Err(ApiError::TenantCreation { status: 400, message, .. }) if message.contains("application/json")));
         assert!(message("[]").contains("object"));
         assert!(message(r#"{"contact_email":"a@b.co"}"#).contains("organization_name"));
         assert!(message(r#"{"organization_name":"  ","contact_email":"a@b.co"}"#).contains("empty"));

@@ -2,17 +2,20 @@
 //! typed fields out of it, collecting every problem before failing once.
 
 use crate::error::{ApiError, FieldError, LocPart};
+use crate::http::ApiRequest;
 use crate::text_enum::TextEnum;
 use serde_json::{Map, Value};
 
-/// Parses a JSON body; invalid JSON is 422 `json_invalid` at `["body", <offset>]`.
+/// Parses a JSON body; invalid JSON is 422 `json_invalid` at `["body", <offset>]`,
+/// whose message says what is wrong and where (`JSON decode error: expected `,`
+/// or `}` at line 3 column 5`).
 pub fn parse_json_body(body: &[u8]) -> Result<Value, ApiError> {
     serde_json::from_slice(body).map_err(|error| {
         let offset = byte_offset(body, error.line(), error.column());
         ApiError::Validation(vec![FieldError::new(
             vec!["body".into(), offset.into()],
             "json_invalid",
-            "JSON decode error",
+            format!("JSON decode error: {error}"),
         )])
     })
 }
@@ -155,22 +158,30 @@ pub fn enum_message(allowed: &[&str]) -> String {
     }
 }
 
+/// The JSON body of a request, read the same way on every route.
+pub fn json_body(request: &ApiRequest) -> Result<Value, ApiError> {
+    parse_json_request(request.header("content-type"), &request.body)
+}
+
 /// A JSON request body as FastAPI reads one: an empty body is 422 `missing` at
-/// `["body"]`; a body sent with a non-JSON content type (anything but `application/json`
-/// or `application/*+json`) is not parsed and is 422 `dict_type`; otherwise
-/// [`parse_json_body`].
+/// `["body"]`; without a `Content-Type` the body is parsed as JSON; with a
+/// non-JSON one (anything but `application/json` or `application/*+json`) it is
+/// not parsed and is 422 `dict_type`, whose message names the type expected;
+/// otherwise [`parse_json_body`].
 pub fn parse_json_request(content_type: Option<&str>, body: &[u8]) -> Result<Value, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::Validation(vec![FieldError::new(vec!["body".into()], "missing", "Field required")]));
     }
-    if let Some(content_type) = content_type {
-        if !is_json_content_type(content_type) {
-            return Err(ApiError::Validation(vec![FieldError::new(
-                vec!["body".into()],
-                "dict_type",
-                "Input should be a valid dictionary or object to extract fields from",
-            )]));
-        }
+    if let Some(content_type) = content_type.filter(|given| !is_json_content_type(given)) {
+        return Err(ApiError::Validation(vec![FieldError::new(
+            vec!["body".into()],
+            "dict_type",
+            format!(
+                "Input should be a JSON object sent with Content-Type: application/json \
+                 (got Content-Type: {})",
+                content_type.trim()
+            ),
+        )]));
     }
     parse_json_body(body)
 }

@@ -37,7 +37,7 @@ fn list(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams
 }
 
 fn flag(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
-    let body = validation::parse_json_request(request.header("content-type"), &request.body)?;
+    let body = validation::json_body(request)?;
     let reason = interviews::parse_flag(&body)?;
     let answer = interviews::flag(&context.db, &tenant.id_string(), params.get("interview_id"), &reason)?;
     Ok(ApiResponse::json(200, &answer))

@@ -32,10 +32,6 @@ fn path_id(params: &PathParams) -> Result<String, FieldError> {
     uuid_param(params.get("project_id"), vec!["path".into(), "project_id".into()]).map(|id| id.to_string())
 }
 
-fn json_body(request: &ApiRequest) -> ApiResult<Value> {
-    validation::parse_json_request(request.header("content-type"), &request.body)
-}
-
 fn list_projects(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     let query = store::ListQuery::parse(&request.query_pairs())?;
     let (projects, next) = store::list(&context.db, &tenant.id_string(), &query)?;
@@ -45,7 +41,7 @@ fn list_projects(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &P
 }
 
 fn create_project(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let body = json_body(request)?;
+    let body = validation::json_body(request)?;
     let defaults = CreateDefaults {
         logo_url: Some(config::var_or("default_logo_url", projects::DEFAULT_LOGO_URL)),
     };
@@ -62,7 +58,7 @@ fn get_project(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &Path
 
 /// RFC 7386 merge patch; a non-UUID id is simply not found (its path is "string or uuid").
 fn patch_project(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
-    let patch = ProjectPatch::parse(&json_body(request)?)?;
+    let patch = ProjectPatch::parse(&validation::json_body(request)?)?;
     let project_id = path_id(params).map_err(|_| store::not_found())?;
     projects::apply_patch(&context.db, &tenant.id_string(), &project_id, &patch)?;
     Ok(ApiResponse::json(200, &json!({ "project_id": project_id })))
@@ -103,7 +99,7 @@ fn project_url(context: &Context, tenant: &Tenant, request: &ApiRequest, params:
 }
 
 fn validate_context(_: &Context, _: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let fields = context::parse_request(&json_body(request)?)?;
+    let fields = context::parse_request(&validation::json_body(request)?)?;
     let verdicts = context::validate(&fields, &LlmConfig::from_variables());
     Ok(ApiResponse::json(200, &context::result_body(&verdicts)))
 }

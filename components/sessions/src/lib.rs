@@ -28,10 +28,6 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     api_core::serve_streaming(request, response_out, &router).await
 }
 
-fn json_body(request: &ApiRequest) -> ApiResult<Value> {
-    validation::parse_json_request(request.header("content-type"), &request.body)
-}
-
 fn link_page(context: &Context, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     sessions::link_page(&context.db, request, params.get("project_id"), &LlmConfig::from_variables())
 }
@@ -44,7 +40,7 @@ fn survey_media(context: Context, request: ApiRequest, params: PathParams) -> Pi
 }
 
 fn start(context: &Context, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let start = StartRequest::parse(&json_body(request)?)?;
+    let start = StartRequest::parse(&validation::json_body(request)?)?;
     let outcome = sessions::start(&context.db, start, request.header("user-agent"), &LlmConfig::from_variables())?;
     Ok(match outcome {
         StartOutcome::Started(started) => {
@@ -64,14 +60,14 @@ fn get_session(context: &Context, interview: &Interview, _: &ApiRequest, _: &Pat
 }
 
 fn answer(context: &Context, interview: &Interview, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let body = json_body(request)?;
+    let body = validation::json_body(request)?;
     let (interview, turns) = sessions::answer(&context.db, interview, &body, &LlmConfig::from_variables())?;
     Ok(ApiResponse::json(200, &sessions::session_json(&context.db, &interview, &turns)?))
 }
 
 fn finish(context: &Context, interview: &Interview, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     // An empty body is a finish without opt-in.
-    let body = if request.body.iter().all(u8::is_ascii_whitespace) { json!({}) } else { json_body(request)? };
+    let body = if request.body.iter().all(u8::is_ascii_whitespace) { json!({}) } else { validation::json_body(request)? };
     let opt_in = sessions::parse_finish(&body)?;
     let finished = sessions::finish(&context.db, interview, opt_in, &LlmConfig::from_variables())?;
     Ok(ApiResponse::json(200, &finished))

@@ -14,7 +14,7 @@ async fn handle(request: IncomingRequest) -> Response {
 
 /// The partnership key was checked by the route table (`Handler::Partner`).
 fn create_tenant(context: &Context, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let new_tenant = NewTenant::parse(&request.body)?;
+    let new_tenant = NewTenant::parse(request.header("content-type"), &request.body)?;
     let created = tenants::create(&context.db, new_tenant)?;
     Ok(ApiResponse::json(201, &created))
 }

@@ -3,7 +3,7 @@
 
 use api_core::auth::Tenant;
 use api_core::webhooks::{self, DeliveryFilter, NewSubscription};
-use api_core::{ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router, EVENT_TYPES};
+use api_core::{validation, ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router, EVENT_TYPES};
 use spin_sdk::http::{IncomingRequest, Response};
 use spin_sdk::http_component;
 
@@ -28,7 +28,7 @@ fn event_types(_: &Context, _: &Tenant, _: &ApiRequest, _: &PathParams) -> ApiRe
 }
 
 fn create_secret(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let created = webhooks::create_secret(&context.db, tenant, &request.body)?;
+    let created = webhooks::create_secret(&context.db, tenant, &validation::json_body(request)?)?;
     Ok(ApiResponse::json(201, &created))
 }
 
@@ -38,7 +38,7 @@ fn create_subscription(
     request: &ApiRequest,
     _: &PathParams,
 ) -> ApiResult<ApiResponse> {
-    let new = NewSubscription::parse(&request.body, webhooks::configured_policy())?;
+    let new = NewSubscription::parse(&validation::json_body(request)?, webhooks::configured_policy())?;
     let created = webhooks::create_subscription(&context.db, tenant, new)?;
     let hook_secret = created.x_hook_secret.clone();
     Ok(ApiResponse::json(201, &created).with_header("x-hook-secret", hook_secret))
@@ -60,7 +60,7 @@ fn confirm_subscription(
     params: &PathParams,
 ) -> ApiResult<ApiResponse> {
     let confirmed =
-        webhooks::confirm_subscription(&context.db, tenant, params.get("subscription_id"), &request.body)?;
+        webhooks::confirm_subscription(&context.db, tenant, params.get("subscription_id"), &validation::json_body(request)?)?;
     Ok(ApiResponse::json(200, &confirmed))
 }
 

@@ -18,7 +18,7 @@ pub mod transcription;
 
 use crate::config;
 use crate::db::Db;
-use crate::error::{ApiError, ApiResult, LocPart};
+use crate::error::{ApiError, ApiResult, Credential, LocPart};
 use crate::http::{ApiRequest, ApiResponse};
 use crate::keys;
 use crate::llm::LlmConfig;
@@ -326,24 +326,61 @@ impl StartRequest {
     }
 }
 
-/// `{"text": "..."}` of an answer: 1..5,000 characters, not only whitespace.
-pub fn parse_answer(body: &Value) -> ApiResult<String> {
+/// The text of an answer: 1..5,000 characters, not only whitespace; trimmed.
+pub fn answer_text(value: &Value, loc: Vec<LocPart>) -> validation::Checked<String> {
+    let text = validation::text(value, loc.clone(), 1, MAX_ANSWER_CHARS)?;
+    if text.trim().is_empty() {
+        return Err(vec![crate::FieldError::new(loc, "string_too_short", "String should have at least 1 character")]);
+    }
+    Ok(text.trim().to_string())
+}
+
+/// The fields an answer may carry, each checked whenever it is present, whatever
+/// the current message takes (which one that is decides later): `text` (see
+/// [`answer_text`]), `choices` 1..20 options of 1..200 characters, `rating` an
+/// integer 0..10 (the widest scale), `skip` a boolean, `block_id` 1..64
+/// characters. Like a pydantic model whose fields are all optional: a field the
+/// current message does not use is still typed, so `{"text": "…", "skip": {}}`
+/// is a 422 `bool_type`, not an answer with a stray member.
+pub fn check_answer_fields(body: &Value) -> ApiResult<()> {
+    use projects::survey::{MAX_BLOCK_ID_CHARS, MAX_OPTIONS, MAX_OPTION_CHARS};
     let mut f = Fields::body(body)?;
-    let text = f.require("text", |v, l| {
-        let text = validation::text(v, l.clone(), 1, MAX_ANSWER_CHARS)?;
-        if text.trim().is_empty() {
-            return Err(vec![crate::FieldError::new(l, "string_too_short", "String should have at least 1 character")]);
+    f.check("text", answer_text);
+    f.check("choices", |v, l| {
+        let choices = validation::list_of(v, l.clone(), 1, |v, l| validation::text(v, l, 1, MAX_OPTION_CHARS))?;
+        if choices.len() > MAX_OPTIONS {
+            return Err(vec![crate::FieldError::new(
+                l,
+                "too_long",
+                format!("List should have at most {MAX_OPTIONS} items after validation, not {}", choices.len()),
+            )]);
         }
-        Ok(text.trim().to_string())
+        Ok(())
     });
+    f.check("rating", |v, l| validation::int_in(v, l, 0, MAX_RATING));
+    f.check("skip", validation::boolean);
+    f.check("block_id", |v, l| validation::text(v, l, 1, MAX_BLOCK_ID_CHARS));
+    f.finish()
+}
+
+/// The top of the widest rating scale (`0-10`).
+pub const MAX_RATING: i64 = 10;
+
+/// `{"text": "..."}` of an interview answer (the other answer fields typed too:
+/// [`check_answer_fields`]).
+pub fn parse_answer(body: &Value) -> ApiResult<String> {
+    check_answer_fields(body)?;
+    let mut f = Fields::body(body)?;
+    let text = f.require("text", answer_text);
     f.finish()?;
     Ok(text.unwrap_or_default())
 }
 
-/// `{"opt_in_for_followup": bool}` of finish (absent or null: false).
+/// `{"opt_in_for_followup": bool}` of finish: absent is false; any other value
+/// but a boolean, null included, is a 422 `bool_type` (pydantic's `bool = False`).
 pub fn parse_finish(body: &Value) -> ApiResult<bool> {
     let mut f = Fields::body(body)?;
-    let opt_in = f.check("opt_in_for_followup", |v, l| nullable(v, l, validation::boolean)).flatten();
+    let opt_in = f.check("opt_in_for_followup", validation::boolean);
     f.finish()?;
     Ok(opt_in.unwrap_or(false))
 }
@@ -593,7 +630,7 @@ pub fn authenticate(db: &Db, request: &ApiRequest, interview_id: &str) -> ApiRes
     let matches = keys::secret_matches(token.unwrap_or_default(), stored);
     match interview {
         Some(interview) if matches => Ok(interview),
-        _ => Err(ApiError::Unauthorized),
+        _ => Err(ApiError::Unauthorized(Credential::SessionToken)),
     }
 }
 

@@ -29,6 +29,7 @@ impl SurveyAnswer {
     /// questions and follow-ups, `{"choices": [...]}` for choice blocks, `{"rating": n}`
     /// for ratings, `{"skip": true}` for a block that is not required.
     pub fn parse(block: &SurveyBlock, follow_up: bool, body: &Value) -> ApiResult<SurveyAnswer> {
+        super::check_answer_fields(body)?;
         let mut f = Fields::body(body)?;
         // Optional: the block the answer is meant for. Another block is a 409, so a
         // stale page never stores its answer in the wrong place.
@@ -54,14 +55,7 @@ impl SurveyAnswer {
         let kind = if follow_up { BlockType::OpenQuestion } else { block.kind };
         let answer = match kind {
             BlockType::OpenQuestion | BlockType::Statement => {
-                let text = f.require("text", |v, l| {
-                    let text = validation::text(v, l.clone(), 1, super::MAX_ANSWER_CHARS)?;
-                    if text.trim().is_empty() {
-                        return Err(vec![FieldError::new(l, "string_too_short", "String should have at least 1 character")]);
-                    }
-                    Ok(text.trim().to_string())
-                });
-                text.map(SurveyAnswer::Text)
+                f.require("text", super::answer_text).map(SurveyAnswer::Text)
             }
             BlockType::SingleChoice | BlockType::MultipleChoice => {
                 let options: Vec<&str> = block.options().iter().map(String::as_str).collect();

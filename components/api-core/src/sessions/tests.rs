@@ -49,6 +49,34 @@ fn answers_and_finishes_are_checked() {
 }
 
 #[test]
+fn a_finish_takes_a_boolean_or_nothing_but_not_null() {
+    assert!(!parse_finish(&json!({"opt_in_for_followup": false})).unwrap());
+    assert_eq!(
+        kinds(parse_finish(&json!({"opt_in_for_followup": null}))),
+        vec![(body_loc("opt_in_for_followup"), "bool_type")]
+    );
+}
+
+#[test]
+fn every_answer_field_is_typed_whatever_the_message_takes() {
+    // An interview's message takes text; the survey fields are still checked.
+    assert_eq!(kinds(parse_answer(&json!({"text": "0", "skip": {}}))), vec![(body_loc("skip"), "bool_type")]);
+    assert_eq!(kinds(parse_answer(&json!({"text": "0", "skip": null}))), vec![(body_loc("skip"), "bool_type")]);
+    assert_eq!(kinds(parse_answer(&json!({"text": "0", "rating": "5"}))), vec![(body_loc("rating"), "int_type")]);
+    assert_eq!(kinds(parse_answer(&json!({"text": "0", "rating": 11}))), vec![(body_loc("rating"), "less_than_equal")]);
+    assert_eq!(kinds(parse_answer(&json!({"text": "0", "choices": []}))), vec![(body_loc("choices"), "too_short")]);
+    let choice = vec![LocPart::from("body"), "choices".into(), 0.into()];
+    assert_eq!(kinds(parse_answer(&json!({"text": "0", "choices": [""]}))), vec![(choice, "string_too_short")]);
+    let many: Vec<String> = (0..21).map(|i| i.to_string()).collect();
+    assert_eq!(kinds(parse_answer(&json!({"text": "0", "choices": many}))), vec![(body_loc("choices"), "too_long")]);
+    assert_eq!(kinds(parse_answer(&json!({"text": "0", "block_id": ""}))), vec![(body_loc("block_id"), "string_too_short")]);
+    assert_eq!(kinds(parse_answer(&json!({"skip": true, "text": 5}))), vec![(body_loc("text"), "string_type")]);
+    // Fields of the right type that the message does not use are ignored.
+    let all = json!({"text": "0", "choices": ["a"], "rating": 0, "skip": false, "block_id": "b"});
+    assert_eq!(parse_answer(&all).unwrap(), "0");
+}
+
+#[test]
 fn devices_are_told_apart_by_user_agent() {
     let iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
     let android_tablet = "Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 Chrome/120.0 Safari/537.36";

@@ -40,10 +40,6 @@ pub fn configured_policy() -> TargetPolicy {
     TargetPolicy { allow_insecure: crate::config::var_bool(ALLOW_INSECURE_VARIABLE) }
 }
 
-fn body_of(request_body: &[u8]) -> ApiResult<Value> {
-    validation::parse_json_body(request_body)
-}
-
 /// 403 unless the workspace is the tenant's own (one workspace per tenant).
 fn check_workspace(tenant: &Tenant, workspace_id: &str) -> ApiResult<()> {
     let own = tenant.id_string();
@@ -63,9 +59,8 @@ pub struct CreatedSecret {
 }
 
 /// `POST /v1/webhooks/secrets`: 201 `{secret}`; 409 while one is active.
-pub fn create_secret(db: &Db, tenant: &Tenant, body: &[u8]) -> ApiResult<CreatedSecret> {
-    let value = body_of(body)?;
-    let mut fields = Fields::body(&value)?;
+pub fn create_secret(db: &Db, tenant: &Tenant, body: &Value) -> ApiResult<CreatedSecret> {
+    let mut fields = Fields::body(body)?;
     let workspace_id = fields.required_string("workspace_id", 1, 100);
     fields.finish()?;
     check_workspace(tenant, &workspace_id.unwrap_or_default())?;
@@ -99,9 +94,8 @@ pub struct NewSubscription {
 
 impl NewSubscription {
     /// 422 for every missing or invalid field at once (target URL policy included).
-    pub fn parse(body: &[u8], policy: TargetPolicy) -> ApiResult<NewSubscription> {
-        let value = body_of(body)?;
-        let mut fields = Fields::body(&value)?;
+    pub fn parse(body: &Value, policy: TargetPolicy) -> ApiResult<NewSubscription> {
+        let mut fields = Fields::body(body)?;
         let workspace_id = fields.required_string("workspace_id", 1, 100);
         let event_type = match fields.raw("event_type") {
             None => {
@@ -231,9 +225,8 @@ pub struct Confirmed {
 
 /// `POST /v1/webhooks/subscriptions/{id}` with `{secret}`: 200 once; a wrong
 /// secret is 400 `invalid_secret`; an expired or used one is 409.
-pub fn confirm_subscription(db: &Db, tenant: &Tenant, id: &str, body: &[u8]) -> ApiResult<Confirmed> {
-    let value = body_of(body)?;
-    let mut fields = Fields::body(&value)?;
+pub fn confirm_subscription(db: &Db, tenant: &Tenant, id: &str, body: &Value) -> ApiResult<Confirmed> {
+    let mut fields = Fields::body(body)?;
     let secret = fields.required_string("secret", 1, 200);
     fields.finish()?;
     let secret = secret.unwrap_or_default();
@@ -500,6 +493,7 @@ pub fn redeliver(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Delivery> {
 mod tests {
     use super::*;
     use crate::error::LocPart;
+    use serde_json::json;
 
     fn problems(error: ApiError) -> Vec<(Vec<LocPart>, &'static str)> {
         match error {
@@ -515,21 +509,21 @@ mod tests {
     #[test]
     fn subscription_requests_report_every_problem() {
         let policy = TargetPolicy::default();
-        let error = NewSubscription::parse(b"{}", policy).unwrap_err();
+        let error = NewSubscription::parse(&json!({}), policy).unwrap_err();
         assert_eq!(
             problems(error),
             vec![(loc("workspace_id"), "missing"), (loc("event_type"), "missing"), (loc("target_url"), "missing")]
         );
-        let body = br#"{"workspace_id": 5, "event_type": "project.deleted", "target_url": "https://10.0.0.1/x"}"#;
+        let body = json!({"workspace_id": 5, "event_type": "project.deleted", "target_url": "https://10.0.0.1/x"});
         assert_eq!(
-            problems(NewSubscription::parse(body, policy).unwrap_err()),
+            problems(NewSubscription::parse(&body, policy).unwrap_err()),
             vec![(loc("workspace_id"), "string_type"), (loc("event_type"), "enum"), (loc("target_url"), "value_error")]
         );
-        let body = br#"{"workspace_id": "w", "event_type": "interview.finished", "target_url": " https://hooks.example.com/x "}"#;
-        let parsed = NewSubscription::parse(body, policy).unwrap();
+        let body = json!({"workspace_id": "w", "event_type": "interview.finished", "target_url": " https://hooks.example.com/x "});
+        let parsed = NewSubscription::parse(&body, policy).unwrap();
         assert_eq!(parsed.event_type, "interview.finished");
         assert_eq!(parsed.target_url, "https://hooks.example.com/x");
-        assert_eq!(problems(NewSubscription::parse(b"[1]", policy).unwrap_err()), vec![(vec!["body".into()], "dict_type")]);
+        assert_eq!(problems(NewSubscription::parse(&json!([1]), policy).unwrap_err()), vec![(vec!["body".into()], "dict_type")]);
     }
 
     #[test]
