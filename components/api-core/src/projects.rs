@@ -464,6 +464,19 @@ impl ProjectPatch {
         self.members.is_empty()
     }
 
+    /// Whether the patch fits the stored project's type: `survey_blocks` on a
+    /// project that is not a survey is a 409 `not_a_survey` (a well-formed patch
+    /// that conflicts with what is stored, as survey-results answers for it).
+    pub fn fits(&self, project: &Project) -> ApiResult<()> {
+        if self.sets("survey_blocks") && !project.is_survey() {
+            return Err(ApiError::conflict(
+                "not_a_survey",
+                "This project is not a survey; survey_blocks apply to survey projects only",
+            ));
+        }
+        Ok(())
+    }
+
     /// Whether the patch sets this field.
     pub fn sets(&self, name: &str) -> bool {
         self.members.contains_key(name)
@@ -516,13 +529,7 @@ pub fn apply_patch(db: &crate::db::Db, tenant_id: &str, project_id: &str, patch:
         if patch.is_empty() {
             return Ok(());
         }
-        if patch.sets("survey_blocks") && !current.is_survey() {
-            return Err(ApiError::Validation(vec![FieldError::new(
-                vec!["body".into(), "survey_blocks".into()],
-                "value_error",
-                "Value error, survey_blocks apply to survey projects only",
-            )]));
-        }
+        patch.fits(&current)?;
         let merged = patch.apply(&current.fields)?;
         let blocks_changed = merged.survey_blocks != current.fields.survey_blocks;
         if blocks_changed {

@@ -89,13 +89,14 @@ fn surveys_are_created_read_and_patched_with_their_blocks() {
     assert_eq!(patch(json!({"survey_blocks": blocks(&file_id)})).0, 200, "the same blocks are no change");
     assert_eq!(patch(json!({"project_name": "Renamed survey"})).0, 200, "other fields stay editable");
 
-    // Blocks belong to surveys only.
+    // Blocks belong to surveys only: well-formed blocks for a stored project of
+    // another type conflict with it.
     let interview_project = create_project(app, &tenant, &project_body(json!({})));
     let (status, body) = json_of(
         app.request("PATCH", &format!("/v1/projects/{interview_project}")).auth(&tenant).json(&json!({"survey_blocks": blocks(&file_id)})).send().unwrap(),
     );
-    assert_eq!(status, 422);
-    assert_eq!(body["detail"][0]["loc"], json!(["body", "survey_blocks"]));
+    assert_eq!(status, 409);
+    assert_detail_error(&body, "not_a_survey");
 }
 
 #[test]

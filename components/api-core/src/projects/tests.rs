@@ -380,3 +380,17 @@ fn read_shapes() {
     detail.sort();
     assert_eq!(keys(project.detail()), detail);
 }
+
+#[test]
+fn survey_blocks_conflict_with_a_project_that_is_not_a_survey() {
+    let blocks = json!({"survey_blocks": [{"block_id": "why", "type": "open_question", "prompt": "Why?"}]});
+    let patch = ProjectPatch::parse(&blocks).unwrap();
+    let mut project = tests_support::project();
+    match patch.fits(&project) {
+        Err(error @ ApiError::Conflict { code: "not_a_survey", .. }) => assert_eq!(error.status(), 409),
+        other => panic!("expected a 409 not_a_survey, got {other:?}"),
+    }
+    assert!(ProjectPatch::parse(&json!({"project_name": "Renamed"})).unwrap().fits(&project).is_ok());
+    project.project_type = ProjectType::Survey.as_str().into();
+    assert!(patch.fits(&project).is_ok());
+}
