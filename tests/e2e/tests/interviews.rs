@@ -157,20 +157,12 @@ fn two_key_filters_run_on_indexes() {
     let project = active_project(app, &tenant, json!({}));
     for i in 0..6 {
         let plan = ["pro", "team"][i % 2];
-        interview_with(app, &project, json!({"plan": plan, "cohort": format!("c{}", i % 3)}));
+        let region = if i < 3 { "eu" } else { "us" };
+        interview_with(app, &project, json!({"plan": plan, "cohort": format!("c{}", i % 3), "region": region}));
     }
-    let pairs = vec![
-        ("project_id".to_string(), project.clone()),
-        ("external_metadata[plan]".to_string(), "pro".to_string()),
-        ("external_metadata[plan]".to_string(), "team".to_string()),
-        ("external_metadata[cohort]".to_string(), "c1".to_string()),
-        ("limit".to_string(), "50".to_string()),
-    ];
-    let query = ListQuery::parse(&pairs).unwrap();
     let conn = database(app);
-    for driver in [Driver::Interviews, Driver::Metadata(0), Driver::Metadata(1)] {
-        let (sql, values) = list_statement(&tenant.tenant_id, &query, driver);
-        let params: Vec<rusqlite::types::Value> = values
+    let params = |values: Vec<api_core::db::SqlValue>| -> Vec<rusqlite::types::Value> {
+        values
             .into_iter()
             .map(|value| match value {
                 api_core::db::SqlValue::Integer(n) => rusqlite::types::Value::Integer(n),
@@ -179,21 +171,84 @@ fn two_key_filters_run_on_indexes() {
                 api_core::db::SqlValue::Blob(b) => rusqlite::types::Value::Blob(b),
                 api_core::db::SqlValue::Null => rusqlite::types::Value::Null,
             })
-            .collect();
-        let plan: Vec<String> = conn
-            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .collect()
+    };
+    // (interview_id, created_ms) of the statement's rows, in order.
+    let run = |query: &ListQuery, driver: Driver| -> Vec<(String, i64)> {
+        let (sql, values) = list_statement(&tenant.tenant_id, query, driver);
+        let params = params(values);
+        conn.prepare(&sql)
             .unwrap()
-            .query_map(rusqlite::params_from_iter(params.iter()), |row| row.get::<_, String>(3))
+            .query_map(rusqlite::params_from_iter(params.iter()), |row| Ok((row.get(0)?, row.get(3)?)))
             .unwrap()
             .map(Result::unwrap)
-            .collect();
-        assert!(
-            !plan.iter().any(|step| step.starts_with("SCAN i") || step.starts_with("SCAN interviews")),
-            "{driver:?} scans the interviews table: {plan:?}"
-        );
-        assert!(plan.iter().any(|step| step.contains("USING")), "{driver:?}: {plan:?}");
-        let rows: usize = conn.prepare(&sql).unwrap().query_map(rusqlite::params_from_iter(params.iter()), |_| Ok(())).unwrap().count();
-        assert_eq!(rows, 2, "{driver:?}: every driver finds the same interviews");
+            .collect()
+    };
+    let query_of = |pairs: &[(&str, &str)]| {
+        let pairs: Vec<(String, String)> = pairs.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
+        ListQuery::parse(&pairs).unwrap()
+    };
+    let two_keys = vec![
+        ("project_id", project.as_str()),
+        ("external_metadata[plan]", "pro"),
+        ("external_metadata[plan]", "team"),
+        ("external_metadata[cohort]", "c1"),
+    ];
+    let mut three_keys = two_keys.clone();
+    three_keys.push(("external_metadata[region]", "us"));
+    for (filters, keys, found) in [(two_keys, 2, 2), (three_keys, 3, 1)] {
+        let query = query_of(&[filters.as_slice(), &[("limit", "50")]].concat());
+        let drivers: Vec<Driver> = std::iter::once(Driver::Interviews).chain((0..keys).map(Driver::Metadata)).collect();
+        let mut first_found: Option<Vec<(String, i64)>> = None;
+        for driver in drivers {
+            let (sql, values) = list_statement(&tenant.tenant_id, &query, driver);
+            let params = params(values);
+            let plan: Vec<String> = conn
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap()
+                .query_map(rusqlite::params_from_iter(params.iter()), |row| row.get::<_, String>(3))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            assert!(
+                !plan.iter().any(|step| step.starts_with("SCAN i") || step.starts_with("SCAN interviews")),
+                "{driver:?} scans the interviews table: {plan:?}"
+            );
+            assert!(plan.iter().any(|step| step.contains("USING")), "{driver:?}: {plan:?}");
+            if let Driver::Metadata(_) = driver {
+                // The other keys are looked up on the driving rows, before their interview row is read.
+                let lookups: Vec<usize> =
+                    (0..plan.len()).filter(|&n| plan[n].contains("USING COVERING INDEX interview_metadata_by_interview")).collect();
+                let interview = plan.iter().position(|step| step.starts_with("SEARCH i ")).expect("the interview lookup");
+                assert_eq!(lookups.len(), keys - 1, "{driver:?}: {plan:?}");
+                assert!(lookups.iter().all(|&n| n < interview), "{driver:?} reads the interview first: {plan:?}");
+            }
+            let rows = run(&query, driver);
+            assert_eq!(rows.len(), found, "{driver:?}: {rows:?}");
+            match &first_found {
+                None => first_found = Some(rows.clone()),
+                Some(first) => assert_eq!(&rows, first, "{driver:?}: every driver finds the same interviews, in the same order"),
+            }
+            // Pages of one, each after the last one's cursor: the same interviews.
+            let mut paged = Vec::new();
+            let mut cursor: Option<String> = None;
+            loop {
+                let mut pairs = filters.clone();
+                pairs.push(("limit", "1"));
+                let page = match &cursor {
+                    Some(cursor) => query_of(&[pairs.as_slice(), &[("cursor", cursor.as_str())]].concat()),
+                    None => query_of(&pairs),
+                };
+                let read = run(&page, driver);
+                let Some((id, created_ms)) = read.first().cloned() else { break };
+                paged.push((id.clone(), created_ms));
+                if read.len() < 2 {
+                    break;
+                }
+                cursor = Some(api_core::paging::Cursor { key: created_ms.to_string(), id }.encode());
+            }
+            assert_eq!(paged, rows, "{driver:?}: pages of one");
+        }
     }
 }
 
