@@ -101,6 +101,10 @@ pub struct Db {
     conn: Connection,
 }
 
+/// Passes of a migration refused by a concurrent one (see [`Db::migrate_from`]):
+/// about 2 s of pauses in all.
+const MIGRATION_ATTEMPTS: u64 = 20;
+
 /// What the request's rate-limit statement found: each bucket's count in this
 /// window (in the order asked), and the tenant key hash it looked up on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,10 +163,29 @@ impl Db {
     }
 
     /// Applies the migrations after `current`; runs once per database and version.
+    ///
+    /// Instances that start together on a fresh database all migrate it. Until
+    /// WAL is on, SQLite refuses some of them at once rather than wait (its
+    /// deadlock rule: a reader may not queue for the write lock behind another
+    /// writer), with "database is locked". Every step is idempotent, so a
+    /// refused pass is run again after a short pause.
     fn migrate_from(&self, current: i64) -> ApiResult<()> {
         if current >= latest_version() {
             return Ok(());
         }
+        let mut attempt = 0;
+        loop {
+            match self.apply_migrations_after(current) {
+                Err(error) if attempt < MIGRATION_ATTEMPTS && format!("{error:?}").contains("database is locked") => {
+                    attempt += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(10 * attempt));
+                }
+                done => return done,
+            }
+        }
+    }
+
+    fn apply_migrations_after(&self, current: i64) -> ApiResult<()> {
         // WAL makes each write several times cheaper and persists in the file.
         self.execute("PRAGMA journal_mode=WAL", &[])?;
         for migration in MIGRATIONS.iter().filter(|m| m.version > current) {

@@ -92,6 +92,40 @@ fn sixty_four_concurrent_writers_all_succeed() {
 }
 
 #[test]
+fn a_burst_of_first_requests_on_a_fresh_database_all_succeed() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // Every request of the burst finds no schema and migrates; none may answer
+    // 500, even with a reader of the file (an operator's `sqlite3`) at work.
+    for round in 0..6 {
+        let app = TestApp::start(&[]);
+        let reading = AtomicBool::new(true);
+        let statuses: Vec<u16> = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while reading.load(Ordering::Relaxed) {
+                    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+                    if let Ok(conn) = rusqlite::Connection::open_with_flags(app.sqlite_path(), flags) {
+                        let _ = conn.query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get::<_, i64>(0));
+                    }
+                }
+            });
+            let creators: Vec<_> = (0..32)
+                .map(|n| {
+                    let app = &app;
+                    scope.spawn(move || {
+                        let body = json!({"organization_name": format!("Burst {round} {n}"), "contact_email": "ops@burst.example"});
+                        app.create_tenant_raw(&body).status().as_u16()
+                    })
+                })
+                .collect();
+            let statuses = creators.into_iter().map(|c| c.join().unwrap()).collect();
+            reading.store(false, Ordering::Relaxed);
+            statuses
+        });
+        assert!(statuses.iter().all(|&s| s == 201), "round {round}: {statuses:?}");
+    }
+}
+
+#[test]
 fn the_dispatcher_brings_a_fresh_database_up_to_date() {
     let state = tempfile::tempdir().unwrap();
     let app = TestApp::start_in(state.path(), &[]);
