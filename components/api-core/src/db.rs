@@ -241,15 +241,22 @@ impl Db {
             })?,
         };
         let returned: Vec<Row> = rows(&result).collect();
-        let schema_version = returned.first().map_or(0, |row| row.int("schema_version"));
+        let schema_version = match returned.first() {
+            Some(row) => row.int("schema_version")?,
+            None => 0,
+        };
         self.migrate_from(schema_version)?;
         // RETURNING promises no order: match the rows to the buckets by name.
-        let count_of = |bucket: &String| {
-            returned.iter().find(|row| row.text("bucket") == *bucket).map_or(1, |row| row.int("count").max(1) as u64)
-        };
+        let counted: Vec<(String, u64)> =
+            returned.iter().map(|row| Ok((row.text("bucket")?, row.int("count")?.max(1) as u64))).collect::<ApiResult<_>>()?;
+        let count_of =
+            |bucket: &String| counted.iter().find(|(name, _)| name == bucket).map_or(1, |(_, count)| *count);
         let admission = Admission {
             counts: buckets.iter().map(count_of).collect(),
-            key_hash: returned.first().and_then(|row| row.opt_text("key_hash")),
+            key_hash: match returned.first() {
+                Some(row) => row.opt_text("key_hash")?,
+                None => None,
+            },
         };
         if admission.counts.contains(&1) {
             // First request of a client in a new window: forget windows that are over.
@@ -266,57 +273,103 @@ fn first_line(sql: &str) -> &str {
     sql.trim().lines().next().unwrap_or_default()
 }
 
-/// Reads typed columns from a row by name.
+/// Reads typed columns from a row by name. A column the statement does not
+/// return, or a value of another type, is an error (the SQL and the reader
+/// disagree): never a silent `""` or `0`.
 pub struct Row<'a> {
     columns: &'a [String],
     values: &'a [Value],
 }
 
 impl<'a> Row<'a> {
-    fn value(&self, column: &str) -> Option<&'a Value> {
-        let index = self.columns.iter().position(|c| c == column)?;
-        self.values.get(index)
+    fn value(&self, column: &str) -> ApiResult<&'a Value> {
+        self.columns
+            .iter()
+            .position(|c| c == column)
+            .and_then(|index| self.values.get(index))
+            .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("sqlite: the statement returns no column `{column}`")))
     }
 
-    pub fn text(&self, column: &str) -> String {
-        self.opt_text(column).unwrap_or_default()
+    fn mismatch<T>(column: &str, expected: &str, found: &Value) -> ApiResult<T> {
+        Err(ApiError::Internal(anyhow::anyhow!("sqlite: column `{column}` holds {found:?}, not {expected}")))
     }
 
-    pub fn opt_text(&self, column: &str) -> Option<String> {
+    /// A TEXT column that is never NULL.
+    pub fn text(&self, column: &str) -> ApiResult<String> {
+        match self.opt_text(column)? {
+            Some(text) => Ok(text),
+            None => Self::mismatch(column, "text", &Value::Null),
+        }
+    }
+
+    /// A nullable TEXT column.
+    pub fn opt_text(&self, column: &str) -> ApiResult<Option<String>> {
         match self.value(column)? {
-            Value::Text(text) => Some(text.clone()),
-            Value::Integer(n) => Some(n.to_string()),
-            Value::Real(n) => Some(n.to_string()),
-            Value::Blob(bytes) => Some(String::from_utf8_lossy(bytes).into_owned()),
-            Value::Null => None,
+            Value::Text(text) => Ok(Some(text.clone())),
+            Value::Null => Ok(None),
+            other => Self::mismatch(column, "text", other),
         }
     }
 
-    pub fn int(&self, column: &str) -> i64 {
-        self.opt_int(column).unwrap_or_default()
+    /// An INTEGER column that is never NULL.
+    pub fn int(&self, column: &str) -> ApiResult<i64> {
+        match self.opt_int(column)? {
+            Some(n) => Ok(n),
+            None => Self::mismatch(column, "an integer", &Value::Null),
+        }
     }
 
-    pub fn opt_int(&self, column: &str) -> Option<i64> {
+    /// A nullable INTEGER column.
+    pub fn opt_int(&self, column: &str) -> ApiResult<Option<i64>> {
         match self.value(column)? {
-            Value::Integer(n) => Some(*n),
-            Value::Real(n) => Some(*n as i64),
-            Value::Text(text) => text.parse().ok(),
-            _ => None,
+            Value::Integer(n) => Ok(Some(*n)),
+            Value::Null => Ok(None),
+            other => Self::mismatch(column, "an integer", other),
         }
     }
 
-    pub fn blob(&self, column: &str) -> Vec<u8> {
-        match self.value(column) {
-            Some(Value::Blob(bytes)) => bytes.clone(),
-            Some(Value::Text(text)) => text.clone().into_bytes(),
-            _ => Vec::new(),
+    /// A TEXT column holding one name of a closed set.
+    pub fn named<T: crate::text_enum::TextEnum>(&self, column: &str) -> ApiResult<T> {
+        let text = self.text(column)?;
+        T::parse(&text).ok_or_else(|| {
+            ApiError::Internal(anyhow::anyhow!("sqlite: column `{column}` holds `{text}`, none of {:?}", T::NAMES))
+        })
+    }
+
+    /// A TEXT column holding JSON of type `T`, never NULL.
+    pub fn json<T: serde::de::DeserializeOwned>(&self, column: &str) -> ApiResult<T> {
+        let text = self.text(column)?;
+        serde_json::from_str(&text)
+            .map_err(|error| ApiError::Internal(anyhow::anyhow!("sqlite: column `{column}` is not the JSON expected: {error}")))
+    }
+
+    /// A nullable TEXT column holding JSON of type `T`.
+    pub fn opt_json<T: serde::de::DeserializeOwned>(&self, column: &str) -> ApiResult<Option<T>> {
+        match self.opt_text(column)? {
+            None => Ok(None),
+            Some(_) => self.json(column).map(Some),
         }
+    }
+
+    /// An INTEGER column holding 0 or 1.
+    pub fn flag(&self, column: &str) -> ApiResult<bool> {
+        Ok(self.int(column)? != 0)
     }
 }
 
 /// Iterates the rows of a result with by-name access.
 pub fn rows(result: &QueryResult) -> impl Iterator<Item = Row<'_>> {
     result.rows.iter().map(|row| Row { columns: &result.columns, values: &row.values })
+}
+
+/// Reads every row of a result with `read`; the first row it cannot read is the error.
+pub fn read_all<T>(result: &QueryResult, read: impl Fn(&Row) -> ApiResult<T>) -> ApiResult<Vec<T>> {
+    rows(result).map(|row| read(&row)).collect()
+}
+
+/// Reads the first row of a result, if there is one.
+pub fn read_first<T>(result: &QueryResult, read: impl Fn(&Row) -> ApiResult<T>) -> ApiResult<Option<T>> {
+    rows(result).next().map(|row| read(&row)).transpose()
 }
 
 /// `Some(text)` as TEXT, `None` as NULL.
@@ -331,6 +384,30 @@ pub fn text(value: impl Into<String>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_read_what_the_statement_returns_and_nothing_else() {
+        use spin_sdk::sqlite::RowResult;
+        let result = QueryResult {
+            columns: vec!["name".into(), "count".into(), "note".into(), "status".into()],
+            rows: vec![RowResult {
+                values: vec![Value::Text("a".into()), Value::Integer(3), Value::Null, Value::Text("paused".into())],
+            }],
+        };
+        let read = read_first(&result, |row| {
+            Ok((row.text("name")?, row.int("count")?, row.opt_text("note")?, row.named::<crate::projects::Status>("status")?))
+        });
+        assert_eq!(read.unwrap(), Some(("a".into(), 3, None, crate::projects::Status::Paused)));
+        let internal = |outcome: ApiResult<_>| matches!(outcome, Err(ApiError::Internal(_)));
+        // A column the statement does not return, NULL where a value must be,
+        // another type, a name outside the set: errors, never "" or 0.
+        assert!(internal(read_first(&result, |row| row.text("missing")).map(drop)));
+        assert!(internal(read_first(&result, |row| row.text("note")).map(drop)));
+        assert!(internal(read_first(&result, |row| row.int("name")).map(drop)));
+        assert!(internal(read_first(&result, |row| row.text("count")).map(drop)));
+        assert!(internal(read_first(&result, |row| row.named::<crate::projects::Status>("name")).map(drop)));
+        assert!(internal(read_first(&result, |row| row.json::<Vec<String>>("name")).map(drop)));
+    }
 
     #[test]
     fn splits_statements_and_drops_comments() {

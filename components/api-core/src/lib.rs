@@ -34,5 +34,5 @@ pub use service::{serve, serve_streaming, Context, Handler};
 /// `tests/e2e/tests/openapi.rs` keeps it in step with the route tables).
 pub const OPENAPI_JSON: &str = include_str!("../openapi.json");
 
-/// Event types the service emits (SPEC.md, Events).
-pub const EVENT_TYPES: &[&str] = &["project.published", "project.completed", "interview.finished"];
+/// Event types the service emits, as `GET /v1/webhooks/event-types` lists them.
+pub const EVENT_TYPES: &[&str] = <webhooks::EventType as text_enum::TextEnum>::NAMES;

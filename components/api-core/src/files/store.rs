@@ -29,15 +29,16 @@ pub fn find(db: &Db, tenant_id: &str, file_id: &str) -> ApiResult<Option<FileRec
          FROM files WHERE tenant_id = ? AND file_id = ?",
         &[db::text(tenant_id), db::text(file_id)],
     )?;
-    let record = db::rows(&result).next().map(|row| FileRecord {
-        file_id: row.text("file_id"),
-        tenant_id: row.text("tenant_id"),
-        mime_type: row.text("mime_type"),
-        purpose: row.text("purpose"),
-        size: row.int("size") as u64,
-        sha256: row.text("sha256"),
-        chunk_count: row.int("chunk_count") as u64,
-        created_at: row.text("created_at"),
-    });
-    Ok(record)
+    db::read_first(&result, |row| {
+        Ok(FileRecord {
+            file_id: row.text("file_id")?,
+            tenant_id: row.text("tenant_id")?,
+            mime_type: row.text("mime_type")?,
+            purpose: row.text("purpose")?,
+            size: row.int("size")? as u64,
+            sha256: row.text("sha256")?,
+            chunk_count: row.int("chunk_count")? as u64,
+            created_at: row.text("created_at")?,
+        })
+    })
 }

@@ -186,15 +186,14 @@ pub fn list(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<Vec<ListIt
     let driver = choose_driver(db, tenant_id, query)?;
     let (sql, values) = list_statement(tenant_id, query, driver);
     let result = db.query(&sql, &values)?;
-    let items = db::rows(&result)
-        .map(|row| ListItem {
-            interview_id: row.text("interview_id"),
-            project_id: row.text("project_id"),
-            created_at: row.text("created_at"),
-            created_ms: row.int("created_ms"),
+    db::read_all(&result, |row| {
+        Ok(ListItem {
+            interview_id: row.text("interview_id")?,
+            project_id: row.text("project_id")?,
+            created_at: row.text("created_at")?,
+            created_ms: row.int("created_ms")?,
         })
-        .collect();
-    Ok(items)
+    })
 }
 
 /// Whether the tenant has this project.
@@ -260,23 +259,22 @@ pub fn export_page(
          ORDER BY created_ms, interview_id LIMIT ?",
         &[db::text(tenant_id), db::text(project_id), SqlValue::Integer(after_ms), db::text(after_id), SqlValue::Integer(limit)],
     )?;
-    let rows = db::rows(&result)
-        .map(|row| ExportRow {
-            interview_id: row.text("interview_id"),
-            identifier: row.text("identifier"),
-            country_code: row.text("country_code"),
-            interview_status: row.text("interview_status"),
-            opt_in_for_followup: row.int("opt_in_for_followup") != 0,
-            created_at: row.text("created_at"),
-            ended_at: row.opt_text("ended_at"),
-            project_type: row.text("project_type"),
-            device_type: row.text("device_type"),
-            external_metadata: row.text("external_metadata"),
-            summary: row.opt_text("summary"),
-            created_ms: row.int("created_ms"),
+    db::read_all(&result, |row| {
+        Ok(ExportRow {
+            interview_id: row.text("interview_id")?,
+            identifier: row.text("identifier")?,
+            country_code: row.text("country_code")?,
+            interview_status: row.text("interview_status")?,
+            opt_in_for_followup: row.int("opt_in_for_followup")? != 0,
+            created_at: row.text("created_at")?,
+            ended_at: row.opt_text("ended_at")?,
+            project_type: row.text("project_type")?,
+            device_type: row.text("device_type")?,
+            external_metadata: row.text("external_metadata")?,
+            summary: row.opt_text("summary")?,
+            created_ms: row.int("created_ms")?,
         })
-        .collect();
-    Ok(rows)
+    })
 }
 
 /// The turns of several interviews: `(interview_id, speaker, text)` in order.
@@ -292,8 +290,7 @@ pub fn turns_of(db: &Db, interview_ids: &[&str]) -> ApiResult<Vec<(String, Strin
         ),
         &values,
     )?;
-    let turns = db::rows(&result).map(|row| (row.text("interview_id"), row.text("speaker"), row.text("text"))).collect();
-    Ok(turns)
+    db::read_all(&result, |row| Ok((row.text("interview_id")?, row.text("speaker")?, row.text("text")?)))
 }
 
 /// How a survey's blocks were answered across the project's production,
@@ -313,7 +310,7 @@ pub fn survey_tallies(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<S
     let scope = [db::text(tenant_id), db::text(project_id)];
     let values = db.query(
         &format!(
-            "SELECT t.question_index AS block, COALESCE(c.value, json_extract(t.answer, '$.rating')) AS chosen, COUNT(*) AS n
+            "SELECT t.question_index AS block, CAST(COALESCE(c.value, json_extract(t.answer, '$.rating')) AS TEXT) AS chosen, COUNT(*) AS n
              FROM interviews i
              JOIN interview_turns t ON t.interview_id = i.interview_id
              LEFT JOIN json_each(t.answer, '$.choices') AS c
@@ -325,11 +322,10 @@ pub fn survey_tallies(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<S
     )?;
     let per_block = |condition: &str| -> ApiResult<Vec<(i64, i64)>> {
         let result = db.query(&format!("SELECT t.question_index AS block, COUNT(*) AS n {SCOPE} AND {condition} GROUP BY block"), &scope)?;
-        let counts = db::rows(&result).map(|row| (row.int("block"), row.int("n"))).collect();
-        Ok(counts)
+        db::read_all(&result, |row| Ok((row.int("block")?, row.int("n")?)))
     };
     Ok(SurveyTallies {
-        values: db::rows(&values).map(|row| (row.int("block"), row.text("chosen"), row.int("n"))).collect(),
+        values: db::read_all(&values, |row| Ok((row.int("block")?, row.text("chosen")?, row.int("n")?)))?,
         answered: per_block("t.answer IS NOT NULL")?,
         skipped: per_block("t.kind = 'skip'")?,
     })

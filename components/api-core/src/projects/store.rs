@@ -7,7 +7,6 @@ use crate::db::{self, Db, Row, SqlValue};
 use crate::error::{ApiError, ApiResult};
 use crate::paging::{Cursor, PageRequest};
 use crate::time;
-use serde_json::Value;
 
 const COLUMNS: &str = "project_id, project_type, project_name, project_description, project_objective,
     research_questions, success_criteria, recruiting_criteria, specific_guidelines, redirect_url,
@@ -49,45 +48,38 @@ fn writable(f: &ProjectFields) -> Vec<(&'static str, SqlValue)> {
     ]
 }
 
-fn json_list(row: &Row, column: &str) -> Vec<String> {
-    serde_json::from_str(&row.text(column)).unwrap_or_default()
-}
-
-fn from_row(row: &Row) -> Project {
-    Project {
-        project_id: row.text("project_id"),
-        project_type: row.text("project_type"),
+fn from_row(row: &Row) -> ApiResult<Project> {
+    Ok(Project {
+        project_id: row.text("project_id")?,
+        project_type: row.text("project_type")?,
         fields: ProjectFields {
-            project_name: row.text("project_name"),
-            project_description: row.opt_text("project_description"),
-            project_objective: row.text("project_objective"),
-            research_questions: row.text("research_questions"),
-            success_criteria: row.text("success_criteria"),
-            recruiting_criteria: row.text("recruiting_criteria"),
-            specific_guidelines: row.opt_text("specific_guidelines"),
-            redirect_url: row.opt_text("redirect_url"),
-            interview_modes: json_list(row, "interview_modes"),
-            camera_access: row.text("camera_access"),
-            logo_url: row.opt_text("logo_url"),
-            primary_color: row.opt_text("primary_color"),
-            secondary_color: row.opt_text("secondary_color"),
-            text_color: row.opt_text("text_color"),
-            screeners: row.opt_text("screeners").and_then(|text| match serde_json::from_str(&text) {
-                Ok(Value::Object(map)) => Some(map),
-                _ => None,
-            }),
-            interview_languages: json_list(row, "interview_languages"),
-            interview_length: row.int("interview_length"),
-            max_interviews: row.opt_int("max_interviews"),
-            survey_blocks: row.opt_text("survey_blocks").and_then(|text| serde_json::from_str(&text).ok()),
+            project_name: row.text("project_name")?,
+            project_description: row.opt_text("project_description")?,
+            project_objective: row.text("project_objective")?,
+            research_questions: row.text("research_questions")?,
+            success_criteria: row.text("success_criteria")?,
+            recruiting_criteria: row.text("recruiting_criteria")?,
+            specific_guidelines: row.opt_text("specific_guidelines")?,
+            redirect_url: row.opt_text("redirect_url")?,
+            interview_modes: row.json("interview_modes")?,
+            camera_access: row.text("camera_access")?,
+            logo_url: row.opt_text("logo_url")?,
+            primary_color: row.opt_text("primary_color")?,
+            secondary_color: row.opt_text("secondary_color")?,
+            text_color: row.opt_text("text_color")?,
+            screeners: row.opt_json("screeners")?,
+            interview_languages: row.json("interview_languages")?,
+            interview_length: row.int("interview_length")?,
+            max_interviews: row.opt_int("max_interviews")?,
+            survey_blocks: row.opt_json("survey_blocks")?,
         },
-        status: Status::parse(&row.text("status")).unwrap_or(Status::Draft),
-        created_at: row.text("created_at"),
-        published_at: row.opt_text("published_at"),
-        revision: row.int("revision"),
-        completed_interviews: row.int("completed_interviews"),
-        tenant_id: row.text("tenant_id"),
-    }
+        status: row.named::<Status>("status")?,
+        created_at: row.text("created_at")?,
+        published_at: row.opt_text("published_at")?,
+        revision: row.int("revision")?,
+        completed_interviews: row.int("completed_interviews")?,
+        tenant_id: row.text("tenant_id")?,
+    })
 }
 
 /// Stores a new draft project and returns its id.
@@ -177,7 +169,7 @@ pub fn list(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<(Vec<Proje
         params.push(SqlValue::Integer(rows));
     }
     let result = db.query(&sql, &params)?;
-    let projects: Vec<Project> = db::rows(&result).map(|row| from_row(&row)).collect();
+    let projects = db::read_all(&result, from_row)?;
     Ok(query.page.finish(projects, cursor_of))
 }
 
@@ -187,16 +179,14 @@ pub fn get(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<Proje
         &format!("SELECT {COLUMNS} FROM projects WHERE project_id = ? AND tenant_id = ?"),
         &[db::text(project_id), db::text(tenant_id)],
     )?;
-    let project = db::rows(&result).next().map(|row| from_row(&row));
-    Ok(project)
+    db::read_first(&result, from_row)
 }
 
 /// A project by id alone, whoever owns it: for the public interview link, which
 /// carries no credentials. Callers must scope what they do by `tenant_id`.
 pub fn find_for_link(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {
     let result = db.query(&format!("SELECT {COLUMNS} FROM projects WHERE project_id = ?"), &[db::text(project_id)])?;
-    let project = db::rows(&result).next().map(|row| from_row(&row));
-    Ok(project)
+    db::read_first(&result, from_row)
 }
 
 /// The 422s for survey blocks whose media is not one of the tenant's survey files.
@@ -214,7 +204,7 @@ pub fn unknown_survey_files(db: &Db, tenant_id: &str, blocks: &[super::survey::S
         ),
         &values,
     )?;
-    let found: Vec<String> = db::rows(&result).map(|row| row.text("file_id")).collect();
+    let found = db::read_all(&result, |row| row.text("file_id"))?;
     Ok(wanted
         .into_iter()
         .filter(|(_, id)| !found.iter().any(|f| f == id))

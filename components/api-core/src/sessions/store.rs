@@ -10,50 +10,40 @@ use crate::db::{self, Db, Row, SqlValue};
 use crate::error::{ApiError, ApiResult};
 use crate::metadata::ExternalMetadata;
 use crate::projects::{Environment, InterviewMode};
-use crate::text_enum::TextEnum;
 
 const INTERVIEW_COLUMNS: &str = "interview_id, tenant_id, project_id, project_type, environment, session_token_hash,
     identifier, country_code, device_type, language, mode, external_metadata, state, interviewer_closed,
     response_count, turn_count, answerable_blocks, answered_blocks, opt_in_for_followup, summary, created_at, created_ms, last_activity_ms, ended_at,
     closed_at, interview_status";
 
-fn corrupt(column: &str, value: &str) -> ApiError {
-    ApiError::internal(anyhow::anyhow!("interviews.{column} holds an unknown value {value:?}"))
-}
-
-fn named<T: TextEnum>(row: &Row, column: &str) -> ApiResult<T> {
-    let text = row.text(column);
-    T::parse(&text).ok_or_else(|| corrupt(column, &text))
-}
-
 fn interview_from_row(row: &Row) -> ApiResult<Interview> {
     Ok(Interview {
-        interview_id: row.text("interview_id"),
-        tenant_id: row.text("tenant_id"),
-        project_id: row.text("project_id"),
-        project_type: row.text("project_type"),
-        environment: named::<Environment>(row, "environment")?,
-        session_token_hash: row.text("session_token_hash"),
-        identifier: row.text("identifier"),
-        country_code: row.text("country_code"),
-        device_type: named::<DeviceType>(row, "device_type")?,
-        language: row.text("language"),
-        mode: named::<InterviewMode>(row, "mode")?,
-        external_metadata: ExternalMetadata::from_stored(&row.text("external_metadata")),
-        state: named::<SessionState>(row, "state")?,
-        interviewer_closed: row.int("interviewer_closed") != 0,
-        response_count: row.int("response_count"),
-        turn_count: row.int("turn_count"),
-        answerable_blocks: row.int("answerable_blocks"),
-        answered_blocks: row.int("answered_blocks"),
-        opt_in_for_followup: row.int("opt_in_for_followup") != 0,
-        summary: row.opt_text("summary"),
-        created_at: row.text("created_at"),
-        created_ms: row.int("created_ms"),
-        last_activity_ms: row.int("last_activity_ms"),
-        ended_at: row.opt_text("ended_at"),
-        closed_at: row.opt_text("closed_at"),
-        interview_status: named::<InterviewStatus>(row, "interview_status")?,
+        interview_id: row.text("interview_id")?,
+        tenant_id: row.text("tenant_id")?,
+        project_id: row.text("project_id")?,
+        project_type: row.text("project_type")?,
+        environment: row.named::<Environment>("environment")?,
+        session_token_hash: row.text("session_token_hash")?,
+        identifier: row.text("identifier")?,
+        country_code: row.text("country_code")?,
+        device_type: row.named::<DeviceType>("device_type")?,
+        language: row.text("language")?,
+        mode: row.named::<InterviewMode>("mode")?,
+        external_metadata: ExternalMetadata::from_stored(&row.text("external_metadata")?),
+        state: row.named::<SessionState>("state")?,
+        interviewer_closed: row.int("interviewer_closed")? != 0,
+        response_count: row.int("response_count")?,
+        turn_count: row.int("turn_count")?,
+        answerable_blocks: row.int("answerable_blocks")?,
+        answered_blocks: row.int("answered_blocks")?,
+        opt_in_for_followup: row.int("opt_in_for_followup")? != 0,
+        summary: row.opt_text("summary")?,
+        created_at: row.text("created_at")?,
+        created_ms: row.int("created_ms")?,
+        last_activity_ms: row.int("last_activity_ms")?,
+        ended_at: row.opt_text("ended_at")?,
+        closed_at: row.opt_text("closed_at")?,
+        interview_status: row.named::<InterviewStatus>("interview_status")?,
     })
 }
 
@@ -63,8 +53,7 @@ pub fn find(db: &Db, interview_id: &str) -> ApiResult<Option<Interview>> {
         &format!("SELECT {INTERVIEW_COLUMNS} FROM interviews WHERE interview_id = ?"),
         &[db::text(interview_id)],
     )?;
-    let interview = db::rows(&result).next().map(|row| interview_from_row(&row)).transpose();
-    interview
+    db::read_first(&result, interview_from_row)
 }
 
 /// The conversation so far, in order.
@@ -74,19 +63,17 @@ pub fn turns(db: &Db, interview_id: &str) -> ApiResult<Vec<Turn>> {
          FROM interview_turns WHERE interview_id = ? ORDER BY seq",
         &[db::text(interview_id)],
     )?;
-    db::rows(&result)
-        .map(|row| {
+    db::read_all(&result, |row| {
             Ok(Turn {
-                seq: row.int("seq"),
-                speaker: named::<Speaker>(&row, "speaker")?,
-                kind: named::<TurnKind>(&row, "kind")?,
-                question_index: row.opt_int("question_index").map(|i| i as usize),
-                source: named::<TurnSource>(&row, "source")?,
-                text: row.text("text"),
-                created_at: row.text("created_at"),
+                seq: row.int("seq")?,
+                speaker: row.named::<Speaker>("speaker")?,
+                kind: row.named::<TurnKind>("kind")?,
+                question_index: row.opt_int("question_index")?.map(|i| i as usize),
+                source: row.named::<TurnSource>("source")?,
+                text: row.text("text")?,
+                created_at: row.text("created_at")?,
             })
-        })
-        .collect()
+    })
 }
 
 /// Everything a new interview starts with.
@@ -270,7 +257,7 @@ pub fn idle(db: &Db, cutoff_ms: i64, limit: i64) -> ApiResult<Vec<Interview>> {
         ),
         &[SqlValue::Integer(cutoff_ms), SqlValue::Integer(limit)],
     )?;
-    db::rows(&result).map(|row| interview_from_row(&row)).collect()
+    db::read_all(&result, interview_from_row)
 }
 
 /// The content types of the tenant's files among `file_ids`: `(file_id, mime_type)`.
@@ -287,8 +274,7 @@ pub fn file_types(db: &Db, tenant_id: &str, file_ids: &[&str]) -> ApiResult<Vec<
         ),
         &values,
     )?;
-    let types = db::rows(&result).map(|row| (row.text("file_id"), row.text("mime_type"))).collect();
-    Ok(types)
+    db::read_all(&result, |row| Ok((row.text("file_id")?, row.text("mime_type")?)))
 }
 
 // ---------------------------------------------------------------------------
@@ -300,13 +286,14 @@ pub fn recording(db: &Db, interview_id: &str, kind: RecordingKind) -> ApiResult<
         "SELECT content_type, size, chunk_count FROM recordings WHERE interview_id = ? AND kind = ?",
         &[db::text(interview_id), db::text(kind.as_str())],
     )?;
-    let recording = db::rows(&result).next().map(|row| Recording {
-        kind,
-        content_type: row.text("content_type"),
-        size: row.int("size") as u64,
-        chunk_count: row.int("chunk_count") as u64,
-    });
-    Ok(recording)
+    db::read_first(&result, |row| {
+        Ok(Recording {
+            kind,
+            content_type: row.text("content_type")?,
+            size: row.int("size")? as u64,
+            chunk_count: row.int("chunk_count")? as u64,
+        })
+    })
 }
 
 /// A recording chunk whose bytes are stored under `blob_key`.
@@ -365,7 +352,5 @@ pub fn chunks(db: &Db, interview_id: &str, kind: RecordingKind) -> ApiResult<Vec
         "SELECT blob_key, size, byte_offset FROM recording_chunks WHERE interview_id = ? AND kind = ? ORDER BY idx",
         &[db::text(interview_id), db::text(kind.as_str())],
     )?;
-    Ok(db::rows(&result)
-        .map(|row| (row.text("blob_key"), row.int("size") as u64, row.int("byte_offset") as u64))
-        .collect())
+    db::read_all(&result, |row| Ok((row.text("blob_key")?, row.int("size")? as u64, row.int("byte_offset")? as u64)))
 }

@@ -11,6 +11,7 @@
 
 use super::signing::{after_attempt, random_u64, sign, RetrySchedule, Transition};
 use super::target::{check_target_url, TargetPolicy};
+use super::DeliveryStatus;
 use crate::db::{self, Db, SqlValue};
 use crate::error::ApiResult;
 use crate::time;
@@ -111,19 +112,19 @@ pub fn claim(db: &Db, config: &DispatchConfig, owner: &str, now: SystemTime) -> 
          WHERE d.lease_owner = ? AND d.status = 'pending'",
         &[db::text(owner)],
     )?;
-    Ok(db::rows(&result)
-        .map(|row| Job {
-            delivery_id: row.text("id"),
-            tenant_id: row.text("tenant_id"),
-            subscription_id: row.text("subscription_id"),
-            event_id: row.text("event_id"),
-            attempt_count: row.int("attempt_count"),
-            round_attempts: row.int("round_attempts"),
-            target_url: row.opt_text("target_url"),
-            secret: row.opt_text("secret"),
-            payload: row.opt_text("payload"),
+    db::read_all(&result, |row| {
+        Ok(Job {
+            delivery_id: row.text("id")?,
+            tenant_id: row.text("tenant_id")?,
+            subscription_id: row.text("subscription_id")?,
+            event_id: row.text("event_id")?,
+            attempt_count: row.int("attempt_count")?,
+            round_attempts: row.int("round_attempts")?,
+            target_url: row.opt_text("target_url")?,
+            secret: row.opt_text("secret")?,
+            payload: row.opt_text("payload")?,
         })
-        .collect())
+    })
 }
 
 /// One signed HTTP request, ready to send.
@@ -200,9 +201,9 @@ pub fn record(db: &Db, config: &DispatchConfig, job: &Job, owner: &str, outcome:
     let finished = time::now();
     let finished_ms = time::unix_millis(finished);
     let (status, next_attempt_at) = match transition {
-        Transition::Delivered => ("delivered", finished_ms),
-        Transition::Retry { delay_ms } => ("pending", finished_ms + delay_ms as i64),
-        Transition::Failed => ("failed", finished_ms),
+        Transition::Delivered => (DeliveryStatus::Delivered, finished_ms),
+        Transition::Retry { delay_ms } => (DeliveryStatus::Pending, finished_ms + delay_ms as i64),
+        Transition::Failed => (DeliveryStatus::Failed, finished_ms),
     };
     let target = job.target_url.clone().unwrap_or_default();
     let status_code = outcome.status.map_or(SqlValue::Null, |s| SqlValue::Integer(s as i64));
@@ -216,7 +217,7 @@ pub fn record(db: &Db, config: &DispatchConfig, job: &Job, owner: &str, outcome:
          WHERE id = ? AND lease_owner = ? AND status = 'pending'
          RETURNING id",
         &[
-            db::text(status),
+            db::text(status.as_str()),
             SqlValue::Integer(round_attempts),
             SqlValue::Integer(next_attempt_at),
             db::text(time::rfc3339(outcome.started_at)),

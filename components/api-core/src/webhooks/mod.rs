@@ -15,7 +15,6 @@ use crate::error::{ApiError, ApiResult, FieldError};
 use crate::keys;
 use crate::time;
 use crate::validation::{self, Fields};
-use crate::EVENT_TYPES;
 use serde::Serialize;
 use serde_json::Value;
 use std::time::{Duration, UNIX_EPOCH};
@@ -33,7 +32,25 @@ pub const HOOK_SECRET_PREFIX: &str = "hook_";
 /// How long a hook secret can confirm its subscription.
 pub const HOOK_SECRET_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
-pub const DELIVERY_STATUSES: &[&str] = &["pending", "delivered", "failed", "cancelled"];
+crate::text_enum! {
+    /// The events the service emits (docs/webhooks.md).
+    pub enum EventType {
+        ProjectPublished = "project.published",
+        ProjectCompleted = "project.completed",
+        InterviewFinished = "interview.finished",
+    }
+}
+
+crate::text_enum! {
+    /// A subscription's state: `pending` until its hook secret confirms it,
+    /// then `confirmed`, or `failing` while its last delivery failed.
+    pub enum SubscriptionStatus { Pending = "pending", Confirmed = "confirmed", Failing = "failing" }
+}
+
+crate::text_enum! {
+    /// A delivery's state (`cancelled`: its subscription was deleted first).
+    pub enum DeliveryStatus { Pending = "pending", Delivered = "delivered", Failed = "failed", Cancelled = "cancelled" }
+}
 
 /// The target policy as configured.
 pub fn configured_policy() -> TargetPolicy {
@@ -88,7 +105,7 @@ pub fn create_secret(db: &Db, tenant: &Tenant, body: &Value) -> ApiResult<Create
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewSubscription {
     pub workspace_id: String,
-    pub event_type: String,
+    pub event_type: EventType,
     pub target_url: String,
 }
 
@@ -98,19 +115,11 @@ impl NewSubscription {
         let mut fields = Fields::body(body)?;
         let workspace_id = fields.required_string("workspace_id", 1, 100);
         let event_type = match fields.raw("event_type") {
-            None => {
-                fields.error(fields.loc("event_type"), "missing", "Field required");
-                None
-            }
-            Some(Value::String(text)) if EVENT_TYPES.contains(&text.as_str()) => Some(text.clone()),
-            Some(Value::String(_)) => {
-                fields.error(fields.loc("event_type"), "enum", validation::enum_message(EVENT_TYPES));
-                None
-            }
-            Some(_) => {
+            Some(value) if !value.is_string() => {
                 fields.error(fields.loc("event_type"), "string_type", "Input should be a valid string");
                 None
             }
+            _ => fields.require("event_type", validation::one_of::<EventType>),
         };
         let target_url = fields.required_string("target_url", 1, target::MAX_TARGET_URL);
         if let Some(url) = &target_url {
@@ -132,7 +141,7 @@ impl NewSubscription {
 pub struct CreatedSubscription {
     pub id: String,
     pub workspace_id: String,
-    pub event_type: String,
+    pub event_type: EventType,
     pub target_url: String,
     pub x_hook_secret: String,
 }
@@ -156,7 +165,7 @@ pub fn create_subscription(db: &Db, tenant: &Tenant, new: NewSubscription) -> Ap
         &[
             db::text(&id),
             db::text(tenant.id_string()),
-            db::text(&new.event_type),
+            db::text(new.event_type.as_str()),
             db::text(&new.target_url),
             db::text(keys::hash_secret(&hook_secret)),
             SqlValue::Integer(expires_at),
@@ -183,21 +192,21 @@ pub fn create_subscription(db: &Db, tenant: &Tenant, new: NewSubscription) -> Ap
 pub struct Subscription {
     pub id: String,
     pub workspace_id: String,
-    pub event_type: String,
+    pub event_type: EventType,
     pub target_url: String,
-    pub status: String,
+    pub status: SubscriptionStatus,
 }
 
 const SUBSCRIPTION_COLUMNS: &str = "id, tenant_id, event_type, target_url, status";
 
-fn subscription_of(row: &db::Row<'_>) -> Subscription {
-    Subscription {
-        id: row.text("id"),
-        workspace_id: row.text("tenant_id"),
-        event_type: row.text("event_type"),
-        target_url: row.text("target_url"),
-        status: row.text("status"),
-    }
+fn subscription_of(row: &db::Row<'_>) -> ApiResult<Subscription> {
+    Ok(Subscription {
+        id: row.text("id")?,
+        workspace_id: row.text("tenant_id")?,
+        event_type: row.named("event_type")?,
+        target_url: row.text("target_url")?,
+        status: row.named("status")?,
+    })
 }
 
 pub fn list_subscriptions(db: &Db, tenant: &Tenant) -> ApiResult<Vec<Subscription>> {
@@ -205,7 +214,7 @@ pub fn list_subscriptions(db: &Db, tenant: &Tenant) -> ApiResult<Vec<Subscriptio
         &format!("SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE tenant_id = ? ORDER BY created_at, id"),
         &[db::text(tenant.id_string())],
     )?;
-    Ok(db::rows(&result).map(|row| subscription_of(&row)).collect())
+    db::read_all(&result, subscription_of)
 }
 
 pub fn get_subscription(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Subscription> {
@@ -213,14 +222,13 @@ pub fn get_subscription(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Subscri
         &format!("SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ? AND tenant_id = ?"),
         &[db::text(id), db::text(tenant.id_string())],
     )?;
-    let found = db::rows(&result).next().map(|row| subscription_of(&row));
-    found.ok_or_else(|| ApiError::not_found("Subscription"))
+    db::read_first(&result, subscription_of)?.ok_or_else(|| ApiError::not_found("Subscription"))
 }
 
 #[derive(Debug, Serialize)]
 pub struct Confirmed {
     pub id: String,
-    pub status: &'static str,
+    pub status: SubscriptionStatus,
 }
 
 /// `POST /v1/webhooks/subscriptions/{id}` with `{secret}`: 200 once; a wrong
@@ -237,17 +245,17 @@ pub fn confirm_subscription(db: &Db, tenant: &Tenant, id: &str, body: &Value) ->
         &[db::text(id), db::text(tenant.id_string())],
     )?;
     let row = db::rows(&result).next().ok_or_else(|| ApiError::not_found("Subscription"))?;
-    if !keys::secret_matches(&secret, &row.text("hook_secret_hash")) {
+    if !keys::secret_matches(&secret, &row.text("hook_secret_hash")?) {
         return Err(ApiError::BadRequestDetail {
             code: "invalid_secret",
             message: "The secret does not match this subscription's X-Hook-Secret".into(),
         });
     }
-    if row.int("hook_secret_used") != 0 || row.text("status") != "pending" {
+    if row.flag("hook_secret_used")? || row.named::<SubscriptionStatus>("status")? != SubscriptionStatus::Pending {
         return Err(ApiError::conflict("secret_used", "This hook secret was already used"));
     }
     let now = time::now();
-    if row.int("hook_secret_expires_at") <= time::unix_millis(now) {
+    if row.int("hook_secret_expires_at")? <= time::unix_millis(now) {
         return Err(ApiError::conflict("secret_expired", "This hook secret has expired; subscribe again"));
     }
     // The conditions again, in the one statement that uses the secret up.
@@ -268,7 +276,7 @@ pub fn confirm_subscription(db: &Db, tenant: &Tenant, id: &str, body: &Value) ->
     if updated.rows.is_empty() {
         return Err(ApiError::conflict("secret_used", "This hook secret was already used"));
     }
-    Ok(Confirmed { id: id.to_string(), status: "confirmed" })
+    Ok(Confirmed { id: id.to_string(), status: SubscriptionStatus::Confirmed })
 }
 
 /// `DELETE /v1/webhooks/subscriptions/{id}`; pending deliveries are cancelled by a trigger.
@@ -303,9 +311,8 @@ pub struct Delivery {
     pub id: String,
     pub subscription_id: String,
     pub event_id: String,
-    pub event_type: String,
-    /// pending | delivered | failed | cancelled
-    pub status: String,
+    pub event_type: EventType,
+    pub status: DeliveryStatus,
     pub attempt_count: i64,
     /// When the next attempt is due (pending deliveries only).
     pub next_attempt_at: Option<String>,
@@ -320,7 +327,7 @@ pub struct Delivery {
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct DeliveryFilter {
     pub subscription_id: Option<String>,
-    pub status: Option<String>,
+    pub status: Option<DeliveryStatus>,
     pub limit: u32,
 }
 
@@ -338,7 +345,7 @@ impl DeliveryFilter {
                     Ok(id) => filter.subscription_id = Some(id.to_string()),
                     Err(error) => errors.push(error),
                 },
-                "status" => match validation::enum_text(&Value::from(value.as_str()), loc, DELIVERY_STATUSES) {
+                "status" => match validation::one_of::<DeliveryStatus>(&Value::from(value.as_str()), loc) {
                     Ok(status) => filter.status = Some(status),
                     Err(problems) => errors.extend(problems),
                 },
@@ -373,26 +380,28 @@ fn millis_to_rfc3339(ms: i64) -> String {
 const DELIVERY_COLUMNS: &str = "id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at,
     last_status_code, last_error, created_at, updated_at";
 
-fn delivery_of(row: &db::Row<'_>) -> Delivery {
-    let status = row.text("status");
-    Delivery {
-        id: row.text("id"),
-        subscription_id: row.text("subscription_id"),
-        event_id: row.text("event_id"),
-        event_type: row.text("event_type"),
+fn delivery_of(row: &db::Row<'_>) -> ApiResult<Delivery> {
+    let status = row.named::<DeliveryStatus>("status")?;
+    let next_attempt_at = match (status, row.int("next_attempt_at")?) {
+        (DeliveryStatus::Pending, 0) => Some(row.text("created_at")?),
+        (DeliveryStatus::Pending, due) => Some(millis_to_rfc3339(due)),
+        _ => None,
+    };
+    Ok(Delivery {
+        id: row.text("id")?,
+        subscription_id: row.text("subscription_id")?,
+        event_id: row.text("event_id")?,
+        event_type: row.named("event_type")?,
         // 0 is how the outbox trigger says "due at once": due since the delivery exists.
-        next_attempt_at: (status == "pending").then(|| match row.int("next_attempt_at") {
-            0 => row.text("created_at"),
-            due => millis_to_rfc3339(due),
-        }),
+        next_attempt_at,
         status,
-        attempt_count: row.int("attempt_count"),
-        last_status_code: row.opt_int("last_status_code"),
-        last_error: row.opt_text("last_error"),
-        created_at: row.text("created_at"),
-        updated_at: row.text("updated_at"),
+        attempt_count: row.int("attempt_count")?,
+        last_status_code: row.opt_int("last_status_code")?,
+        last_error: row.opt_text("last_error")?,
+        created_at: row.text("created_at")?,
+        updated_at: row.text("updated_at")?,
         attempts: Vec::new(),
-    }
+    })
 }
 
 /// The tenant's deliveries, newest first, each with every attempt (oldest first).
@@ -405,12 +414,12 @@ pub fn list_deliveries(db: &Db, tenant: &Tenant, filter: &DeliveryFilter) -> Api
     }
     if let Some(status) = &filter.status {
         sql.push_str(" AND status = ?");
-        params.push(db::text(status));
+        params.push(db::text(status.as_str()));
     }
     sql.push_str(" ORDER BY created_at DESC, rowid DESC LIMIT ?");
     params.push(SqlValue::Integer(filter.limit as i64));
     let result = db.query(&sql, &params)?;
-    let mut deliveries: Vec<Delivery> = db::rows(&result).map(|row| delivery_of(&row)).collect();
+    let mut deliveries = db::read_all(&result, delivery_of)?;
     attach_attempts(db, tenant, &mut deliveries)?;
     Ok(deliveries)
 }
@@ -420,7 +429,7 @@ pub fn get_delivery(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Delivery> {
         &format!("SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ? AND tenant_id = ?"),
         &[db::text(id), db::text(tenant.id_string())],
     )?;
-    let mut deliveries: Vec<Delivery> = db::rows(&result).map(|row| delivery_of(&row)).collect();
+    let mut deliveries = db::read_all(&result, delivery_of)?;
     attach_attempts(db, tenant, &mut deliveries)?;
     deliveries.pop().ok_or_else(|| ApiError::not_found("Delivery"))
 }
@@ -441,16 +450,16 @@ fn attach_attempts(db: &Db, tenant: &Tenant, deliveries: &mut [Delivery]) -> Api
         &params,
     )?;
     for row in db::rows(&result) {
-        let delivery_id = row.text("delivery_id");
+        let delivery_id = row.text("delivery_id")?;
         if let Some(delivery) = deliveries.iter_mut().find(|d| d.id == delivery_id) {
             delivery.attempts.push(Attempt {
-                attempt: row.int("attempt"),
-                attempted_at: row.text("attempted_at"),
-                target_url: row.text("target_url"),
-                status_code: row.opt_int("status_code"),
-                error: row.opt_text("error"),
-                duration_ms: row.opt_int("duration_ms"),
-                success: row.int("success") != 0,
+                attempt: row.int("attempt")?,
+                attempted_at: row.text("attempted_at")?,
+                target_url: row.text("target_url")?,
+                status_code: row.opt_int("status_code")?,
+                error: row.opt_text("error")?,
+                duration_ms: row.opt_int("duration_ms")?,
+                success: row.flag("success")?,
             });
         }
     }
@@ -479,7 +488,7 @@ pub fn redeliver(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Delivery> {
     )?;
     let delivery = get_delivery(db, tenant, id)?;
     if updated.rows.is_empty() {
-        let message = if delivery.status == "failed" {
+        let message = if delivery.status == DeliveryStatus::Failed {
             "The delivery's subscription was deleted".to_string()
         } else {
             format!("Only failed deliveries can be redelivered; this one is {}", delivery.status)
@@ -521,7 +530,7 @@ mod tests {
         );
         let body = json!({"workspace_id": "w", "event_type": "interview.finished", "target_url": " https://hooks.example.com/x "});
         let parsed = NewSubscription::parse(&body, policy).unwrap();
-        assert_eq!(parsed.event_type, "interview.finished");
+        assert_eq!(parsed.event_type, EventType::InterviewFinished);
         assert_eq!(parsed.target_url, "https://hooks.example.com/x");
         assert_eq!(problems(NewSubscription::parse(&json!([1]), policy).unwrap_err()), vec![(vec!["body".into()], "dict_type")]);
     }
@@ -533,7 +542,7 @@ mod tests {
         };
         let id = uuid::Uuid::new_v4().to_string();
         let filter = DeliveryFilter::parse(&pairs(&[("subscription_id", &id), ("status", "failed"), ("limit", "5")])).unwrap();
-        assert_eq!(filter, DeliveryFilter { subscription_id: Some(id), status: Some("failed".into()), limit: 5 });
+        assert_eq!(filter, DeliveryFilter { subscription_id: Some(id), status: Some(DeliveryStatus::Failed), limit: 5 });
         assert_eq!(DeliveryFilter::parse(&[]).unwrap().limit, DEFAULT_DELIVERY_LIMIT);
         let error = DeliveryFilter::parse(&pairs(&[("subscription_id", "x"), ("status", "lost"), ("limit", "0")])).unwrap_err();
         let kinds: Vec<_> = problems(error).into_iter().map(|(_, kind)| kind).collect();
