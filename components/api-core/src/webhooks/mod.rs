@@ -7,17 +7,18 @@
 
 pub mod dispatch;
 pub mod signing;
+mod store;
 pub mod target;
 
 use crate::auth::Tenant;
-use crate::db::{self, Db, SqlValue};
+use crate::db::Db;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::keys;
 use crate::time;
 use crate::validation::{self, Fields};
 use serde::Serialize;
 use serde_json::Value;
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::Duration;
 
 pub use signing::{after_attempt, sign, RetrySchedule, Transition};
 pub use target::{check_target_url, TargetError, TargetPolicy};
@@ -82,17 +83,7 @@ pub fn create_secret(db: &Db, tenant: &Tenant, body: &Value) -> ApiResult<Create
     fields.finish()?;
     check_workspace(tenant, &workspace_id.unwrap_or_default())?;
     let secret = keys::generate_secret(SECRET_PREFIX);
-    let inserted = db.query(
-        "INSERT INTO webhook_secrets (id, tenant_id, secret, active, created_at) VALUES (?, ?, ?, 1, ?)
-         ON CONFLICT DO NOTHING RETURNING id",
-        &[
-            db::text(uuid::Uuid::new_v4().to_string()),
-            db::text(tenant.id_string()),
-            db::text(&secret),
-            db::text(time::rfc3339_now()),
-        ],
-    )?;
-    if inserted.rows.is_empty() {
+    if !store::insert_secret(db, &tenant.id_string(), &secret)? {
         return Err(ApiError::conflict("secret_exists", "This workspace already has an active webhook secret"));
     }
     Ok(CreatedSecret { secret })
@@ -154,26 +145,8 @@ pub fn create_subscription(db: &Db, tenant: &Tenant, new: NewSubscription) -> Ap
     let hook_secret = keys::generate_secret(HOOK_SECRET_PREFIX);
     let now = time::now();
     let expires_at = time::unix_millis(now + HOOK_SECRET_TTL);
-    // One statement: the secret check and the insert cannot be separated.
-    let inserted = db.query(
-        "INSERT INTO webhook_subscriptions
-             (id, tenant_id, event_type, target_url, status, hook_secret_hash, hook_secret_expires_at,
-              hook_secret_used, created_at)
-         SELECT ?, ?, ?, ?, 'pending', ?, ?, 0, ?
-         WHERE EXISTS (SELECT 1 FROM webhook_secrets WHERE tenant_id = ? AND active = 1)
-         RETURNING id",
-        &[
-            db::text(&id),
-            db::text(tenant.id_string()),
-            db::text(new.event_type.as_str()),
-            db::text(&new.target_url),
-            db::text(keys::hash_secret(&hook_secret)),
-            SqlValue::Integer(expires_at),
-            db::text(time::rfc3339(now)),
-            db::text(tenant.id_string()),
-        ],
-    )?;
-    if inserted.rows.is_empty() {
+    let inserted = store::insert_subscription(db, &tenant.id_string(), &id, &new, &keys::hash_secret(&hook_secret), expires_at, now)?;
+    if !inserted {
         return Err(ApiError::conflict(
             "no_active_secret",
             "Create a webhook secret (POST /v1/webhooks/secrets) before subscribing",
@@ -197,32 +170,12 @@ pub struct Subscription {
     pub status: SubscriptionStatus,
 }
 
-const SUBSCRIPTION_COLUMNS: &str = "id, tenant_id, event_type, target_url, status";
-
-fn subscription_of(row: &db::Row<'_>) -> ApiResult<Subscription> {
-    Ok(Subscription {
-        id: row.text("id")?,
-        workspace_id: row.text("tenant_id")?,
-        event_type: row.named("event_type")?,
-        target_url: row.text("target_url")?,
-        status: row.named("status")?,
-    })
-}
-
 pub fn list_subscriptions(db: &Db, tenant: &Tenant) -> ApiResult<Vec<Subscription>> {
-    let result = db.query(
-        &format!("SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE tenant_id = ? ORDER BY created_at, id"),
-        &[db::text(tenant.id_string())],
-    )?;
-    db::read_all(&result, subscription_of)
+    store::subscriptions(db, &tenant.id_string())
 }
 
 pub fn get_subscription(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Subscription> {
-    let result = db.query(
-        &format!("SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ? AND tenant_id = ?"),
-        &[db::text(id), db::text(tenant.id_string())],
-    )?;
-    db::read_first(&result, subscription_of)?.ok_or_else(|| ApiError::not_found("Subscription"))
+    store::subscription(db, &tenant.id_string(), id)?.ok_or_else(|| ApiError::not_found("Subscription"))
 }
 
 #[derive(Debug, Serialize)]
@@ -239,41 +192,21 @@ pub fn confirm_subscription(db: &Db, tenant: &Tenant, id: &str, body: &Value) ->
     fields.finish()?;
     let secret = secret.unwrap_or_default();
 
-    let result = db.query(
-        "SELECT hook_secret_hash, hook_secret_expires_at, hook_secret_used, status
-         FROM webhook_subscriptions WHERE id = ? AND tenant_id = ?",
-        &[db::text(id), db::text(tenant.id_string())],
-    )?;
-    let row = db::rows(&result).next().ok_or_else(|| ApiError::not_found("Subscription"))?;
-    if !keys::secret_matches(&secret, &row.text("hook_secret_hash")?) {
+    let hook = store::hook_secret(db, &tenant.id_string(), id)?.ok_or_else(|| ApiError::not_found("Subscription"))?;
+    if !keys::secret_matches(&secret, &hook.hash) {
         return Err(ApiError::BadRequestDetail {
             code: "invalid_secret",
             message: "The secret does not match this subscription's X-Hook-Secret".into(),
         });
     }
-    if row.flag("hook_secret_used")? || row.named::<SubscriptionStatus>("status")? != SubscriptionStatus::Pending {
+    if hook.used || hook.status != SubscriptionStatus::Pending {
         return Err(ApiError::conflict("secret_used", "This hook secret was already used"));
     }
     let now = time::now();
-    if row.int("hook_secret_expires_at")? <= time::unix_millis(now) {
+    if hook.expires_at_ms <= time::unix_millis(now) {
         return Err(ApiError::conflict("secret_expired", "This hook secret has expired; subscribe again"));
     }
-    // The conditions again, in the one statement that uses the secret up.
-    let updated = db.query(
-        "UPDATE webhook_subscriptions
-         SET status = 'confirmed', hook_secret_used = 1, confirmed_at = ?
-         WHERE id = ? AND tenant_id = ? AND status = 'pending' AND hook_secret_used = 0
-           AND hook_secret_expires_at > ? AND hook_secret_hash = ?
-         RETURNING id",
-        &[
-            db::text(time::rfc3339(now)),
-            db::text(id),
-            db::text(tenant.id_string()),
-            SqlValue::Integer(time::unix_millis(now)),
-            db::text(keys::hash_secret(&secret)),
-        ],
-    )?;
-    if updated.rows.is_empty() {
+    if !store::use_hook_secret(db, &tenant.id_string(), id, &keys::hash_secret(&secret), now)? {
         return Err(ApiError::conflict("secret_used", "This hook secret was already used"));
     }
     Ok(Confirmed { id: id.to_string(), status: SubscriptionStatus::Confirmed })
@@ -281,11 +214,7 @@ pub fn confirm_subscription(db: &Db, tenant: &Tenant, id: &str, body: &Value) ->
 
 /// `DELETE /v1/webhooks/subscriptions/{id}`; pending deliveries are cancelled by a trigger.
 pub fn delete_subscription(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<()> {
-    let deleted = db.query(
-        "DELETE FROM webhook_subscriptions WHERE id = ? AND tenant_id = ? RETURNING id",
-        &[db::text(id), db::text(tenant.id_string())],
-    )?;
-    if deleted.rows.is_empty() {
+    if !store::delete_subscription(db, &tenant.id_string(), id)? {
         return Err(ApiError::not_found("Subscription"));
     }
     Ok(())
@@ -373,97 +302,15 @@ impl DeliveryFilter {
     }
 }
 
-fn millis_to_rfc3339(ms: i64) -> String {
-    time::rfc3339(UNIX_EPOCH + Duration::from_millis(ms.max(0) as u64))
-}
-
-const DELIVERY_COLUMNS: &str = "id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at,
-    last_status_code, last_error, created_at, updated_at";
-
-fn delivery_of(row: &db::Row<'_>) -> ApiResult<Delivery> {
-    let status = row.named::<DeliveryStatus>("status")?;
-    let next_attempt_at = match (status, row.int("next_attempt_at")?) {
-        (DeliveryStatus::Pending, 0) => Some(row.text("created_at")?),
-        (DeliveryStatus::Pending, due) => Some(millis_to_rfc3339(due)),
-        _ => None,
-    };
-    Ok(Delivery {
-        id: row.text("id")?,
-        subscription_id: row.text("subscription_id")?,
-        event_id: row.text("event_id")?,
-        event_type: row.named("event_type")?,
-        // 0 is how the outbox trigger says "due at once": due since the delivery exists.
-        next_attempt_at,
-        status,
-        attempt_count: row.int("attempt_count")?,
-        last_status_code: row.opt_int("last_status_code")?,
-        last_error: row.opt_text("last_error")?,
-        created_at: row.text("created_at")?,
-        updated_at: row.text("updated_at")?,
-        attempts: Vec::new(),
-    })
-}
-
 /// The tenant's deliveries, newest first, each with every attempt (oldest first).
 pub fn list_deliveries(db: &Db, tenant: &Tenant, filter: &DeliveryFilter) -> ApiResult<Vec<Delivery>> {
-    let mut sql = format!("SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE tenant_id = ?");
-    let mut params = vec![db::text(tenant.id_string())];
-    if let Some(subscription_id) = &filter.subscription_id {
-        sql.push_str(" AND subscription_id = ?");
-        params.push(db::text(subscription_id));
-    }
-    if let Some(status) = &filter.status {
-        sql.push_str(" AND status = ?");
-        params.push(db::text(status.as_str()));
-    }
-    sql.push_str(" ORDER BY created_at DESC, rowid DESC LIMIT ?");
-    params.push(SqlValue::Integer(filter.limit as i64));
-    let result = db.query(&sql, &params)?;
-    let mut deliveries = db::read_all(&result, delivery_of)?;
-    attach_attempts(db, tenant, &mut deliveries)?;
-    Ok(deliveries)
+    store::deliveries(db, &tenant.id_string(), filter, None)
 }
 
 pub fn get_delivery(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Delivery> {
-    let result = db.query(
-        &format!("SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ? AND tenant_id = ?"),
-        &[db::text(id), db::text(tenant.id_string())],
-    )?;
-    let mut deliveries = db::read_all(&result, delivery_of)?;
-    attach_attempts(db, tenant, &mut deliveries)?;
-    deliveries.pop().ok_or_else(|| ApiError::not_found("Delivery"))
-}
-
-fn attach_attempts(db: &Db, tenant: &Tenant, deliveries: &mut [Delivery]) -> ApiResult<()> {
-    if deliveries.is_empty() {
-        return Ok(());
-    }
-    let placeholders = vec!["?"; deliveries.len()].join(", ");
-    let mut params = vec![db::text(tenant.id_string())];
-    params.extend(deliveries.iter().map(|d| db::text(&d.id)));
-    let result = db.query(
-        &format!(
-            "SELECT delivery_id, attempt, attempted_at, target_url, status_code, error, duration_ms, success
-             FROM webhook_delivery_attempts WHERE tenant_id = ? AND delivery_id IN ({placeholders})
-             ORDER BY delivery_id, attempt, id"
-        ),
-        &params,
-    )?;
-    for row in db::rows(&result) {
-        let delivery_id = row.text("delivery_id")?;
-        if let Some(delivery) = deliveries.iter_mut().find(|d| d.id == delivery_id) {
-            delivery.attempts.push(Attempt {
-                attempt: row.int("attempt")?,
-                attempted_at: row.text("attempted_at")?,
-                target_url: row.text("target_url")?,
-                status_code: row.opt_int("status_code")?,
-                error: row.opt_text("error")?,
-                duration_ms: row.opt_int("duration_ms")?,
-                success: row.flag("success")?,
-            });
-        }
-    }
-    Ok(())
+    store::deliveries(db, &tenant.id_string(), &DeliveryFilter::default(), Some(id))?
+        .pop()
+        .ok_or_else(|| ApiError::not_found("Delivery"))
 }
 
 /// `POST /v1/webhooks/deliveries/{id}/redeliver`: a failed delivery is queued
@@ -471,23 +318,9 @@ fn attach_attempts(db: &Db, tenant: &Tenant, deliveries: &mut [Delivery]) -> Api
 /// when its subscription was deleted.
 pub fn redeliver(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Delivery> {
     let now = time::now();
-    let updated = db.query(
-        "UPDATE webhook_deliveries
-         SET status = 'pending', round_attempts = 0, next_attempt_at = ?, leased_at = NULL, lease_owner = NULL,
-             updated_at = ?
-         WHERE id = ? AND tenant_id = ? AND status = 'failed'
-           AND subscription_id IN (SELECT id FROM webhook_subscriptions WHERE tenant_id = ?)
-         RETURNING id",
-        &[
-            SqlValue::Integer(time::unix_millis(now)),
-            db::text(time::rfc3339(now)),
-            db::text(id),
-            db::text(tenant.id_string()),
-            db::text(tenant.id_string()),
-        ],
-    )?;
+    let requeued = store::requeue_failed(db, &tenant.id_string(), id, now)?;
     let delivery = get_delivery(db, tenant, id)?;
-    if updated.rows.is_empty() {
+    if !requeued {
         let message = if delivery.status == DeliveryStatus::Failed {
             "The delivery's subscription was deleted".to_string()
         } else {
