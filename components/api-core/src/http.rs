@@ -158,7 +158,7 @@ impl ApiError {
 }
 
 /// The same answer in tenant creation's flat shape `{error, message}` (status and
-/// headers kept): every error of a partner route looks like SPEC.md's table says.
+/// headers kept): every error of a partner route looks like the contract's table says.
 pub fn flat(response: ApiResponse) -> ApiResponse {
     let Ok(body) = serde_json::from_slice::<Value>(&response.body) else { return response };
     let text = |v: &Value| v.as_str().map(str::to_string);

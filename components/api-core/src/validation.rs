@@ -261,7 +261,7 @@ pub fn patterned(
     Ok(text)
 }
 
-/// The hex colour pattern of SPEC.md.
+/// The hex colour pattern of the contract (docs/api-contract.md).
 pub const HEX_COLOR_PATTERN: &str = "^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$";
 
 /// `#RRGGBB` or `#RRGGBBAA`.

@@ -65,7 +65,7 @@ fn query_loc(name: &str) -> Vec<LocPart> {
 }
 
 impl ListQuery {
-    /// SPEC.md's parameters (`project_id`, `external_metadata[...]`) are a 400
+    /// The contract's parameters (`project_id`, `external_metadata[...]`) are a 400
     /// `invalid_parameter` when malformed; the additive ones a 422. The last of
     /// a repeated single-valued parameter wins; unknown parameters are ignored.
     pub fn parse(pairs: &[(String, String)]) -> ApiResult<ListQuery> {
@@ -131,7 +131,7 @@ impl ListQuery {
     }
 }
 
-/// One list item: SPEC.md's three fields.
+/// One list item: the contract's three fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListItem {
     pub interview_id: String,
@@ -218,7 +218,7 @@ pub fn interview_id(text: &str) -> Option<String> {
     uuid::Uuid::parse_str(text).ok().map(|id| id.to_string())
 }
 
-/// `GET /v1/interviews`: `{data}` (SPEC.md's three fields per item), plus
+/// `GET /v1/interviews`: `{data}` (the contract's three fields per item), plus
 /// `next_cursor` when paged.
 pub fn list(db: &crate::db::Db, tenant_id: &str, query: &ListQuery) -> ApiResult<Value> {
     let items = store::list(db, tenant_id, query)?;

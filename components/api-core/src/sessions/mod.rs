@@ -81,7 +81,7 @@ text_enum! {
 }
 
 text_enum! {
-    /// SPEC.md's derived `interview_status` (computed by the database: see migration 5).
+    /// The contract's derived `interview_status` (computed by the database: see migration 5).
     pub enum InterviewStatus { Initiated = "INITIATED", Partial = "PARTIAL", Completed = "COMPLETED" }
 }
 
