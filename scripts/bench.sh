@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 # The load generator: Debian's wrk, installed once.
 if ! command -v wrk >/dev/null 2>&1; then
     echo "bench: installing wrk" >&2
-    apt-get install -y wrk >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }
+    scripts/apt-install.sh bench "install wrk yourself" wrk
 fi
 
 for arg in "$@"; do

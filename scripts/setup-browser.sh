@@ -17,26 +17,7 @@ ready() { [ -x "$chromium" ] && [ -x "$chromedriver" ]; }
 
 ready && exit 0
 
-if ! command -v apt-get >/dev/null; then
-    log "no apt-get here: install Chromium and ChromeDriver yourself, then set CHROMIUM and CHROMEDRIVER"
-    exit 1
-fi
-
-log "installing Debian's chromium and chromium-driver"
-sudo=""
-[ "$(id -u)" = 0 ] || sudo=sudo
-export DEBIAN_FRONTEND=noninteractive
-# Wait for another apt/dpkg run (instead of failing at once on its lock).
-lock=(-o DPkg::Lock::Timeout=600)
-# apt and dpkg are chatty: their output is shown only when they fail.
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-if ! { $sudo apt-get "${lock[@]}" update -qq &&
-    $sudo apt-get "${lock[@]}" install -y -qq --no-install-recommends chromium chromium-driver; } >"$out" 2>&1; then
-    cat "$out" >&2
-    log "the install failed"
-    exit 1
-fi
+"$(dirname "$0")/apt-install.sh" setup-browser "install Chromium and ChromeDriver yourself, then set CHROMIUM and CHROMEDRIVER" chromium chromium-driver
 
 ready || { log "$chromium or $chromedriver is still missing after the install"; exit 1; }
 log "ready: $("$chromium" --version 2>/dev/null || echo chromium), $("$chromedriver" --version 2>/dev/null | head -n1 || echo chromedriver)"

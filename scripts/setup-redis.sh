@@ -19,26 +19,7 @@ ready() { [ -x "$server" ] && [ -x "$cli" ]; }
 
 ready && exit 0
 
-if ! command -v apt-get >/dev/null; then
-    log "no apt-get here: install Redis (redis-server, redis-cli) yourself, then set REDIS_SERVER and REDIS_CLI"
-    exit 1
-fi
-
-log "installing Debian's redis-server and redis-tools"
-sudo=""
-[ "$(id -u)" = 0 ] || sudo=sudo
-export DEBIAN_FRONTEND=noninteractive
-# Wait for another apt/dpkg run (instead of failing at once on its lock).
-lock=(-o DPkg::Lock::Timeout=600)
-# apt and dpkg are chatty: their output is shown only when they fail.
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-if ! { $sudo apt-get "${lock[@]}" update -qq &&
-    $sudo apt-get "${lock[@]}" install -y -qq --no-install-recommends redis-server redis-tools; } >"$out" 2>&1; then
-    cat "$out" >&2
-    log "the install failed"
-    exit 1
-fi
+"$(dirname "$0")/apt-install.sh" setup-redis "install Redis (redis-server, redis-cli) yourself, then set REDIS_SERVER and REDIS_CLI" redis-server redis-tools
 
 ready || { log "$server or $cli is still missing after the install"; exit 1; }
 log "ready: $("$server" --version 2>/dev/null | head -n1 || echo redis-server)"
