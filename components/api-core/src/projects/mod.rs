@@ -62,7 +62,8 @@ pub const MAX_INTERVIEWS: i64 = 100_000;
 /// The four research-context fields, in SPEC.md's order.
 pub const CONTEXT_FIELDS: [&str; 4] = ["project_objective", "research_questions", "success_criteria", "recruiting_criteria"];
 
-/// Everything about a project a client can write, as stored.
+/// Everything about a project a client can write, as stored; [`FIELDS`] describes
+/// each member, in this order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProjectFields {
     pub project_name: String,
@@ -86,10 +87,10 @@ pub struct ProjectFields {
     pub secondary_color: Option<String>,
     #[serde(default)]
     pub text_color: Option<String>,
-    #[serde(default)]
-    pub screeners: Option<Map<String, Value>>,
     pub interview_languages: Vec<String>,
     pub interview_length: i64,
+    #[serde(default)]
+    pub screeners: Option<Map<String, Value>>,
     #[serde(default)]
     pub max_interviews: Option<i64>,
     /// Survey projects only (docs/surveys.md).
@@ -183,72 +184,93 @@ pub fn screeners_rule(value: &Value, loc: Vec<LocPart>) -> Checked<Map<String, V
     }
 }
 
-/// The nullable fields of the update schema whose `null` means "clear".
-const NULLABLE_ON_UPDATE: &[&str] = &[
-    "project_description",
-    "specific_guidelines",
-    "redirect_url",
-    "logo_url",
-    "primary_color",
-    "secondary_color",
-    "text_color",
-    "screeners",
-    "max_interviews",
-];
+/// Whether a field may be null, and what a merge patch's `null` does to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// Always has a value; `null` in a patch is the 422 its type gives.
+    Required,
+    /// May be null; `null` in a patch clears it.
+    Clearable,
+    /// May be absent (survey projects only); `null` in a patch is a 422.
+    Optional,
+}
 
-/// Fields the update schema knows, in its order; anything else is ignored.
-pub const UPDATE_FIELDS: &[&str] = &[
-    "project_name",
-    "project_description",
-    "project_objective",
-    "research_questions",
-    "success_criteria",
-    "recruiting_criteria",
-    "specific_guidelines",
-    "redirect_url",
-    "interview_modes",
-    "camera_access",
-    "logo_url",
-    "primary_color",
-    "secondary_color",
-    "text_color",
-    "interview_languages",
-    "interview_length",
-    "screeners",
-    "max_interviews",
-    "survey_blocks",
-];
+/// How a field is kept in its column of `projects`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Column {
+    Text,
+    Integer,
+    /// JSON text (lists, objects).
+    Json,
+}
+
+/// What the update schema checks a field's non-null value with.
+pub type PatchRule = fn(&Value, Vec<LocPart>) -> Checked<()>;
+
+/// One writable project field: everything the update schema, the read shapes and
+/// the store need to know about it.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldSpec {
+    pub name: &'static str,
+    pub presence: Presence,
+    pub column: Column,
+    /// Also in `GET /v1/projects` items (every field is in the single read).
+    pub in_list: bool,
+    pub patch_rule: PatchRule,
+}
+
+const fn field(name: &'static str, presence: Presence, column: Column, in_list: bool, patch_rule: PatchRule) -> FieldSpec {
+    FieldSpec { name, presence, column, in_list, patch_rule }
+}
+
+/// Every field of [`ProjectFields`], once, in the update schema's order (the order
+/// of its 422s and of the read shapes). Anything else in a patch is ignored.
+///
+/// The create schema ([`NewProject::parse`]) is written out by hand: its defaults,
+/// generated mode and create-only language list do not fit a table.
+pub const FIELDS: &[FieldSpec] = {
+    use Column::{Integer, Json, Text};
+    use Presence::{Clearable, Optional, Required};
+    const LIST: bool = true;
+    const DETAIL: bool = false;
+    &[
+        field("project_name", Required, Text, LIST, |v, l| name_rule(v, l).map(drop)),
+        field("project_description", Clearable, Text, LIST, |v, l| text_rule(v, l).map(drop)),
+        field("project_objective", Required, Text, DETAIL, |v, l| text_rule(v, l).map(drop)),
+        field("research_questions", Required, Text, DETAIL, |v, l| text_rule(v, l).map(drop)),
+        field("success_criteria", Required, Text, DETAIL, |v, l| text_rule(v, l).map(drop)),
+        field("recruiting_criteria", Required, Text, DETAIL, |v, l| text_rule(v, l).map(drop)),
+        field("specific_guidelines", Clearable, Text, DETAIL, |v, l| text_rule(v, l).map(drop)),
+        field("redirect_url", Clearable, Text, LIST, |v, l| redirect_rule(v, l).map(drop)),
+        field("interview_modes", Required, Json, LIST, |v, l| modes_rule(v, l).map(drop)),
+        field("camera_access", Required, Text, LIST, |v, l| camera_rule(v, l).map(drop)),
+        field("logo_url", Clearable, Text, LIST, |v, l| logo_rule(v, l).map(drop)),
+        field("primary_color", Clearable, Text, LIST, |v, l| hex_color(v, l).map(drop)),
+        field("secondary_color", Clearable, Text, DETAIL, |v, l| hex_color(v, l).map(drop)),
+        field("text_color", Clearable, Text, DETAIL, |v, l| hex_color(v, l).map(drop)),
+        field("interview_languages", Required, Json, DETAIL, |v, l| languages_rule(UPDATE_LANGUAGES)(v, l).map(drop)),
+        field("interview_length", Required, Integer, DETAIL, |v, l| length_rule(v, l).map(drop)),
+        // Its members are checked after merging with the stored object.
+        field("screeners", Clearable, Json, DETAIL, |v, l| object(v, l).map(drop)),
+        field("max_interviews", Clearable, Integer, DETAIL, |v, l| max_interviews_rule(v, l).map(drop)),
+        // Arrays replace: the new blocks are checked whole.
+        field("survey_blocks", Optional, Json, DETAIL, |v, l| survey::blocks_rule(v, l).map(drop)),
+    ]
+};
 
 /// Checks one update-schema field's patch value (null included).
-fn check_update_field(name: &str, value: &Value, loc: Vec<LocPart>) -> Checked<()> {
+fn check_update_field(spec: &FieldSpec, value: &Value, loc: Vec<LocPart>) -> Checked<()> {
     if value.is_null() {
-        if NULLABLE_ON_UPDATE.contains(&name) {
-            return Ok(());
+        match spec.presence {
+            Presence::Clearable => return Ok(()),
+            // `null` on survey_blocks has always been a text's 422 (string_type),
+            // not its rule's list_type: kept as it was.
+            Presence::Optional => return text_rule(value, loc).map(drop),
+            // `null` on a required field: the error its type gives for None.
+            Presence::Required => {}
         }
-        // `null` on a required field: the error its type gives for None.
-        return match name {
-            "interview_modes" | "interview_languages" => modes_rule(value, loc).map(drop),
-            "camera_access" => camera_rule(value, loc).map(drop),
-            "interview_length" => length_rule(value, loc).map(drop),
-            _ => text_rule(value, loc).map(drop),
-        };
     }
-    match name {
-        "project_name" => name_rule(value, loc).map(drop),
-        "redirect_url" => redirect_rule(value, loc).map(drop),
-        "logo_url" => logo_rule(value, loc).map(drop),
-        "primary_color" | "secondary_color" | "text_color" => hex_color(value, loc).map(drop),
-        "interview_modes" => modes_rule(value, loc).map(drop),
-        "camera_access" => camera_rule(value, loc).map(drop),
-        "interview_languages" => languages_rule(UPDATE_LANGUAGES)(value, loc).map(drop),
-        "interview_length" => length_rule(value, loc).map(drop),
-        // Its members are checked after merging with the stored object.
-        "screeners" => object(value, loc).map(drop),
-        "max_interviews" => max_interviews_rule(value, loc).map(drop),
-        // Arrays replace: the new blocks are checked whole.
-        "survey_blocks" => survey::blocks_rule(value, loc).map(drop),
-        _ => text_rule(value, loc).map(drop),
-    }
+    (spec.patch_rule)(value, loc)
 }
 
 // ---------------------------------------------------------------------------
@@ -450,10 +472,10 @@ impl ProjectPatch {
     pub fn parse(body: &Value) -> ApiResult<ProjectPatch> {
         let mut f = Fields::body(body)?;
         let mut members = Map::new();
-        for name in UPDATE_FIELDS {
-            if f.check(name, |v, l| check_update_field(name, v, l)).is_some() {
-                let value = f.raw(name).cloned().unwrap_or(Value::Null);
-                members.insert(name.to_string(), validation::whole_numbers_as_integers(value));
+        for spec in FIELDS {
+            if f.check(spec.name, |v, l| check_update_field(spec, v, l)).is_some() {
+                let value = f.raw(spec.name).cloned().unwrap_or(Value::Null);
+                members.insert(spec.name.to_string(), validation::whole_numbers_as_integers(value));
             }
         }
         f.finish()?;
@@ -579,56 +601,46 @@ pub struct Project {
 }
 
 impl Project {
-    /// An item of GET /projects: exactly SPEC.md's list fields (it "returns only" them).
+    /// The fields' values by name, as the read shapes show them (`survey_blocks`
+    /// only on a survey).
+    fn field_values(&self) -> Map<String, Value> {
+        match serde_json::to_value(&self.fields) {
+            Ok(Value::Object(values)) => values,
+            _ => unreachable!("ProjectFields serializes to an object"),
+        }
+    }
+
+    /// An item of GET /projects: exactly SPEC.md's list fields (it "returns only"
+    /// them): the id, the type, the fields [`FIELDS`] marks for the list and `created_at`.
     pub fn list_item(&self) -> Value {
-        let f = &self.fields;
-        json!({
-            "project_id": self.project_id,
-            "project_type": self.project_type,
-            "project_name": f.project_name,
-            "project_description": f.project_description,
-            "created_at": self.created_at,
-            "redirect_url": f.redirect_url,
-            "interview_modes": f.interview_modes,
-            "camera_access": f.camera_access,
-            "logo_url": f.logo_url,
-            "primary_color": f.primary_color,
-        })
+        let mut values = self.field_values();
+        let mut item = Map::new();
+        item.insert("project_id".into(), json!(self.project_id));
+        item.insert("project_type".into(), json!(self.project_type));
+        for spec in FIELDS.iter().filter(|spec| spec.in_list) {
+            item.insert(spec.name.into(), values.remove(spec.name).unwrap_or(Value::Null));
+        }
+        item.insert("created_at".into(), json!(self.created_at));
+        Value::Object(item)
     }
 
     /// GET /projects/{id}: SPEC.md's single-read fields plus, additively, what a
     /// client can write and must be able to read back (`project_name`, the
-    /// update-only colours, `max_interviews`, a survey's blocks) and `status`.
-    /// Not `created_at`: SPEC.md has it "in the project list only".
+    /// update-only colours, `max_interviews`, a survey's blocks) and `status`:
+    /// every field of [`FIELDS`]. Not `created_at`: SPEC.md has it "in the project
+    /// list only".
     pub fn detail(&self) -> Value {
-        let f = &self.fields;
-        let mut detail = json!({
-            "project_id": self.project_id,
-            "project_type": self.project_type,
-            "project_name": f.project_name,
-            "secondary_color": f.secondary_color,
-            "text_color": f.text_color,
-            "project_objective": f.project_objective,
-            "research_questions": f.research_questions,
-            "success_criteria": f.success_criteria,
-            "recruiting_criteria": f.recruiting_criteria,
-            "specific_guidelines": f.specific_guidelines,
-            "project_description": f.project_description,
-            "redirect_url": f.redirect_url,
-            "interview_modes": f.interview_modes,
-            "camera_access": f.camera_access,
-            "logo_url": f.logo_url,
-            "primary_color": f.primary_color,
-            "screeners": f.screeners,
-            "interview_languages": f.interview_languages,
-            "interview_length": f.interview_length,
-            "status": self.status.as_str(),
-            "max_interviews": f.max_interviews,
-        });
-        if let Some(blocks) = &f.survey_blocks {
-            detail["survey_blocks"] = serde_json::to_value(blocks).expect("blocks serialize");
+        let mut values = self.field_values();
+        let mut detail = Map::new();
+        detail.insert("project_id".into(), json!(self.project_id));
+        detail.insert("project_type".into(), json!(self.project_type));
+        for spec in FIELDS {
+            if let Some(value) = values.remove(spec.name) {
+                detail.insert(spec.name.into(), value);
+            }
         }
-        detail
+        detail.insert("status".into(), json!(self.status.as_str()));
+        Value::Object(detail)
     }
 
     pub fn is_survey(&self) -> bool {

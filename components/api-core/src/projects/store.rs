@@ -2,77 +2,79 @@
 //! statement. State changes raise their outbox event through the triggers of
 //! `migrations/0002_projects.sql`, inside the statement's own transaction.
 
-use super::{Action, Decision, Project, ProjectFields, Status};
+use super::{Action, Column, Decision, Presence, Project, ProjectFields, Status, FIELDS};
 use crate::db::{self, Db, Row, SqlValue};
 use crate::error::{ApiError, ApiResult};
 use crate::paging::{Cursor, PageRequest};
 use crate::time;
+use serde_json::{Map, Value};
 
-const COLUMNS: &str = "project_id, project_type, project_name, project_description, project_objective,
-    research_questions, success_criteria, recruiting_criteria, specific_guidelines, redirect_url,
-    interview_modes, camera_access, logo_url, primary_color, secondary_color, text_color, screeners,
-    interview_languages, interview_length, max_interviews, status, created_at, published_at, revision,
-    completed_interviews, tenant_id, survey_blocks";
+/// The columns a project is read from: its [`FIELDS`] and the rest of the row.
+fn columns() -> String {
+    let mut names = vec![
+        "project_id",
+        "project_type",
+        "status",
+        "created_at",
+        "published_at",
+        "revision",
+        "completed_interviews",
+        "tenant_id",
+    ];
+    names.extend(FIELDS.iter().map(|spec| spec.name));
+    names.join(", ")
+}
 
 fn json_text(value: &impl serde::Serialize) -> SqlValue {
     db::text(serde_json::to_string(value).expect("JSON values always serialize"))
 }
 
-fn opt_int(value: Option<i64>) -> SqlValue {
-    value.map_or(SqlValue::Null, SqlValue::Integer)
-}
-
-/// The writable columns with their values: one list, so a column can never be
-/// bound to another column's value.
-fn writable(f: &ProjectFields) -> Vec<(&'static str, SqlValue)> {
-    vec![
-        ("project_name", db::text(&f.project_name)),
-        ("project_description", db::opt_text(f.project_description.as_deref())),
-        ("project_objective", db::text(&f.project_objective)),
-        ("research_questions", db::text(&f.research_questions)),
-        ("success_criteria", db::text(&f.success_criteria)),
-        ("recruiting_criteria", db::text(&f.recruiting_criteria)),
-        ("specific_guidelines", db::opt_text(f.specific_guidelines.as_deref())),
-        ("redirect_url", db::opt_text(f.redirect_url.as_deref())),
-        ("interview_modes", json_text(&f.interview_modes)),
-        ("camera_access", db::text(&f.camera_access)),
-        ("logo_url", db::opt_text(f.logo_url.as_deref())),
-        ("primary_color", db::opt_text(f.primary_color.as_deref())),
-        ("secondary_color", db::opt_text(f.secondary_color.as_deref())),
-        ("text_color", db::opt_text(f.text_color.as_deref())),
-        ("screeners", f.screeners.as_ref().map_or(SqlValue::Null, json_text)),
-        ("interview_languages", json_text(&f.interview_languages)),
-        ("interview_length", SqlValue::Integer(f.interview_length)),
-        ("max_interviews", opt_int(f.max_interviews)),
-        ("survey_blocks", f.survey_blocks.as_ref().map_or(SqlValue::Null, json_text)),
-    ]
+/// The writable columns with their values, from [`FIELDS`]: one list, so a column
+/// can never be bound to another column's value.
+fn writable(f: &ProjectFields) -> ApiResult<Vec<(&'static str, SqlValue)>> {
+    let Value::Object(mut values) = serde_json::to_value(f).map_err(ApiError::internal)? else {
+        return Err(ApiError::internal(anyhow::anyhow!("project fields are not a JSON object")));
+    };
+    FIELDS
+        .iter()
+        .map(|spec| {
+            let value = values.remove(spec.name).unwrap_or(Value::Null);
+            let bound = match spec.column {
+                _ if value.is_null() => Some(SqlValue::Null),
+                Column::Text => value.as_str().map(db::text),
+                Column::Integer => value.as_i64().map(SqlValue::Integer),
+                Column::Json => Some(json_text(&value)),
+            };
+            let bound = bound.ok_or_else(|| {
+                ApiError::internal(anyhow::anyhow!("project field `{}` does not fit its column: {value}", spec.name))
+            })?;
+            Ok((spec.name, bound))
+        })
+        .collect()
 }
 
 fn from_row(row: &Row) -> ApiResult<Project> {
+    // Each column read as strictly as its table row says, then typed as a whole.
+    let mut values = Map::new();
+    for spec in FIELDS {
+        let name = spec.name;
+        let value = match (spec.column, spec.presence == Presence::Required) {
+            (Column::Text, true) => Value::String(row.text(name)?),
+            (Column::Text, false) => row.opt_text(name)?.map_or(Value::Null, Value::String),
+            (Column::Integer, true) => row.int(name)?.into(),
+            (Column::Integer, false) => row.opt_int(name)?.map_or(Value::Null, Value::from),
+            (Column::Json, true) => row.json::<Value>(name)?,
+            (Column::Json, false) => row.opt_json::<Value>(name)?.unwrap_or(Value::Null),
+        };
+        values.insert(name.to_string(), value);
+    }
+    let fields: ProjectFields = serde_json::from_value(Value::Object(values)).map_err(|error| {
+        ApiError::Internal(anyhow::anyhow!("sqlite: a projects column is not the value expected: {error}"))
+    })?;
     Ok(Project {
         project_id: row.text("project_id")?,
         project_type: row.text("project_type")?,
-        fields: ProjectFields {
-            project_name: row.text("project_name")?,
-            project_description: row.opt_text("project_description")?,
-            project_objective: row.text("project_objective")?,
-            research_questions: row.text("research_questions")?,
-            success_criteria: row.text("success_criteria")?,
-            recruiting_criteria: row.text("recruiting_criteria")?,
-            specific_guidelines: row.opt_text("specific_guidelines")?,
-            redirect_url: row.opt_text("redirect_url")?,
-            interview_modes: row.json("interview_modes")?,
-            camera_access: row.text("camera_access")?,
-            logo_url: row.opt_text("logo_url")?,
-            primary_color: row.opt_text("primary_color")?,
-            secondary_color: row.opt_text("secondary_color")?,
-            text_color: row.opt_text("text_color")?,
-            screeners: row.opt_json("screeners")?,
-            interview_languages: row.json("interview_languages")?,
-            interview_length: row.int("interview_length")?,
-            max_interviews: row.opt_int("max_interviews")?,
-            survey_blocks: row.opt_json("survey_blocks")?,
-        },
+        fields,
         status: row.named::<Status>("status")?,
         created_at: row.text("created_at")?,
         published_at: row.opt_text("published_at")?,
@@ -96,7 +98,7 @@ pub fn insert(db: &Db, tenant_id: &str, project_type: &str, creation_mode: &str,
         db::text(&now),
         db::text(&now),
     ];
-    for (column, value) in writable(fields) {
+    for (column, value) in writable(fields)? {
         columns.push(column);
         values.push(value);
     }
@@ -152,7 +154,7 @@ impl ListQuery {
 /// walks the `(tenant_id, created_at)` index from the cursor on.
 pub fn list(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<(Vec<Project>, Option<Cursor>)> {
     let page = &query.page;
-    let mut sql = format!("SELECT {COLUMNS} FROM projects WHERE tenant_id = ?");
+    let mut sql = format!("SELECT {} FROM projects WHERE tenant_id = ?", columns());
     let mut params = vec![db::text(tenant_id)];
     if !query.statuses.is_empty() {
         sql += &format!(" AND status IN ({})", vec!["?"; query.statuses.len()].join(", "));
@@ -176,7 +178,7 @@ pub fn list(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<(Vec<Proje
 /// One of the tenant's projects; another tenant's is `None`, like a missing one.
 pub fn get(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<Project>> {
     let result = db.query(
-        &format!("SELECT {COLUMNS} FROM projects WHERE project_id = ? AND tenant_id = ?"),
+        &format!("SELECT {} FROM projects WHERE project_id = ? AND tenant_id = ?", columns()),
         &[db::text(project_id), db::text(tenant_id)],
     )?;
     db::read_first(&result, from_row)
@@ -185,7 +187,7 @@ pub fn get(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<Proje
 /// A project by id alone, whoever owns it: for the public interview link, which
 /// carries no credentials. Callers must scope what they do by `tenant_id`.
 pub fn find_for_link(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {
-    let result = db.query(&format!("SELECT {COLUMNS} FROM projects WHERE project_id = ?"), &[db::text(project_id)])?;
+    let result = db.query(&format!("SELECT {} FROM projects WHERE project_id = ?", columns()), &[db::text(project_id)])?;
     db::read_first(&result, from_row)
 }
 
@@ -236,7 +238,7 @@ pub fn update(
     fields: &ProjectFields,
     survey_locked: bool,
 ) -> ApiResult<bool> {
-    let (columns, mut values): (Vec<&str>, Vec<SqlValue>) = writable(fields).into_iter().unzip();
+    let (columns, mut values): (Vec<&str>, Vec<SqlValue>) = writable(fields)?.into_iter().unzip();
     let assignments: Vec<String> = columns.iter().map(|c| format!("{c} = ?")).collect();
     values.extend([
         db::text(time::rfc3339_now()),

@@ -394,3 +394,22 @@ fn survey_blocks_conflict_with_a_project_that_is_not_a_survey() {
     project.project_type = ProjectType::Survey.as_str().into();
     assert!(patch.fits(&project).is_ok());
 }
+
+#[test]
+fn the_field_table_describes_every_project_field_in_order() {
+    let mut fields = stored();
+    fields.survey_blocks = Some(Vec::new());
+    let Value::Object(members) = serde_json::to_value(&fields).unwrap() else { panic!("an object") };
+    let members: Vec<&str> = members.keys().map(String::as_str).collect();
+    let described: Vec<&str> = FIELDS.iter().map(|spec| spec.name).collect();
+    assert_eq!(members, described);
+    for spec in FIELDS {
+        let is_option = serde_json::from_value::<ProjectFields>({
+            let mut value = serde_json::to_value(&fields).unwrap();
+            value[spec.name] = Value::Null;
+            value
+        })
+        .is_ok();
+        assert_eq!(is_option, spec.presence != Presence::Required, "{}", spec.name);
+    }
+}
