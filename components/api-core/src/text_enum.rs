@@ -42,6 +42,13 @@ macro_rules! text_enum {
             }
         }
 
+        /// Compares with a wire name (`mode == "typing"`).
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.as_str() == *other
+            }
+        }
+
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())

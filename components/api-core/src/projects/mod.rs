@@ -12,7 +12,7 @@ pub mod writer;
 
 use crate::error::{ApiError, ApiResult, FieldError, LocPart};
 use crate::validation::{
-    self, enum_int, enum_text, hex_color, http_url, int_in, list_of, literal_text, nullable, object, text, Checked,
+    self, enum_int, enum_text, hex_color, http_url, int_in, list_of, literal_text, nullable, object, one_of, text, Checked,
     Fields, UrlRule, MAX_URL_LEN,
 };
 use serde::{Deserialize, Serialize};
@@ -46,7 +46,7 @@ pub const INTERVIEW_LENGTHS: &[i64] = &[10, 15, 20];
 
 pub const DEFAULT_PROJECT_TYPE: &str = "contextual_interview";
 pub const DEFAULT_INTERVIEW_MODE: &str = "talking";
-pub const DEFAULT_CAMERA_ACCESS: &str = "not_allowed";
+pub const DEFAULT_CAMERA_ACCESS: CameraAccess = CameraAccess::NotAllowed;
 pub const DEFAULT_PRIMARY_COLOR: &str = "#6759DF";
 pub const DEFAULT_LANGUAGE: &str = "en";
 pub const DEFAULT_INTERVIEW_LENGTH: i64 = 10;
@@ -78,7 +78,7 @@ pub struct ProjectFields {
     #[serde(default)]
     pub redirect_url: Option<String>,
     pub interview_modes: Vec<String>,
-    pub camera_access: String,
+    pub camera_access: CameraAccess,
     #[serde(default)]
     pub logo_url: Option<String>,
     #[serde(default)]
@@ -141,8 +141,8 @@ fn modes_rule(value: &Value, loc: Vec<LocPart>) -> Checked<Vec<String>> {
     list_of(value, loc, 1, |item, loc| enum_text(item, loc, INTERVIEW_MODES))
 }
 
-fn camera_rule(value: &Value, loc: Vec<LocPart>) -> Checked<String> {
-    enum_text(value, loc, CAMERA_ACCESS)
+fn camera_rule(value: &Value, loc: Vec<LocPart>) -> Checked<CameraAccess> {
+    one_of::<CameraAccess>(value, loc)
 }
 
 fn languages_rule(allowed: &'static [&'static str]) -> impl Fn(&Value, Vec<LocPart>) -> Checked<Vec<String>> {
@@ -415,7 +415,7 @@ impl NewProject {
                 specific_guidelines,
                 redirect_url,
                 interview_modes: interview_modes.unwrap_or_else(|| vec![DEFAULT_INTERVIEW_MODE.to_string()]),
-                camera_access: camera_access.unwrap_or_else(|| DEFAULT_CAMERA_ACCESS.to_string()),
+                camera_access: camera_access.unwrap_or(DEFAULT_CAMERA_ACCESS),
                 logo_url,
                 primary_color,
                 secondary_color: None,
