@@ -67,18 +67,51 @@ pub fn not_found(method: Method, path: &str) -> ApiError {
 /// values the path gave them. None when the path matches a route exactly (a
 /// wrong method is a 405, not a typo) or nothing is close.
 pub fn closest(method: Method, path: &str) -> Option<String> {
-    let given: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-    let mut best: Option<(usize, String)> = None;
+    closest_route(method, &segments(path)).map(|(_, suggestion)| suggestion)
+}
+
+/// The route of `method` that `path` is a typo of, when that beats the 405 the
+/// path gets for matching routes of other methods: only when the typo's route
+/// is more specific (more literal segments) than every route the path matches
+/// as given. `POST /v1/projects/validate-context` matches
+/// `/v1/projects/{project_id}` only through its parameter: it meant
+/// `POST /v1/project/validate-context`. `PATCH /v1/project/validate-context`
+/// names a route exactly: a wrong method (405), not a typo of
+/// `PATCH /v1/projects/{project_id}`.
+pub fn closest_over_405(method: Method, path: &str) -> Option<String> {
+    let given = segments(path);
+    let matched = PUBLIC_ROUTES
+        .iter()
+        .filter(|(_, template)| distance(template, &given) == Some(0))
+        .map(|(_, template)| literal_segments(template))
+        .max()
+        .unwrap_or(0);
+    closest_route(method, &given)
+        .filter(|(template, _)| literal_segments(template) > matched)
+        .map(|(_, suggestion)| suggestion)
+}
+
+fn segments(path: &str) -> Vec<&str> {
+    path.trim_end_matches('/').split('/').collect()
+}
+
+fn literal_segments(template: &str) -> usize {
+    template.split('/').filter(|segment| !segment.starts_with('{')).count()
+}
+
+/// The closest route of `method` (its template) and the path it suggests.
+fn closest_route(method: Method, given: &[&str]) -> Option<(&'static str, String)> {
+    let mut best: Option<(usize, &'static str)> = None;
     for (route_method, template) in PUBLIC_ROUTES {
         if *route_method != method {
             continue;
         }
-        let Some(edits) = distance(template, &given) else { continue };
+        let Some(edits) = distance(template, given) else { continue };
         if edits > 0 && edits <= 3 && best.as_ref().is_none_or(|(fewest, _)| edits < *fewest) {
-            best = Some((edits, fill(template, &given)));
+            best = Some((edits, template));
         }
     }
-    best.map(|(_, suggestion)| suggestion)
+    best.map(|(_, template)| (template, fill(template, given)))
 }
 
 /// Edits from the given segments to the template's, or None when a segment is
@@ -175,6 +208,18 @@ mod tests {
         assert_eq!(closest(Method::Delete, "/v1/projects/42"), None, "no DELETE route is near");
         assert_eq!(closest(Method::Post, "/v1/projects/42"), None, "a project id is not a typo of validate-context");
         assert_eq!(closest(Method::Get, "/"), None);
+    }
+
+    #[test]
+    fn a_typo_beats_a_405_only_when_it_names_a_more_specific_route() {
+        assert_eq!(
+            closest_over_405(Method::Post, "/v1/projects/validate-context").as_deref(),
+            Some("/v1/project/validate-context"),
+            "validate-context is no project id"
+        );
+        assert_eq!(closest_over_405(Method::Patch, "/v1/project/validate-context"), None, "a route of another method");
+        assert_eq!(closest_over_405(Method::Delete, "/v1/projects"), None);
+        assert_eq!(closest(Method::Patch, "/v1/project/validate-context").as_deref(), Some("/v1/projects/validate-context"));
     }
 
     #[test]

@@ -175,9 +175,10 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
 
     let (route, params) = match found {
         RouteMatch::Found(route, params) => (route, params),
-        // A route of this method a typo away (`POST /v1/projects/validate-context`,
-        // whose `validate-context` reads as a project id) beats a 405.
-        RouteMatch::MethodNotAllowed(_) if routes::closest(request.method, &request.path).is_some() => {
+        // A more specific route of this method a typo away beats a 405
+        // (`POST /v1/projects/validate-context`, whose `validate-context` only
+        // reads as a project id); a path that names a route as it is does not.
+        RouteMatch::MethodNotAllowed(_) if routes::closest_over_405(request.method, &request.path).is_some() => {
             return Err(routes::not_found(request.method, &request.path))
         }
         RouteMatch::MethodNotAllowed(allow) => return Err(ApiError::MethodNotAllowed { allow }),

@@ -127,6 +127,12 @@ fn an_unknown_route_suggests_the_one_meant() {
     // A real wrong method is still a 405, and a path far from every route gets no guess.
     let (status, _) = json_of(app.request("DELETE", "/v1/projects").auth(&tenant).send().unwrap());
     assert_eq!(status, 405);
+    // A path that names a route exactly is a wrong method, not a typo of a
+    // route of this method (`PATCH /v1/projects/{project_id}`).
+    let response = app.request("PATCH", "/v1/project/validate-context").auth(&tenant).json(&json!({})).send().unwrap();
+    assert_eq!(response.headers()["allow"], "POST");
+    let (status, body) = json_of(response);
+    assert_eq!((status, body["detail"]["error"].as_str()), (405, Some("method_not_allowed")), "{body}");
     let (status, body) = json_of(app.get("/v1/everything-else").auth(&tenant).send().unwrap());
     assert_eq!(status, 404);
     assert_eq!(message(&body), "No route for /v1/everything-else");
