@@ -367,13 +367,39 @@ pub fn check_answer_fields(body: &Value) -> ApiResult<()> {
 pub const MAX_RATING: i64 = 10;
 
 /// `{"text": "..."}` of an interview answer (the other answer fields typed too:
-/// [`check_answer_fields`]).
+/// [`check_answer_fields`]). A well-formed answer of another kind (choices, a
+/// rating, a skip) is a 409 [`answer_mismatch`]: an interview question takes text.
 pub fn parse_answer(body: &Value) -> ApiResult<String> {
     check_answer_fields(body)?;
     let mut f = Fields::body(body)?;
+    if !f.has("text") {
+        if let Some(given) = answer_kind(body) {
+            return Err(answer_mismatch(given, "a text answer: {\"text\": \"...\"}"));
+        }
+    }
     let text = f.require("text", answer_text);
     f.finish()?;
     Ok(text.unwrap_or_default())
+}
+
+/// The kind of answer a body carries besides text, if any: `choices`, `rating`
+/// or `skip` (only `"skip": true` skips).
+pub fn answer_kind(body: &Value) -> Option<&'static str> {
+    ["choices", "rating"]
+        .into_iter()
+        .find(|name| body.get(name).is_some())
+        .or_else(|| (body.get("skip") == Some(&Value::Bool(true))).then_some("skip"))
+}
+
+/// 409 `answer_mismatch`: a well-formed answer of a kind the current message
+/// does not take (its fields were checked first), which depends on the
+/// session's state, not on the request: choices for an interview question,
+/// text for a rating block, a skip of a block that must be answered.
+pub fn answer_mismatch(given: &str, expected: &str) -> ApiError {
+    ApiError::conflict(
+        "answer_mismatch",
+        format!("This answer gives {given}, but the current message takes {expected}; see the session's last turn"),
+    )
 }
 
 /// `{"opt_in_for_followup": bool}` of finish: absent is false; any other value

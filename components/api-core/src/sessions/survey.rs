@@ -20,10 +20,6 @@ pub enum SurveyAnswer {
     Skip,
 }
 
-fn body_loc(name: &str) -> Vec<crate::LocPart> {
-    vec!["body".into(), name.into()]
-}
-
 impl SurveyAnswer {
     /// The body of an answer to `block` (or to its follow-up): `{"text"}` for open
     /// questions and follow-ups, `{"choices": [...]}` for choice blocks, `{"rating": n}`
@@ -41,18 +37,26 @@ impl SurveyAnswer {
                 ));
             }
         }
+        let kind = if follow_up { BlockType::OpenQuestion } else { block.kind };
+        let (field, expected) = match kind {
+            BlockType::OpenQuestion | BlockType::Statement => ("text", "a text answer: {\"text\": \"...\"}"),
+            BlockType::SingleChoice | BlockType::MultipleChoice => ("choices", "choices: {\"choices\": [\"...\"]}"),
+            BlockType::Rating => ("rating", "a rating: {\"rating\": n}"),
+        };
         if !follow_up && f.check("skip", boolean) == Some(true) {
             f.finish()?;
             if block.required {
-                return Err(ApiError::Validation(vec![FieldError::new(
-                    body_loc("skip"),
-                    "value_error",
-                    "Value error, this block must be answered",
-                )]));
+                return Err(super::answer_mismatch("a skip", &format!("{expected} (this block must be answered)")));
             }
             return Ok(SurveyAnswer::Skip);
         }
-        let kind = if follow_up { BlockType::OpenQuestion } else { block.kind };
+        // A well-formed answer of another kind: 409, as for an interview.
+        if !f.has(field) {
+            let given = ["text", "choices", "rating"].into_iter().find(|name| f.has(name));
+            if let Some(given) = given.or_else(|| super::answer_kind(body)) {
+                return Err(super::answer_mismatch(given, expected));
+            }
+        }
         let answer = match kind {
             BlockType::OpenQuestion | BlockType::Statement => {
                 f.require("text", super::answer_text).map(SurveyAnswer::Text)
@@ -230,11 +234,20 @@ mod tests {
         assert_eq!(kind(parse(3, json!({"choices": ["Pro", "Free"]}))).1, "value_error");
         assert_eq!(kind(parse(3, json!({"choices": ["Gold"]}))), (vec!["body".into(), "choices".into(), 0.into()], "enum"));
         assert_eq!(parse(4, json!({"choices": ["C", "A"]})).unwrap(), SurveyAnswer::Choices(vec!["C".into(), "A".into()]));
-        assert_eq!(kind(parse(4, json!({"skip": true}))), (vec!["body".into(), "skip".into()], "value_error"));
+        let mismatch = |r: ApiResult<SurveyAnswer>| match r {
+            Err(error) => (error.status(), error.body()["detail"]["error"].clone()),
+            other => panic!("expected 409, got {other:?}"),
+        };
+        assert_eq!(mismatch(parse(4, json!({"skip": true}))), (409, json!("answer_mismatch")), "a required block");
         assert_eq!(kind(parse(4, json!({"choices": []}))).1, "too_short");
         assert_eq!(parse(5, json!({"rating": 0})).unwrap(), SurveyAnswer::Rating(0));
         assert_eq!(kind(parse(5, json!({"rating": 11}))).1, "less_than_equal");
-        assert_eq!(kind(parse(5, json!({"text": "ten"}))).1, "missing");
+        assert_eq!(mismatch(parse(5, json!({"text": "ten"}))), (409, json!("answer_mismatch")), "text for a rating");
+        assert_eq!(mismatch(parse(3, json!({"rating": 2}))), (409, json!("answer_mismatch")), "a rating for choices");
+        assert_eq!(kind(parse(5, json!({}))).1, "missing", "no answer at all");
+        assert_eq!(kind(parse(5, json!({"skip": false}))).1, "missing");
+        let follow_up = SurveyAnswer::parse(&blocks[1], true, &json!({"skip": true}));
+        assert_eq!(mismatch(follow_up), (409, json!("answer_mismatch")), "a follow-up takes text");
         assert_eq!(kind(parse(1, json!({"text": "  "}))).1, "string_too_short");
         assert_eq!(SurveyAnswer::parse(&blocks[5], true, &json!({"text": "why"})).unwrap(), SurveyAnswer::Text("why".into()));
         assert_eq!(parse(5, json!({"block_id": "nps", "rating": 3})).unwrap(), SurveyAnswer::Rating(3));

@@ -77,6 +77,19 @@ fn every_answer_field_is_typed_whatever_the_message_takes() {
 }
 
 #[test]
+fn a_well_formed_answer_of_another_kind_is_a_conflict_with_the_interview() {
+    // Survey answers are well-formed bodies: an interview question takes text,
+    // which depends on the session, so they are a 409, not a 422.
+    for body in [json!({"choices": ["a"]}), json!({"rating": 3}), json!({"skip": true}), json!({"rating": 3, "skip": false})] {
+        let error = parse_answer(&body).unwrap_err();
+        assert_eq!((error.status(), error.body()["detail"]["error"].clone()), (409, json!("answer_mismatch")), "{body}");
+    }
+    // No answer at all is still a missing text.
+    assert_eq!(kinds(parse_answer(&json!({"skip": false}))), vec![(body_loc("text"), "missing")]);
+    assert_eq!(kinds(parse_answer(&json!({"block_id": "b"}))), vec![(body_loc("text"), "missing")]);
+}
+
+#[test]
 fn devices_are_told_apart_by_user_agent() {
     let iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
     let android_tablet = "Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 Chrome/120.0 Safari/537.36";
