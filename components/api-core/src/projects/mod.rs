@@ -45,7 +45,7 @@ pub const UPDATE_LANGUAGES: &[&str] = &["en", "fr", "de", "es", "it", "ar", "ru"
 pub const INTERVIEW_LENGTHS: &[i64] = &[10, 15, 20];
 
 pub const DEFAULT_PROJECT_TYPE: &str = "contextual_interview";
-pub const DEFAULT_INTERVIEW_MODE: &str = "talking";
+pub const DEFAULT_INTERVIEW_MODE: InterviewMode = InterviewMode::Talking;
 pub const DEFAULT_CAMERA_ACCESS: CameraAccess = CameraAccess::NotAllowed;
 pub const DEFAULT_PRIMARY_COLOR: &str = "#6759DF";
 pub const DEFAULT_LANGUAGE: &str = "en";
@@ -77,7 +77,7 @@ pub struct ProjectFields {
     pub specific_guidelines: Option<String>,
     #[serde(default)]
     pub redirect_url: Option<String>,
-    pub interview_modes: Vec<String>,
+    pub interview_modes: Vec<InterviewMode>,
     pub camera_access: CameraAccess,
     #[serde(default)]
     pub logo_url: Option<String>,
@@ -137,8 +137,8 @@ fn logo_rule(value: &Value, loc: Vec<LocPart>) -> Checked<String> {
     http_url(value, loc, UrlRule { max_len: MAX_URL_LEN, https_only: false })
 }
 
-fn modes_rule(value: &Value, loc: Vec<LocPart>) -> Checked<Vec<String>> {
-    list_of(value, loc, 1, |item, loc| enum_text(item, loc, INTERVIEW_MODES))
+fn modes_rule(value: &Value, loc: Vec<LocPart>) -> Checked<Vec<InterviewMode>> {
+    list_of(value, loc, 1, one_of::<InterviewMode>)
 }
 
 fn camera_rule(value: &Value, loc: Vec<LocPart>) -> Checked<CameraAccess> {
@@ -414,7 +414,7 @@ impl NewProject {
                 recruiting_criteria: String::new(),
                 specific_guidelines,
                 redirect_url,
-                interview_modes: interview_modes.unwrap_or_else(|| vec![DEFAULT_INTERVIEW_MODE.to_string()]),
+                interview_modes: interview_modes.unwrap_or_else(|| vec![DEFAULT_INTERVIEW_MODE]),
                 camera_access: camera_access.unwrap_or(DEFAULT_CAMERA_ACCESS),
                 logo_url,
                 primary_color,

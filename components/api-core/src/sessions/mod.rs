@@ -537,8 +537,8 @@ pub enum StartOutcome {
     ScreenedOut { screen_out_url: Option<String> },
 }
 
-fn not_offered(name: &str, offered: &[String]) -> crate::FieldError {
-    let offered: Vec<&str> = offered.iter().map(String::as_str).collect();
+fn not_offered<'a>(name: &str, offered: impl IntoIterator<Item = &'a str>) -> crate::FieldError {
+    let offered: Vec<&str> = offered.into_iter().collect();
     crate::FieldError::new(body_loc(name), "enum", validation::enum_message(&offered))
 }
 
@@ -550,16 +550,16 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
     let mut errors = Vec::new();
     let language = match request.language {
         Some(language) if !fields.interview_languages.contains(&language) => {
-            errors.push(not_offered("language", &fields.interview_languages));
+            errors.push(not_offered("language", fields.interview_languages.iter().map(String::as_str)));
             language
         }
         Some(language) => language,
         None => link::language(None, &fields.interview_languages),
     };
-    let offered_modes: Vec<InterviewMode> = fields.interview_modes.iter().filter_map(|m| InterviewMode::parse(m)).collect();
+    let offered_modes = &fields.interview_modes;
     let mode = match request.mode {
         Some(mode) if !offered_modes.contains(&mode) => {
-            errors.push(not_offered("mode", &fields.interview_modes));
+            errors.push(not_offered("mode", offered_modes.iter().map(|m| m.as_str())));
             mode
         }
         Some(mode) => mode,
