@@ -150,9 +150,10 @@ fn a_typed_survey_reaches_partial_at_one_third_and_completes() {
     assert_eq!(session.body["survey"], json!({"answered": 0, "answerable": 6}));
     assert_eq!(session.body["interview_status"], "INITIATED");
 
-    // The answer must fit the block.
-    let (status, _) = json_of(app.post(&session.path("/answers")).bearer_auth(&session.token).json(&json!({"choices": ["Pro"]})).send().unwrap());
-    assert_eq!(status, 422);
+    // The answer must fit the block: a well-formed answer of another kind conflicts with it.
+    let (status, body) = json_of(app.post(&session.path("/answers")).bearer_auth(&session.token).json(&json!({"choices": ["Pro"]})).send().unwrap());
+    assert_eq!(status, 409, "{body}");
+    assert_detail_error(&body, "answer_mismatch");
 
     answer(app, &mut session, json!({"text": "Price, and a friend's advice."}));
     assert_eq!(last_turn(&session)["block"]["follow_up"], true, "an AI follow-up on this open question");
