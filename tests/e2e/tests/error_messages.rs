@@ -132,7 +132,7 @@ fn an_unknown_route_suggests_the_one_meant() {
     let response = app.request("PATCH", "/v1/project/validate-context").auth(&tenant).json(&json!({})).send().unwrap();
     assert_eq!(response.headers()["allow"], "POST");
     let (status, body) = json_of(response);
-    assert_eq!((status, body["detail"]["error"].as_str()), (405, Some("method_not_allowed")), "{body}");
+    assert_eq!((status.as_u16(), body["detail"]["error"].as_str()), (405, Some("method_not_allowed")), "{body}");
     let (status, body) = json_of(app.get("/v1/everything-else").auth(&tenant).send().unwrap());
     assert_eq!(status, 404);
     assert_eq!(message(&body), "No route for /v1/everything-else");
