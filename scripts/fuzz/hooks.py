@@ -17,8 +17,14 @@ beyond its 404/409:
    start_session) get their own token in place of the seeded one.
 4. Half of the schema-valid cases of a few operations get the one value no
    schema can describe: the next chunk index of a recording, the hook secret
-   of a new subscription, a file of the declared type, a workspace
-   without a secret yet (a new tenant's).
+   of a new subscription, a workspace without a secret yet (a new tenant's).
+5. Every schema-valid case gets the values whose validity is state or the
+   outside world rather than shape: a file whose bytes are of the declared
+   type, a webhook target that is a public endpoint (a generated domain may
+   be a reserved one, such as .example), an uploaded survey file as a
+   survey block's media and distinct block ids, a language, mode and
+   screener answers the session's project offers, choices and a rating the
+   current survey block takes.
 Only seeded values are replaced: ids and tokens a test mutated or took from
 another response are sent as they are.
 """
@@ -38,6 +44,11 @@ API = seed.Api(STATE["origin"])
 AUTH = {"X-Api-Key": STATE["api_key"], "X-Tenant-Id": STATE["tenant_id"]}
 SEEDED_BEARER = f"Bearer {STATE['session_token']}"
 RANDOM = random.Random(os.environ.get("FUZZ_SEED"))
+# A public https endpoint by the target policy (IANA's documentation domain,
+# not a reserved TLD); deliveries to it fail, which is fine.
+PUBLIC_TARGET = "https://example.com/fuzz-hook"
+# The recording each chunk operation uploads to.
+CHUNK_KINDS = {"put_audio_chunk": "audio", "put_video_chunk": "video"}
 
 
 def _raw_body(ctx, value):
@@ -150,11 +161,15 @@ def before_call(context, case, kwargs):
         live = LIVE.current()
         case.path_parameters["interview_id"] = live.interview_id
         _swap_bearer(case, live.token)
-        kind = params.get("kind")
+        kind = CHUNK_KINDS.get(operation_id)
         if "index" in params and kind in live.next_index and _positive(case) and RANDOM.random() < 0.5:
             case.path_parameters["index"] = live.next_index[kind]
     elif _is_session_route(case) and params.get("interview_id") in TOKENS:
         _swap_bearer(case, TOKENS[params["interview_id"]])
+        if operation_id == "answer_session" and isinstance(case.body, dict) and _positive(case):
+            _fit_survey_answer(case.body, params["interview_id"], TOKENS[params["interview_id"]])
+    elif operation_id == "start_session" and isinstance(case.body, dict) and _positive(case):
+        _fit_project(case.body)
     elif operation_id == "create_webhook_secret" and isinstance(case.body, dict) and "workspace_id" in case.body:
         # The seeded workspace has its one secret: half of the valid cases
         # go to a new tenant, as that tenant, for its own workspace.
@@ -171,11 +186,67 @@ def before_call(context, case, kwargs):
             case.path_parameters["subscription_id"] = subscription["id"]
             case.body["secret"] = subscription["x_hook_secret"]
     elif operation_id == "upload_file" and isinstance(case.body, dict):
-        if "file" in case.body and "mime_type" in case.body and _positive(case) and RANDOM.random() < 0.5:
+        if "file" in case.body and "mime_type" in case.body and _positive(case):
             mime_type = case.body["mime_type"]
             if mime_type not in FILE_SAMPLES:
                 mime_type = RANDOM.choice(sorted(FILE_SAMPLES))
             case.body["mime_type"], case.body["file"] = mime_type, FILE_SAMPLES[mime_type]
+    elif operation_id == "create_subscription" and isinstance(case.body, dict):
+        if isinstance(case.body.get("target_url"), str) and _positive(case):
+            case.body["target_url"] = PUBLIC_TARGET
+    elif operation_id in ("create_project", "update_project") and isinstance(case.body, dict) and _positive(case):
+        blocks = case.body.get("survey_blocks")
+        for index, block in enumerate(blocks if isinstance(blocks, list) else []):
+            if not isinstance(block, dict):
+                continue
+            # Unique in the survey (no schema says so of a field of the items).
+            if isinstance(block.get("block_id"), str) and any(
+                    isinstance(b, dict) and b.get("block_id") == block["block_id"] for b in blocks[:index]):
+                block["block_id"] = f"b{index}"
+            # A file of this tenant's, uploaded for surveys.
+            if isinstance(block.get("media"), dict) and "file_id" in block["media"]:
+                block["media"]["file_id"] = STATE["file_id"]
+
+
+def _text_value(value, max_chars):
+    return isinstance(value, str) and 1 <= len(value) <= max_chars and not any(
+        ord(c) < 32 and c not in "\t\n\r" or 0x7F <= ord(c) <= 0x9F for c in value)
+
+
+def _fit_project(body):
+    """A session start fits its project: an offered language and mode, screener answers
+    for its screener questions (the project's settings are state, not shape)."""
+    project_id = body.get("project_id")
+    if not isinstance(project_id, str):
+        return
+    try:
+        project = API.call("GET", f"/v1/projects/{project_id}", headers=AUTH)
+    except seed.SeedError:
+        return  # not one of the tenant's projects: a 404 either way
+    for field, offered in (("language", project["interview_languages"]), ("mode", project["interview_modes"])):
+        if body.get(field) is not None and body[field] not in offered and offered:
+            body[field] = offered[0]
+    blocks = (project.get("screeners") or {}).get("screener_blocks")
+    if isinstance(blocks, list) and blocks and all(
+            isinstance(b, dict) and isinstance(b.get("options"), list) and b["options"]
+            and _text_value(b["options"][0], 200) for b in blocks):
+        body["screener_answers"] = [[b["options"][0]] for b in blocks]
+
+
+def _fit_survey_answer(body, interview_id, token):
+    """Choices and a rating the current survey block takes (its options and scale are state)."""
+    try:
+        session = API.call("GET", f"/v1/sessions/{interview_id}", headers={"Authorization": f"Bearer {token}"})
+    except seed.SeedError:
+        return
+    turns = [t for t in session.get("turns", []) if t.get("speaker") == "interviewer"]
+    block = turns[-1].get("block") if turns else None
+    if not isinstance(block, dict):
+        return
+    if "choices" in body and block.get("options"):
+        body["choices"] = [block["options"][0]]
+    if "rating" in body and isinstance(block.get("scale"), dict):
+        body["rating"] = block["scale"]["min"]
 
 
 @schemathesis.hook
@@ -188,7 +259,7 @@ def after_call(context, case, response):
         return
     if response.status_code == 409 and b"session_closed" in response.content:
         LIVE.closed = True
-    elif response.status_code == 200 and _operation_id(case) == "put_recording_chunk":
-        kind = case.path_parameters.get("kind")
+    elif response.status_code == 200 and _operation_id(case) in CHUNK_KINDS:
+        kind = CHUNK_KINDS[_operation_id(case)]
         if kind in LIVE.next_index:
             LIVE.next_index[kind] = json.loads(response.content)["chunks"]

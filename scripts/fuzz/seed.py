@@ -22,8 +22,9 @@ has, so that the fuzzer reaches every operation beyond its 404:
 The parameter names are read from the document: a string path parameter
 without an enumeration that has no value here is an error, so that a new
 route cannot silently be fuzzed against 404s only. Parameters the schema
-fully constrains (enumerations, integers: `kind`, `index`) are left to the
-generator.
+fully constrains (enumerations, integers: `index`) are left to the
+generator. The paged lists get a real `cursor` (the next_cursor of a first
+page): a cursor is opaque, only one the list returned is valid.
 
 Writes to <out dir>:
   schemathesis.toml  a credential for each security scheme of the document
@@ -88,11 +89,14 @@ CONTEXT = {
 
 HOOK_TARGET = "https://example.com/hook"
 
+# The paged lists, whose cursor must be one the list returned.
+CURSOR_OPERATIONS = {"list_projects": "/v1/projects", "list_interviews": "/v1/interviews"}
+
 # Operations that use their resource up: hooks.py gives each call a fresh one.
 FRESH_OPERATIONS = ("complete_project", "deactivate_project", "delete_subscription", "finish_session")
 # Other operations hooks.py knows by name.
-HOOKED_OPERATIONS = ("start_session", "put_recording_chunk", "confirm_subscription", "create_webhook_secret",
-                     "upload_file")
+HOOKED_OPERATIONS = ("start_session", "put_audio_chunk", "put_video_chunk", "confirm_subscription",
+                     "create_webhook_secret", "upload_file", "create_subscription", "create_project")
 
 
 class SeedError(Exception):
@@ -111,7 +115,8 @@ def main():
 def seed(api, partner_key, partner_tenant, out_dir):
     document = api.call("GET", "/v1/openapi.json")
     path_params, operation_ids = path_parameters(document)
-    for op_id in (*PROJECT_BY_OPERATION, *FRESH_OPERATIONS, *HOOKED_OPERATIONS, *filter(None, EXPECTED_STATUSES)):
+    for op_id in (*PROJECT_BY_OPERATION, *FRESH_OPERATIONS, *HOOKED_OPERATIONS, *CURSOR_OPERATIONS,
+                  *filter(None, EXPECTED_STATUSES)):
         if op_id not in operation_ids:
             raise SeedError(f"operation {op_id} is no longer in the document: update scripts/fuzz")
 
@@ -157,6 +162,14 @@ def seed(api, partner_key, partner_tenant, out_dir):
     # host runs with short retry delays; example.com cannot answer 200).
     delivery = wait_for_failed_delivery(api, auth, subscription["id"])
 
+    # A cursor of each paged list (the tenant has several projects and
+    # production interviews, so a page of one has a next one).
+    cursors = {}
+    for op_id, path in CURSOR_OPERATIONS.items():
+        cursors[op_id] = api.call("GET", f"{path}?limit=1", headers=auth).get("next_cursor")
+        if not cursors[op_id]:
+            raise SeedError(f"GET {path}?limit=1 gave no next_cursor")
+
     values = {
         "project_id": project_id,
         "file_id": file_id,
@@ -194,13 +207,15 @@ def seed(api, partner_key, partner_tenant, out_dir):
         "session_token": token,
         "patch_project_id": patch_project_id,
         "survey_project_id": survey_project_id,
+        "cursors": cursors,
         **values,
     }
     with open(os.path.join(out_dir, "seed.json"), "w") as out:
         json.dump(state, out, indent=1)
     with open(os.path.join(out_dir, "schemathesis.toml"), "w") as out:
         out.write(config_toml(state, partner_key, partner_tenant))
-    hidden = ("origin", "schemes", "api_key", "session_token", "binary_media_types", "partner_key", "partner_tenant_id")
+    hidden = ("origin", "schemes", "api_key", "session_token", "binary_media_types", "partner_key", "partner_tenant_id",
+              "cursors")
     shown = {k: v for k, v in state.items() if k not in hidden}
     print("fuzz seed: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
     print("fuzz seed: path parameters of the document: " + ", ".join(
@@ -259,6 +274,9 @@ def config_toml(state, partner_key, partner_tenant):
     for op_id, key in PROJECT_BY_OPERATION.items():
         lines += ["", "[[operations]]", f"include-operation-id = {q(op_id)}", "[operations.parameters]"]
         lines += [f"{q('path.' + name)} = {q(value)}" for name, value in {**values, "project_id": state[key]}.items()]
+    for op_id, cursor in state["cursors"].items():
+        lines += ["", "[[operations]]", f"include-operation-id = {q(op_id)}", "[operations.parameters]",
+                  f'"query.cursor" = {q(cursor)}']
     # Tenant creation takes the partnership key; per-operation auth only
     # knows basic credentials, hence headers.
     lines += ["", "[[operations]]", 'include-operation-id = "create_tenant"', "[operations.headers]",

@@ -43,7 +43,8 @@ pub const PUBLIC_ROUTES: &[(Method, &str)] = &[
     (Method::Get, "/v1/sessions/{interview_id}"),
     (Method::Post, "/v1/sessions/{interview_id}/answers"),
     (Method::Post, "/v1/sessions/{interview_id}/finish"),
-    (Method::Put, "/v1/sessions/{interview_id}/recordings/{kind}/{index}"),
+    (Method::Put, "/v1/sessions/{interview_id}/recordings/audio/{index}"),
+    (Method::Put, "/v1/sessions/{interview_id}/recordings/video/{index}"),
     (Method::Post, "/v1/sessions/{interview_id}/transcriptions"),
     (Method::Post, "/v1/maintenance/run"),
 ];

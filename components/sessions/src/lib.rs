@@ -6,7 +6,7 @@ use api_core::files;
 use api_core::llm::LlmConfig;
 use api_core::sessions::recordings::{self, Limits, RecordingKind};
 use api_core::sessions::{self, Interview, StartOutcome, StartRequest};
-use api_core::validation::{self, one_of};
+use api_core::validation;
 use api_core::{ApiError, ApiRequest, ApiResponse, ApiResult, Context, FieldError, Handler, Method, PathParams, Reply, Router};
 use serde_json::{json, Value};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -23,7 +23,8 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
         .route(Method::Get, "/v1/sessions/:interview_id", Handler::Session(get_session))
         .route(Method::Post, "/v1/sessions/:interview_id/answers", Handler::Session(answer))
         .route(Method::Post, "/v1/sessions/:interview_id/finish", Handler::Session(finish))
-        .route(Method::Put, "/v1/sessions/:interview_id/recordings/:kind/:index", Handler::Session(recording_chunk))
+        .route(Method::Put, "/v1/sessions/:interview_id/recordings/audio/:index", Handler::Session(audio_chunk))
+        .route(Method::Put, "/v1/sessions/:interview_id/recordings/video/:index", Handler::Session(video_chunk))
         .route(Method::Post, "/v1/sessions/:interview_id/transcriptions", Handler::Session(transcribe));
     api_core::serve_streaming(request, response_out, &router).await
 }
@@ -73,18 +74,28 @@ fn finish(context: &Context, interview: &Interview, request: &ApiRequest, _: &Pa
     Ok(ApiResponse::json(200, &finished))
 }
 
-fn recording_chunk(context: &Context, interview: &Interview, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
-    let path = |name: &str| vec![api_core::LocPart::from("path"), api_core::LocPart::from(name)];
-    let kind = one_of::<RecordingKind>(&Value::from(params.get("kind")), path("kind"));
+fn audio_chunk(context: &Context, interview: &Interview, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    recording_chunk(context, interview, request, params, RecordingKind::Audio)
+}
+
+fn video_chunk(context: &Context, interview: &Interview, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    recording_chunk(context, interview, request, params, RecordingKind::Video)
+}
+
+fn recording_chunk(
+    context: &Context,
+    interview: &Interview,
+    request: &ApiRequest,
+    params: &PathParams,
+    kind: RecordingKind,
+) -> ApiResult<ApiResponse> {
     let index = params.get("index").parse::<u64>().map_err(|_| {
-        vec![FieldError::new(path("index"), "int_parsing", "Input should be a valid integer, unable to parse string as an integer")]
-    });
-    let (kind, index) = match (kind, index) {
-        (Ok(kind), Ok(index)) => (kind, index),
-        (kind, index) => {
-            return Err(ApiError::Validation(kind.err().into_iter().chain(index.err()).flatten().collect()));
-        }
-    };
+        ApiError::Validation(vec![FieldError::new(
+            vec![api_core::LocPart::from("path"), api_core::LocPart::from("index")],
+            "int_parsing",
+            "Input should be a valid integer, unable to parse string as an integer",
+        )])
+    })?;
     let content_type = recordings::content_type(kind, request.header("content-type"))?;
     let store = files::open_store()?;
     let recording = recordings::add_chunk(

@@ -351,14 +351,16 @@ fn recordings_arrive_in_order_within_their_limit() {
     assert_eq!(status, 409);
     assert_detail_error(&body, "chunk_out_of_order");
     assert!(body["detail"]["message"].as_str().unwrap().contains("the next one is 1"));
-    assert_eq!(put("audio", 1, "audio/ogg", vec![2; 10]).0, 415, "a recording keeps its first chunk's type");
+    let (status, body) = put("audio", 1, "audio/ogg", vec![2; 10]);
+    assert_eq!(status, 409, "a recording keeps its first chunk's type");
+    assert_detail_error(&body, "recording_type_mismatch");
     assert_eq!(put("audio", 1, "text/plain", vec![2; 10]).0, 415);
     assert_eq!(put("audio", 1, "audio/webm", vec![2; 1000]), (StatusCode::OK, json!({"kind": "audio", "chunks": 2, "size": 2000})));
     let (status, body) = put("audio", 2, "audio/webm", vec![3; 1000]);
     assert_eq!(status, 413);
     assert_eq!(body["code"], 413);
     assert_eq!(put("video", 0, "video/webm", vec![4; 100]).0, 200, "video is a recording of its own");
-    assert_eq!(put("sound", 0, "audio/webm", vec![4; 10]).0, 422);
+    assert_eq!(put("sound", 0, "audio/webm", vec![4; 10]).0, 404, "audio and video are the two recordings");
     assert_eq!(put("audio", 2, "audio/webm", Vec::new()).0, 422, "an empty chunk is refused");
 
     // The bytes are key-value chunks, listed by the metadata rows.

@@ -111,10 +111,12 @@ pub fn add_chunk(
     }
     if let Some(recording) = &current {
         if essence(&recording.content_type) != essence(content_type) {
-            return Err(ApiError::UnsupportedMediaType(format!(
-                "This recording is {}; every chunk must have that content type",
-                recording.content_type
-            )));
+            // A type this kind takes, but not the recording's: the request is
+            // well-formed and conflicts with what the first chunk fixed.
+            return Err(ApiError::conflict(
+                "recording_type_mismatch",
+                format!("This recording is {}; every chunk must have that content type", recording.content_type),
+            ));
         }
     }
     let limit = limits.of(kind);
