@@ -7,7 +7,7 @@ STATE_DIR ?= .spin
 # dependency features differently and rebuild wasmtime and friends.
 NATIVE := -p api-core -p spin-host -p e2e
 
-.PHONY: up test build wasm host unit e2e bench clean setup setup-browser setup-redis
+.PHONY: up test build wasm host unit e2e fuzz bench clean setup setup-browser setup-redis
 
 setup:
 	@scripts/wasm-toolchain.sh >/dev/null
@@ -39,6 +39,7 @@ e2e: build setup-browser setup-redis
 
 test: build setup-browser setup-redis
 	cargo test $(NATIVE)
+	scripts/fuzz.sh
 
 # The OpenAPI document proven by a fuzzer: schemathesis (pinned, installed in
 # target/fuzz-venv), every check, against the built components with a seeded

@@ -32,8 +32,10 @@ workers=${FUZZ_WORKERS:-1}
 started=$(date +%s)
 
 # 1. The fuzzer, pinned, in a virtual environment under target/ (reused when
-#    it already has the pinned version).
+#    it already has the pinned version; Debian's python3-venv is installed
+#    first when `python3 -m venv` lacks it).
 if [ "$("$venv/bin/schemathesis" --version 2>/dev/null)" != "schemathesis, version $SCHEMATHESIS_VERSION" ]; then
+    scripts/setup-python-venv.sh
     echo "fuzz: installing schemathesis $SCHEMATHESIS_VERSION into $venv"
     python3 -m venv --clear "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
