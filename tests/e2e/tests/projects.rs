@@ -5,9 +5,7 @@
 
 use e2e::*;
 use serde_json::{json, Value};
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
+use e2e::fake_model::{FakeModel, ModelReply};
 use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------------------
@@ -1074,107 +1072,46 @@ fn generated_mode_needs_a_prompt_of_20_to_4000_characters() {
 // ---------------------------------------------------------------------------
 // The language model, against a fake OpenAI-compatible server.
 
-/// A tiny HTTP/1.1 server answering `POST /v1/chat/completions` by what the prompt
-/// contains: `GOOD` a valid answer, `GARBAGE` prose, `SLOW` never answers in time;
-/// a context review gets verdicts rejecting the research questions. It records
-/// each request's path, authorization header and body.
-struct FakeModel {
-    base_url: String,
-    requests: Arc<Mutex<Vec<(String, String, Value)>>>,
-}
-
-fn model_answer(content: &str) -> String {
-    json!({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]}).to_string()
-}
-
-fn serve_model_connection(mut stream: TcpStream, requests: Arc<Mutex<Vec<(String, String, Value)>>>) {
-    stream.set_read_timeout(Some(Duration::from_secs(10))).ok();
-    let mut data = Vec::new();
-    let mut buffer = [0u8; 8192];
-    let header_end = loop {
-        let n = match stream.read(&mut buffer) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => n,
-        };
-        data.extend_from_slice(&buffer[..n]);
-        if let Some(end) = data.windows(4).position(|w| w == b"\r\n\r\n") {
-            break end + 4;
-        }
-    };
-    let head = String::from_utf8_lossy(&data[..header_end]).to_string();
-    let header = |name: &str| {
-        head.lines()
-            .find_map(|l| l.split_once(':').filter(|(n, _)| n.trim().eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_string()))
-    };
-    let length: usize = header("content-length").and_then(|l| l.parse().ok()).unwrap_or(0);
-    while data.len() < header_end + length {
-        let n = match stream.read(&mut buffer) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => n,
-        };
-        data.extend_from_slice(&buffer[..n]);
-    }
-    let path = head.split_whitespace().nth(1).unwrap_or_default().to_string();
-    let body: Value = serde_json::from_slice(&data[header_end..header_end + length]).unwrap_or(Value::Null);
-    requests.lock().unwrap().push((path, header("authorization").unwrap_or_default(), body.clone()));
-    let text = body.to_string();
-    let answer = if text.contains("SLOW") {
-        std::thread::sleep(Duration::from_secs(30));
-        return;
-    } else if text.contains("GARBAGE") {
-        model_answer("Sure! Here is a great project about daycare for you.")
-    } else if text.contains("You review the research context") {
-        model_answer(
-            &json!({
-                "project_objective": {"is_valid": true, "feedback": "Clear."},
-                "research_questions": {"is_valid": false, "feedback": "Ask about the decision itself."},
-                "success_criteria": {"is_valid": true},
-                "recruiting_criteria": {"is_valid": true},
-            })
-            .to_string(),
-        )
-    } else {
-        model_answer(
-            &json!({
-                "project_name": "Model daycare study",
-                "project_objective": "MODEL objective: learn how parents pick a daycare",
-                "research_questions": "MODEL 1. What matters most when choosing a daycare?",
-                "success_criteria": "MODEL clear ranking of decision factors",
-                "recruiting_criteria": "MODEL parents of children aged 1-3 in large cities",
-            })
-            .to_string(),
-        )
-    };
-    let response = format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
-        answer.len()
-    );
-    let _ = stream.write_all(response.as_bytes());
-}
-
+/// The fake model (a real HTTP server) answering by what the prompt contains:
+/// `GOOD` a valid answer, `GARBAGE` prose, `SLOW` never answers in time; a
+/// context review gets verdicts rejecting the research questions.
 fn fake_model() -> FakeModel {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let requests = Arc::new(Mutex::new(Vec::new()));
-    let recorded = requests.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let recorded = recorded.clone();
-            std::thread::spawn(move || serve_model_connection(stream, recorded));
+    FakeModel::start(|request| {
+        let text = request.json().to_string();
+        if text.contains("SLOW") {
+            ModelReply::Hang
+        } else if text.contains("GARBAGE") {
+            ModelReply::chat("Sure! Here is a great project about daycare for you.")
+        } else if text.contains("You review the research context") {
+            ModelReply::chat(
+                &json!({
+                    "project_objective": {"is_valid": true, "feedback": "Clear."},
+                    "research_questions": {"is_valid": false, "feedback": "Ask about the decision itself."},
+                    "success_criteria": {"is_valid": true},
+                    "recruiting_criteria": {"is_valid": true},
+                })
+                .to_string(),
+            )
+        } else {
+            ModelReply::chat(
+                &json!({
+                    "project_name": "Model daycare study",
+                    "project_objective": "MODEL objective: learn how parents pick a daycare",
+                    "research_questions": "MODEL 1. What matters most when choosing a daycare?",
+                    "success_criteria": "MODEL clear ranking of decision factors",
+                    "recruiting_criteria": "MODEL parents of children aged 1-3 in large cities",
+                })
+                .to_string(),
+            )
         }
-    });
-    FakeModel { base_url, requests }
+    })
 }
 
 fn app_with_model(model: &FakeModel) -> TestApp {
-    TestApp::start(&[
-        ("llm_provider", "openai"),
-        ("llm_base_url", &model.base_url),
-        ("llm_api_key", "test-model-key"),
-        ("llm_model", "fake-model"),
-        ("llm_timeout_seconds", "2"),
-        ("public_base_url", "https://research.example.com/"),
-    ])
+    let mut variables = model.variables();
+    variables.push(("public_base_url", "https://research.example.com/".to_string()));
+    let overrides: Vec<(&str, &str)> = variables.iter().map(|(name, value)| (*name, value.as_str())).collect();
+    TestApp::start(&overrides)
 }
 
 #[test]
@@ -1191,9 +1128,10 @@ fn the_language_model_writes_generated_projects_and_bad_answers_fall_back() {
     assert_eq!(list_item(&app, &tenant, &good)["project_name"], "Model daycare study");
     {
         let requests = model.requests.lock().unwrap();
-        let (path, authorization, body) = requests.last().unwrap();
-        assert_eq!(path, "/v1/chat/completions");
-        assert_eq!(authorization, "Bearer test-model-key");
+        let request = requests.last().unwrap();
+        let body = request.json();
+        assert_eq!(request.path, "/v1/chat/completions");
+        assert_eq!(request.authorization, "Bearer test-model-key");
         assert_eq!(body["model"], "fake-model");
         assert!(body["messages"].to_string().contains("GOOD"), "{body}");
     }
