@@ -304,13 +304,11 @@ impl DeliveryFilter {
 
 /// The tenant's deliveries, newest first, each with every attempt (oldest first).
 pub fn list_deliveries(db: &Db, tenant: &Tenant, filter: &DeliveryFilter) -> ApiResult<Vec<Delivery>> {
-    store::deliveries(db, &tenant.id_string(), filter, None)
+    store::deliveries(db, &tenant.id_string(), filter)
 }
 
 pub fn get_delivery(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Delivery> {
-    store::deliveries(db, &tenant.id_string(), &DeliveryFilter::default(), Some(id))?
-        .pop()
-        .ok_or_else(|| ApiError::not_found("Delivery"))
+    store::delivery(db, &tenant.id_string(), id)?.ok_or_else(|| ApiError::not_found("Delivery"))
 }
 
 /// `POST /v1/webhooks/deliveries/{id}/redeliver`: a failed delivery is queued

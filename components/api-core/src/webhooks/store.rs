@@ -167,27 +167,32 @@ fn delivery_of(row: &Row<'_>) -> ApiResult<Delivery> {
     })
 }
 
-/// The tenant's deliveries matching the filter (or the one with `id`, the
-/// filter then unused), newest first, each with every attempt (oldest first).
-pub fn deliveries(db: &Db, tenant_id: &str, filter: &DeliveryFilter, id: Option<&str>) -> ApiResult<Vec<Delivery>> {
+/// The tenant's deliveries matching the filter, newest first, each with every
+/// attempt (oldest first).
+pub fn deliveries(db: &Db, tenant_id: &str, filter: &DeliveryFilter) -> ApiResult<Vec<Delivery>> {
     let mut sql = format!("SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE tenant_id = ?");
     let mut params = vec![db::text(tenant_id)];
-    if let Some(id) = id {
-        sql.push_str(" AND id = ?");
-        params.push(db::text(id));
-    } else {
-        if let Some(subscription_id) = &filter.subscription_id {
-            sql.push_str(" AND subscription_id = ?");
-            params.push(db::text(subscription_id));
-        }
-        if let Some(status) = filter.status {
-            sql.push_str(" AND status = ?");
-            params.push(db::text(status.as_str()));
-        }
-        sql.push_str(" ORDER BY created_at DESC, rowid DESC LIMIT ?");
-        params.push(SqlValue::Integer(filter.limit as i64));
+    if let Some(subscription_id) = &filter.subscription_id {
+        sql.push_str(" AND subscription_id = ?");
+        params.push(db::text(subscription_id));
     }
-    let result = db.query(&sql, &params)?;
+    if let Some(status) = filter.status {
+        sql.push_str(" AND status = ?");
+        params.push(db::text(status.as_str()));
+    }
+    sql.push_str(" ORDER BY created_at DESC, rowid DESC LIMIT ?");
+    params.push(SqlValue::Integer(filter.limit as i64));
+    with_attempts(db, tenant_id, &sql, &params)
+}
+
+/// One of the tenant's deliveries, with every attempt.
+pub fn delivery(db: &Db, tenant_id: &str, id: &str) -> ApiResult<Option<Delivery>> {
+    let sql = format!("SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE tenant_id = ? AND id = ?");
+    Ok(with_attempts(db, tenant_id, &sql, &[db::text(tenant_id), db::text(id)])?.pop())
+}
+
+fn with_attempts(db: &Db, tenant_id: &str, sql: &str, params: &[SqlValue]) -> ApiResult<Vec<Delivery>> {
+    let result = db.query(sql, params)?;
     let mut deliveries = db::read_all(&result, delivery_of)?;
     attach_attempts(db, tenant_id, &mut deliveries)?;
     Ok(deliveries)
