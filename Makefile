@@ -37,9 +37,10 @@ unit:
 e2e: build setup-browser setup-redis
 	cargo test $(NATIVE) --test '*'
 
+# Every test, then the contract fuzzer (`make fuzz`, below).
 test: build setup-browser setup-redis
 	cargo test $(NATIVE)
-	scripts/fuzz.sh
+	$(MAKE) --no-print-directory fuzz
 
 # The OpenAPI document proven by a fuzzer: schemathesis (pinned, installed in
 # target/fuzz-venv), every check, against the built components with a seeded
