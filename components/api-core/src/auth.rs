@@ -38,15 +38,22 @@ pub fn tenant_refusal(api_key: Option<&str>) -> ApiError {
     ApiError::Unauthorized(if partnership { Credential::PartnershipKeyOnTenantRoute } else { Credential::TenantKey })
 }
 
-/// A tenant whose credentials were checked. Only `authenticate` makes one.
+/// A tenant whose credentials were checked. Only [`authenticate`] makes one
+/// (its id is private), so a handler given a `Tenant` knows who is asking.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tenant {
-    pub id: Uuid,
+    id: Uuid,
 }
 
 impl Tenant {
     pub fn id_string(&self) -> String {
         self.id.to_string()
+    }
+
+    /// A tenant as if authenticated, for the core's unit tests.
+    #[cfg(test)]
+    pub(crate) fn authenticated_for_tests(id: Uuid) -> Tenant {
+        Tenant { id }
     }
 }
 

@@ -264,14 +264,51 @@ pub fn patterned(
 /// The hex colour pattern of the contract (docs/api-contract.md).
 pub const HEX_COLOR_PATTERN: &str = "^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$";
 
-/// `#RRGGBB` or `#RRGGBBAA`.
-pub fn is_hex_color(text: &str) -> bool {
-    text.strip_prefix('#')
-        .is_some_and(|hex| matches!(hex.len(), 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+/// A colour written `#RRGGBB` or `#RRGGBBAA`; only [`HexColor::parse`] makes one,
+/// so a stored project that somehow holds another text fails to read.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct HexColor(String);
+
+impl HexColor {
+    pub fn parse(text: &str) -> Option<HexColor> {
+        let hex = text.strip_prefix('#')?;
+        (matches!(hex.len(), 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit())).then(|| HexColor(text.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The red, green and blue channels (alpha ignored).
+    pub fn rgb(&self) -> [u8; 3] {
+        let channel = |at: usize| u8::from_str_radix(&self.0[at..at + 2], 16).unwrap_or(0);
+        [channel(1), channel(3), channel(5)]
+    }
 }
 
-pub fn hex_color(value: &Value, loc: Vec<LocPart>) -> Checked<String> {
-    patterned(value, loc, 0, usize::MAX, HEX_COLOR_PATTERN, is_hex_color)
+impl TryFrom<String> for HexColor {
+    type Error = String;
+    fn try_from(text: String) -> Result<HexColor, String> {
+        HexColor::parse(&text).ok_or_else(|| format!("{text:?} is not a #RRGGBB[AA] colour"))
+    }
+}
+
+impl From<HexColor> for String {
+    fn from(color: HexColor) -> String {
+        color.0
+    }
+}
+
+impl std::fmt::Display for HexColor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub fn hex_color(value: &Value, loc: Vec<LocPart>) -> Checked<HexColor> {
+    let text = patterned(value, loc, 0, usize::MAX, HEX_COLOR_PATTERN, |text| HexColor::parse(text).is_some())?;
+    Ok(HexColor(text))
 }
 
 /// One of `allowed` (a str-valued Enum): pydantic's `enum` error otherwise, whatever the input type.
@@ -538,14 +575,28 @@ mod tests {
     }
 
     #[test]
+    fn colours_are_six_or_eight_hex_digits() {
+        for good in ["#6759DF", "#6759df80", "#000000"] {
+            assert_eq!(HexColor::parse(good).unwrap().as_str(), good);
+        }
+        for bad in ["red", "6759DF", "#6759D", "#6759DF8", "#6759DG", "#6759DF800"] {
+            assert!(HexColor::parse(bad).is_none(), "{bad}");
+        }
+        assert_eq!(HexColor::parse("#FF8000").unwrap().rgb(), [255, 128, 0]);
+        // A stored text that is not a colour does not read as one.
+        assert!(serde_json::from_value::<HexColor>(json!("red")).is_err());
+        assert_eq!(serde_json::to_value(HexColor::parse("#FF8000").unwrap()).unwrap(), json!("#FF8000"));
+    }
+
+    #[test]
     fn typed_rules_report_pydantic_types() {
         let loc = || vec![LocPart::from("body"), LocPart::from("x")];
         let kind = |r: Checked<String>| r.unwrap_err()[0].kind;
         assert_eq!(kind(enum_text(&json!("c"), loc(), &["a", "b"])), "enum");
         assert_eq!(kind(enum_text(&json!(1), loc(), &["a", "b"])), "enum");
         assert_eq!(kind(literal_text(&json!("c"), loc(), &["a"])), "literal_error");
-        assert_eq!(kind(hex_color(&json!("#12345g"), loc())), "string_pattern_mismatch");
-        assert!(hex_color(&json!("#12345F"), loc()).is_ok());
+        assert_eq!(kind(hex_color(&json!("#12345g"), loc()).map(String::from)), "string_pattern_mismatch");
+        assert_eq!(hex_color(&json!("#12345F"), loc()).unwrap().as_str(), "#12345F");
         let rule = UrlRule { max_len: MAX_URL_LEN, https_only: false };
         assert_eq!(kind(http_url(&json!("mailto:a@b.c"), loc(), rule)), "url_scheme");
         assert_eq!(kind(http_url(&json!("//x"), loc(), rule)), "url_parsing");

@@ -12,14 +12,15 @@ pub mod writer;
 
 use crate::error::{ApiError, ApiResult, FieldError, LocPart};
 use crate::validation::{
-    self, enum_int, enum_text, hex_color, http_url, int_in, list_of, literal_text, nullable, object, one_of, text, Checked,
+    self, enum_int, enum_message, hex_color, HexColor, http_url, int_in, list_of, literal_text, nullable, object, one_of, text, Checked,
     Fields, UrlRule, MAX_URL_LEN,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 crate::text_enum! {
-    /// SPEC.md's project types (creating usability or prototype tests is not supported).
+    /// The contract's project types (docs/api-contract.md; creating usability or
+    /// prototype tests is not supported).
     pub enum ProjectType { ContextualInterview = "contextual_interview", Survey = "survey" }
 }
 
@@ -36,19 +37,40 @@ crate::text_enum! {
     pub enum CameraAccess { NotAllowed = "not_allowed", Optional = "optional", Required = "required" }
 }
 
+crate::text_enum! {
+    /// An interview language (ISO 639-1). The update schema lists them all; the
+    /// create schema all but the last, `uk` ([`Language::creatable`]).
+    pub enum Language {
+        En = "en", Fr = "fr", De = "de", Es = "es", It = "it", Ar = "ar", Ru = "ru", Ja = "ja", He = "he", El = "el",
+        Uk = "uk",
+    }
+}
+
+impl Language {
+    /// Whether the create schema takes it (every language but `uk`).
+    pub fn creatable(self) -> bool {
+        self != Language::Uk
+    }
+}
+
 pub const INTERVIEW_MODES: &[&str] = <InterviewMode as crate::text_enum::TextEnum>::NAMES;
 pub const CAMERA_ACCESS: &[&str] = <CameraAccess as crate::text_enum::TextEnum>::NAMES;
-/// ISO 639-1 codes of the create schema.
-pub const CREATE_LANGUAGES: &[&str] = &["en", "fr", "de", "es", "it", "ar", "ru", "ja", "he", "el"];
-/// The update schema also lists `uk`.
-pub const UPDATE_LANGUAGES: &[&str] = &["en", "fr", "de", "es", "it", "ar", "ru", "ja", "he", "el", "uk"];
+/// The names of the create schema's languages, for its `enum` message.
+pub const CREATE_LANGUAGES: &[&str] = match <Language as crate::text_enum::TextEnum>::NAMES.split_last() {
+    Some((_uk, rest)) => rest,
+    None => &[],
+};
 pub const INTERVIEW_LENGTHS: &[i64] = &[10, 15, 20];
 
 pub const DEFAULT_PROJECT_TYPE: &str = "contextual_interview";
 pub const DEFAULT_INTERVIEW_MODE: InterviewMode = InterviewMode::Talking;
 pub const DEFAULT_CAMERA_ACCESS: CameraAccess = CameraAccess::NotAllowed;
 pub const DEFAULT_PRIMARY_COLOR: &str = "#6759DF";
-pub const DEFAULT_LANGUAGE: &str = "en";
+
+pub fn default_primary_color() -> HexColor {
+    HexColor::parse(DEFAULT_PRIMARY_COLOR).expect("the default colour is #RRGGBB")
+}
+pub const DEFAULT_LANGUAGE: Language = Language::En;
 pub const DEFAULT_INTERVIEW_LENGTH: i64 = 10;
 /// The service-supplied logo when the operator sets no `default_logo_url`.
 pub const DEFAULT_LOGO_URL: &str = "https://static.interview-research.example/logo-160.png";
@@ -59,7 +81,7 @@ pub const MIN_PROMPT: usize = 20;
 pub const MAX_PROMPT: usize = 4_000;
 pub const MAX_INTERVIEWS: i64 = 100_000;
 
-/// The four research-context fields, in SPEC.md's order.
+/// The four research-context fields, in the contract's order (docs/api-contract.md).
 pub const CONTEXT_FIELDS: [&str; 4] = ["project_objective", "research_questions", "success_criteria", "recruiting_criteria"];
 
 /// Everything about a project a client can write, as stored; [`FIELDS`] describes
@@ -82,12 +104,12 @@ pub struct ProjectFields {
     #[serde(default)]
     pub logo_url: Option<String>,
     #[serde(default)]
-    pub primary_color: Option<String>,
+    pub primary_color: Option<HexColor>,
     #[serde(default)]
-    pub secondary_color: Option<String>,
+    pub secondary_color: Option<HexColor>,
     #[serde(default)]
-    pub text_color: Option<String>,
-    pub interview_languages: Vec<String>,
+    pub text_color: Option<HexColor>,
+    pub interview_languages: Vec<Language>,
     pub interview_length: i64,
     #[serde(default)]
     pub screeners: Option<Map<String, Value>>,
@@ -145,8 +167,15 @@ fn camera_rule(value: &Value, loc: Vec<LocPart>) -> Checked<CameraAccess> {
     one_of::<CameraAccess>(value, loc)
 }
 
-fn languages_rule(allowed: &'static [&'static str]) -> impl Fn(&Value, Vec<LocPart>) -> Checked<Vec<String>> {
-    move |value, loc| list_of(value, loc, 1, |item, loc| enum_text(item, loc, allowed))
+fn update_languages_rule(value: &Value, loc: Vec<LocPart>) -> Checked<Vec<Language>> {
+    list_of(value, loc, 1, one_of::<Language>)
+}
+
+fn create_languages_rule(value: &Value, loc: Vec<LocPart>) -> Checked<Vec<Language>> {
+    list_of(value, loc, 1, |item, loc| match item.as_str().and_then(Language::parse) {
+        Some(language) if language.creatable() => Ok(language),
+        _ => Err(vec![FieldError::new(loc, "enum", enum_message(CREATE_LANGUAGES))]),
+    })
 }
 
 fn length_rule(value: &Value, loc: Vec<LocPart>) -> Checked<i64> {
@@ -248,7 +277,7 @@ pub const FIELDS: &[FieldSpec] = {
         field("primary_color", Clearable, Text, LIST, |v, l| hex_color(v, l).map(drop)),
         field("secondary_color", Clearable, Text, DETAIL, |v, l| hex_color(v, l).map(drop)),
         field("text_color", Clearable, Text, DETAIL, |v, l| hex_color(v, l).map(drop)),
-        field("interview_languages", Required, Json, DETAIL, |v, l| languages_rule(UPDATE_LANGUAGES)(v, l).map(drop)),
+        field("interview_languages", Required, Json, DETAIL, |v, l| update_languages_rule(v, l).map(drop)),
         field("interview_length", Required, Integer, DETAIL, |v, l| length_rule(v, l).map(drop)),
         // Its members are checked after merging with the stored object.
         field("screeners", Clearable, Json, DETAIL, |v, l| object(v, l).map(drop)),
@@ -322,7 +351,7 @@ impl Default for CreateDefaults {
 impl NewProject {
     /// Validates a create body; every problem is reported at once.
     ///
-    /// Defaults (SPEC.md's table): `project_type` contextual_interview, `creation_mode`
+    /// Defaults (docs/api-contract.md, Projects): `project_type` contextual_interview, `creation_mode`
     /// explicit, `interview_modes` [talking], `camera_access` not_allowed, `logo_url`
     /// the service's logo, `primary_color` #6759DF, `interview_languages` [en],
     /// `interview_length` 10, `screeners` null. A field that is absent gets its
@@ -365,10 +394,10 @@ impl NewProject {
         let primary_color = match f.check("primary_color", |v, l| nullable(v, l, hex_color)) {
             Some(given) => given,
             None if f.has("primary_color") => None,
-            None => Some(DEFAULT_PRIMARY_COLOR.to_string()),
+            None => Some(default_primary_color()),
         };
         let interview_languages =
-            f.check("interview_languages", |v, l| nullable(v, l, languages_rule(CREATE_LANGUAGES))).flatten();
+            f.check("interview_languages", |v, l| nullable(v, l, create_languages_rule)).flatten();
         let interview_length = f.check("interview_length", |v, l| nullable(v, l, length_rule)).flatten();
         let screeners = f.check("screeners", |v, l| nullable(v, l, screeners_rule)).flatten();
         let max_interviews = f.check("max_interviews", |v, l| nullable(v, l, max_interviews_rule)).flatten();
@@ -421,7 +450,7 @@ impl NewProject {
                 secondary_color: None,
                 text_color: None,
                 screeners,
-                interview_languages: interview_languages.unwrap_or_else(|| vec![DEFAULT_LANGUAGE.to_string()]),
+                interview_languages: interview_languages.unwrap_or_else(|| vec![DEFAULT_LANGUAGE]),
                 interview_length: interview_length.unwrap_or(DEFAULT_INTERVIEW_LENGTH),
                 max_interviews,
                 survey_blocks,
@@ -579,7 +608,7 @@ pub fn apply_patch(db: &crate::db::Db, tenant_id: &str, project_id: &str, patch:
 // Reads.
 
 crate::text_enum! {
-    /// A project's state (DECISIONS: draft -> active <-> paused -> completed).
+    /// A project's state (docs/api-contract.md: draft -> active <-> paused -> completed).
     pub enum Status { Draft = "draft", Active = "active", Paused = "paused", Completed = "completed" }
 }
 
@@ -610,7 +639,7 @@ impl Project {
         }
     }
 
-    /// An item of GET /projects: exactly SPEC.md's list fields (it "returns only"
+    /// An item of GET /projects: exactly the contract's list fields (it "returns only"
     /// them): the id, the type, the fields [`FIELDS`] marks for the list and `created_at`.
     pub fn list_item(&self) -> Value {
         let mut values = self.field_values();
@@ -624,10 +653,10 @@ impl Project {
         Value::Object(item)
     }
 
-    /// GET /projects/{id}: SPEC.md's single-read fields plus, additively, what a
+    /// GET /projects/{id}: the contract's single-read fields plus, additively, what a
     /// client can write and must be able to read back (`project_name`, the
     /// update-only colours, `max_interviews`, a survey's blocks) and `status`:
-    /// every field of [`FIELDS`]. Not `created_at`: SPEC.md has it "in the project
+    /// every field of [`FIELDS`]. Not `created_at`: the contract has it "in the project
     /// list only".
     pub fn detail(&self) -> Value {
         let mut values = self.field_values();

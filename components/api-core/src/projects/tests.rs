@@ -45,7 +45,7 @@ fn create_applies_every_default() {
     assert_eq!(fields.interview_modes, vec!["talking"]);
     assert_eq!(fields.camera_access, "not_allowed");
     assert_eq!(fields.logo_url.as_deref(), Some(DEFAULT_LOGO_URL));
-    assert_eq!(fields.primary_color.as_deref(), Some("#6759DF"));
+    assert_eq!(fields.primary_color.as_ref().map(HexColor::as_str), Some("#6759DF"));
     assert_eq!(fields.interview_languages, vec!["en"]);
     assert_eq!(fields.interview_length, 10);
     assert_eq!(fields.screeners, None);
@@ -119,6 +119,14 @@ fn enum_and_literal_rules() {
         single(json!({"interview_languages": ["en", "uk"]})),
         (vec!["body".into(), "interview_languages".into(), 1.into()], "enum")
     );
+}
+
+#[test]
+fn the_create_schema_offers_every_language_but_uk() {
+    let names = <Language as crate::text_enum::TextEnum>::NAMES;
+    assert_eq!(CREATE_LANGUAGES, &names[..names.len() - 1]);
+    assert!(!CREATE_LANGUAGES.contains(&"uk") && names.contains(&"uk"));
+    assert_eq!(CREATE_LANGUAGES.len(), 10);
 }
 
 #[test]
@@ -244,8 +252,8 @@ fn merge_patch_ignores_unknown_fields_and_accepts_update_only_ones() {
     assert!(patch.is_empty());
     assert!(ProjectPatch::parse(&json!({})).unwrap().is_empty());
     let fields = patched(json!({"secondary_color": "#000000", "text_color": "#FFFFFFFF", "max_interviews": 50})).unwrap();
-    assert_eq!(fields.secondary_color.as_deref(), Some("#000000"));
-    assert_eq!(fields.text_color.as_deref(), Some("#FFFFFFFF"));
+    assert_eq!(fields.secondary_color.as_ref().map(HexColor::as_str), Some("#000000"));
+    assert_eq!(fields.text_color.as_ref().map(HexColor::as_str), Some("#FFFFFFFF"));
     assert_eq!(fields.max_interviews, Some(50));
     let errors = errors_of(patched(json!({"text_color": "white", "redirect_url": "http://x.example", "interview_length": 30})));
     assert_eq!(

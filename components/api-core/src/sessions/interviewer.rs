@@ -18,7 +18,7 @@
 use super::strings::{fill, InterviewerStrings};
 use super::{Speaker, Turn, TurnKind, TurnSource};
 use crate::llm::{self, LlmConfig};
-use crate::projects::ProjectFields;
+use crate::projects::{Language, ProjectFields};
 
 /// Minutes of interview per research question (10 minutes: 4 questions).
 const MINUTES_PER_QUESTION: f64 = 2.5;
@@ -41,11 +41,11 @@ pub struct Plan {
     pub probing: bool,
     pub length_minutes: i64,
     pub guidelines: Option<String>,
-    pub language: String,
+    pub language: Language,
 }
 
 impl Plan {
-    pub fn for_project(fields: &ProjectFields, language: &str) -> Plan {
+    pub fn for_project(fields: &ProjectFields, language: Language) -> Plan {
         let mut questions = match &fields.survey_blocks {
             // A survey asks its blocks, whatever the length (question_index is the block's).
             Some(blocks) => blocks.iter().map(|b| b.prompt.clone()).collect(),
@@ -60,7 +60,7 @@ impl Plan {
             probing: probing_allowed(fields.specific_guidelines.as_deref()),
             length_minutes: fields.interview_length,
             guidelines: fields.specific_guidelines.clone(),
-            language: language.to_string(),
+            language,
         }
     }
 }
@@ -234,20 +234,20 @@ pub fn answered_question(last: &Turn) -> Option<usize> {
 // ---------------------------------------------------------------------------
 // The language model
 
-fn language_name(code: &str) -> &str {
-    match code {
-        "en" => "English",
-        "fr" => "French",
-        "de" => "German",
-        "es" => "Spanish",
-        "it" => "Italian",
-        "ar" => "Arabic",
-        "ru" => "Russian",
-        "ja" => "Japanese",
-        "he" => "Hebrew",
-        "el" => "Greek",
-        "uk" => "Ukrainian",
-        other => other,
+/// The language's English name, as the model is told to speak it.
+fn language_name(language: Language) -> &'static str {
+    match language {
+        Language::En => "English",
+        Language::Fr => "French",
+        Language::De => "German",
+        Language::Es => "Spanish",
+        Language::It => "Italian",
+        Language::Ar => "Arabic",
+        Language::Ru => "Russian",
+        Language::Ja => "Japanese",
+        Language::He => "Hebrew",
+        Language::El => "Greek",
+        Language::Uk => "Ukrainian",
     }
 }
 
@@ -301,7 +301,7 @@ pub fn word_with_model(plan: &Plan, turns: &[Turn], step: Message, llm_config: &
         "You are a warm, neutral user-research interviewer. Write the interviewer's next message in {}: at most three \
          short sentences, one question at a time, never leading, never answering for the participant. Answer with one \
          JSON object with exactly one string key, \"message\".",
-        language_name(&plan.language)
+        language_name(plan.language)
     );
     let user = format!(
         "{}\n\nTranscript so far:\n{}\n\nYour next step: {}",
@@ -388,7 +388,7 @@ mod tests {
             probing: true,
             length_minutes: 10,
             guidelines: None,
-            language: "en".into(),
+            language: Language::En,
         }
     }
 
@@ -420,7 +420,7 @@ mod tests {
             "interview_languages": ["en"], "interview_length": 10
         }))
         .unwrap();
-        assert_eq!(Plan::for_project(&fields, "en").questions.len(), 4);
+        assert_eq!(Plan::for_project(&fields, Language::En).questions.len(), 4);
     }
 
     #[test]
@@ -435,7 +435,7 @@ mod tests {
              and opinions. Let's begin. How do you choose?"
         );
         let mut french = plan("Comment choisissez-vous ?");
-        french.language = "fr".into();
+        french.language = Language::Fr;
         let text = super::opening(&french, &strings::for_language("fr").interviewer).text;
         assert!(text.contains("Understand how parents of toddlers choose a daycare."), "{text}");
         assert_eq!(topic("Our goal is retention."), None);

@@ -3,7 +3,7 @@
 
 use super::{country_code, MAX_IDENTIFIER_CHARS};
 use crate::metadata::ExternalMetadata;
-use crate::projects::Environment;
+use crate::projects::{Environment, Language};
 use crate::validation;
 
 /// Names that carry the interviewee's identifier, the first present wins.
@@ -67,10 +67,10 @@ impl Link {
 
 /// The interview's language: the one asked for when the project offers it,
 /// otherwise the project's first (English when a project somehow has none).
-pub fn language(requested: Option<&str>, offered: &[String]) -> String {
-    match requested {
-        Some(wanted) if offered.iter().any(|l| l == wanted) => wanted.to_string(),
-        _ => offered.first().cloned().unwrap_or_else(|| "en".to_string()),
+pub fn language(requested: Option<&str>, offered: &[Language]) -> Language {
+    match requested.and_then(|wanted| offered.iter().find(|l| **l == wanted)) {
+        Some(wanted) => *wanted,
+        None => offered.first().copied().unwrap_or(Language::En),
     }
 }
 
@@ -115,10 +115,11 @@ mod tests {
 
     #[test]
     fn language_must_be_offered() {
-        let offered = vec!["de".to_string(), "fr".to_string()];
-        assert_eq!(language(Some("fr"), &offered), "fr");
-        assert_eq!(language(Some("es"), &offered), "de");
-        assert_eq!(language(None, &offered), "de");
-        assert_eq!(language(None, &[]), "en");
+        let offered = [Language::De, Language::Fr];
+        assert_eq!(language(Some("fr"), &offered), Language::Fr);
+        assert_eq!(language(Some("es"), &offered), Language::De);
+        assert_eq!(language(Some("xx"), &offered), Language::De);
+        assert_eq!(language(None, &offered), Language::De);
+        assert_eq!(language(None, &[]), Language::En);
     }
 }

@@ -23,7 +23,7 @@ use crate::http::{ApiRequest, ApiResponse};
 use crate::keys;
 use crate::llm::LlmConfig;
 use crate::metadata::ExternalMetadata;
-use crate::projects::{self, Environment, InterviewMode, Project, Status};
+use crate::projects::{self, Environment, InterviewMode, Language, Project, Status};
 use crate::text_enum;
 use crate::time;
 use crate::validation::{self, nullable, one_of, Fields};
@@ -115,7 +115,7 @@ pub struct Interview {
     pub identifier: String,
     pub country_code: String,
     pub device_type: DeviceType,
-    pub language: String,
+    pub language: Language,
     pub mode: InterviewMode,
     pub external_metadata: ExternalMetadata,
     pub state: SessionState,
@@ -493,7 +493,7 @@ pub fn link_page(db: &Db, request: &ApiRequest, project_id: &str, llm: &LlmConfi
         return Ok(page::error_page(LinkError::NotFound, &strings::for_language(known.unwrap_or("en")), None));
     };
     let language = link::language(link.requested_language.as_deref(), &project.fields.interview_languages);
-    let strings = strings::for_language(&language);
+    let strings = strings::for_language(language.as_str());
     if let Err(closed) = check_open(&project, link.environment) {
         let error = LinkError::from_status(closed.into_error().status());
         return Ok(page::error_page(error, &strings, Some(&project)));
@@ -549,12 +549,11 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
     let fields = &project.fields;
     let mut errors = Vec::new();
     let language = match request.language {
-        Some(language) if !fields.interview_languages.contains(&language) => {
-            errors.push(not_offered("language", fields.interview_languages.iter().map(String::as_str)));
-            language
+        Some(requested) if !fields.interview_languages.iter().any(|l| *l == requested.as_str()) => {
+            errors.push(not_offered("language", fields.interview_languages.iter().map(|l| l.as_str())));
+            link::language(None, &fields.interview_languages)
         }
-        Some(language) => language,
-        None => link::language(None, &fields.interview_languages),
+        requested => link::language(requested.as_deref(), &fields.interview_languages),
     };
     let offered_modes = &fields.interview_modes;
     let mode = match request.mode {
@@ -587,8 +586,8 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
         return Ok(StartOutcome::ScreenedOut { screen_out_url });
     }
 
-    let plan = Plan::for_project(fields, &language);
-    let strings = strings::for_language(&language);
+    let plan = Plan::for_project(fields, language);
+    let strings = strings::for_language(language.as_str());
     let (opening, answerable_blocks) = match &fields.survey_blocks {
         Some(blocks) => (survey::opening(&plan, blocks, &strings.interviewer), projects::survey::answerable(blocks)),
         None => (vec![interviewer::word_with_model(&plan, &[], interviewer::opening(&plan, &strings.interviewer), llm)], 0),
@@ -608,7 +607,7 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
             identifier: &request.identifier,
             country_code: &request.country_code,
             device_type: device_type(user_agent),
-            language: &language,
+            language,
             mode,
             external_metadata: &request.external_metadata,
             answerable_blocks,
@@ -670,8 +669,8 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
     }
     let project = project_of(db, interview)?;
     let mut turns = store::turns(db, &interview.interview_id)?;
-    let plan = Plan::for_project(&project.fields, &interview.language);
-    let strings = strings::for_language(&interview.language);
+    let plan = Plan::for_project(&project.fields, interview.language);
+    let strings = strings::for_language(interview.language.as_str());
     let now = time::now();
     let answered = |kind, question_index, text: String| Turn {
         seq: interview.turn_count,
@@ -761,7 +760,7 @@ pub fn finish(db: &Db, interview: &Interview, opt_in_for_followup: bool, llm: &L
     interview.ensure_running()?;
     let project = project_of(db, interview)?;
     let turns = store::turns(db, &interview.interview_id)?;
-    let plan = Plan::for_project(&project.fields, &interview.language);
+    let plan = Plan::for_project(&project.fields, interview.language);
     let summary = interviewer::summary(&plan, &turns, llm, || builtin_summary(&project, &plan, &turns));
     let state = if interview.interviewer_closed { SessionState::Completed } else { SessionState::Left };
     let ended = store::end(
@@ -793,7 +792,7 @@ pub fn end_idle(db: &Db, now: std::time::SystemTime) -> ApiResult<usize> {
     for interview in store::idle(db, cutoff, IDLE_SWEEP_BATCH)? {
         let turns = store::turns(db, &interview.interview_id)?;
         let project = project_of(db, &interview)?;
-        let plan = Plan::for_project(&project.fields, &interview.language);
+        let plan = Plan::for_project(&project.fields, interview.language);
         let summary = builtin_summary(&project, &plan, &turns);
         let timed_out = store::end(
             db,

@@ -6,8 +6,8 @@ use super::screeners::ScreenerBlock;
 use super::strings::{self, Strings};
 use crate::http::ApiResponse;
 use crate::keys;
-use crate::projects::{Project, DEFAULT_PRIMARY_COLOR};
-use crate::validation::is_hex_color;
+use crate::projects::{self, Project};
+use crate::validation::HexColor;
 use serde_json::Value;
 
 const INTERVIEW_HTML: &str = include_str!("page/interview.html");
@@ -81,8 +81,8 @@ pub struct Palette {
     pub background: String,
 }
 
-fn channel(hex: &str) -> f64 {
-    let value = u8::from_str_radix(hex, 16).unwrap_or(0) as f64 / 255.0;
+fn channel(byte: u8) -> f64 {
+    let value = byte as f64 / 255.0;
     if value <= 0.03928 {
         value / 12.92
     } else {
@@ -91,9 +91,9 @@ fn channel(hex: &str) -> f64 {
 }
 
 /// WCAG relative luminance of `#RRGGBB[AA]` (alpha ignored).
-pub fn luminance(color: &str) -> f64 {
-    let hex = color.trim_start_matches('#');
-    0.2126 * channel(&hex[0..2]) + 0.7152 * channel(&hex[2..4]) + 0.0722 * channel(&hex[4..6])
+pub fn luminance(color: &HexColor) -> f64 {
+    let [red, green, blue] = color.rgb();
+    0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
 }
 
 fn contrast(a: f64, b: f64) -> f64 {
@@ -102,11 +102,9 @@ fn contrast(a: f64, b: f64) -> f64 {
 
 impl Palette {
     pub fn for_project(project: Option<&Project>) -> Palette {
-        let pick = |color: Option<&String>, default: &str| {
-            color.filter(|c| is_hex_color(c)).cloned().unwrap_or_else(|| default.to_string())
-        };
+        let pick = |color: Option<&HexColor>, default: &str| color.map_or_else(|| default.to_string(), HexColor::to_string);
         let fields = project.map(|p| &p.fields);
-        let primary = pick(fields.and_then(|f| f.primary_color.as_ref()), DEFAULT_PRIMARY_COLOR);
+        let primary = fields.and_then(|f| f.primary_color.clone()).unwrap_or_else(projects::default_primary_color);
         let lum = luminance(&primary);
         let on_primary = if contrast(lum, 1.0) >= contrast(lum, 0.0) { "#FFFFFF" } else { "#000000" };
         Palette {
@@ -114,7 +112,7 @@ impl Palette {
             secondary: pick(fields.and_then(|f| f.secondary_color.as_ref()), DEFAULT_SECONDARY_COLOR),
             text: pick(fields.and_then(|f| f.text_color.as_ref()), DEFAULT_TEXT_COLOR),
             background: BACKGROUND_COLOR.to_string(),
-            primary,
+            primary: primary.to_string(),
         }
     }
 
@@ -332,16 +330,17 @@ mod tests {
 
     #[test]
     fn buttons_get_the_readable_text_colour() {
-        assert!(luminance("#FFFFFF") > 0.99 && luminance("#000000") < 0.01);
+        let color = |text: &str| HexColor::parse(text).unwrap();
+        assert!(luminance(&color("#FFFFFF")) > 0.99 && luminance(&color("#000000")) < 0.01);
         let palette = |primary: &str| {
             let mut project = crate::projects::tests_support::project();
-            project.fields.primary_color = Some(primary.into());
+            project.fields.primary_color = Some(color(primary));
             Palette::for_project(Some(&project))
         };
         assert_eq!(palette("#6759DF").on_primary, "#FFFFFF");
         assert_eq!(palette("#FFE066").on_primary, "#000000");
         assert_eq!(palette("#6759DF80").primary, "#6759DF80");
-        assert_eq!(palette("red").primary, DEFAULT_PRIMARY_COLOR);
+        assert_eq!(Palette::for_project(None).primary, projects::DEFAULT_PRIMARY_COLOR);
         assert_eq!(Palette::for_project(None).text, DEFAULT_TEXT_COLOR);
     }
 

@@ -9,7 +9,7 @@ use super::{DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn,
 use crate::db::{self, Db, Row, SqlValue};
 use crate::error::{ApiError, ApiResult};
 use crate::metadata::ExternalMetadata;
-use crate::projects::{Environment, InterviewMode};
+use crate::projects::{Environment, InterviewMode, Language};
 
 const INTERVIEW_COLUMNS: &str = "interview_id, tenant_id, project_id, project_type, environment, session_token_hash,
     identifier, country_code, device_type, language, mode, external_metadata, state, interviewer_closed,
@@ -27,7 +27,7 @@ fn interview_from_row(row: &Row) -> ApiResult<Interview> {
         identifier: row.text("identifier")?,
         country_code: row.text("country_code")?,
         device_type: row.named::<DeviceType>("device_type")?,
-        language: row.text("language")?,
+        language: row.named("language")?,
         mode: row.named::<InterviewMode>("mode")?,
         external_metadata: ExternalMetadata::from_stored(&row.text("external_metadata")?),
         state: row.named::<SessionState>("state")?,
@@ -87,7 +87,7 @@ pub struct NewInterview<'a> {
     pub identifier: &'a str,
     pub country_code: &'a str,
     pub device_type: DeviceType,
-    pub language: &'a str,
+    pub language: Language,
     pub mode: InterviewMode,
     pub external_metadata: &'a ExternalMetadata,
     pub answerable_blocks: i64,
@@ -132,7 +132,7 @@ pub fn insert(db: &Db, new: &NewInterview) -> ApiResult<Result<(), StartRefusal>
             db::text(new.identifier),
             db::text(new.country_code),
             db::text(new.device_type.as_str()),
-            db::text(new.language),
+            db::text(new.language.as_str()),
             db::text(new.mode.as_str()),
             db::text(new.external_metadata.to_json()),
             SqlValue::Integer(new.answerable_blocks),

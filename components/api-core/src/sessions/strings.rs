@@ -107,7 +107,7 @@ mod tests {
 
     #[test]
     fn every_project_language_has_complete_texts() {
-        for language in crate::projects::UPDATE_LANGUAGES {
+        for language in <crate::projects::Language as crate::text_enum::TextEnum>::NAMES {
             assert!(languages().iter().any(|l| l == language), "strings.json lacks {language}");
             let strings = for_language(language);
             assert_eq!(strings.interviewer.probes.len(), 3, "{language}");

@@ -132,7 +132,7 @@ fn the_session_body_shows_turns_without_internals() {
         identifier: "ada@example.com".into(),
         country_code: "DE".into(),
         device_type: DeviceType::Desktop,
-        language: "en".into(),
+        language: Language::En,
         mode: InterviewMode::Typing,
         external_metadata: ExternalMetadata::default(),
         state: SessionState::InProgress,

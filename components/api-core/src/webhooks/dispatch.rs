@@ -10,7 +10,7 @@
 //! the same `X-Event-ID`: at least once, never lost.
 
 use super::signing::{after_attempt, random_u64, sign, RetrySchedule, Transition};
-use super::target::{check_target_url, TargetPolicy};
+use super::target::{TargetPolicy, TargetUrl};
 use super::DeliveryStatus;
 use crate::db::{self, Db, SqlValue};
 use crate::error::ApiResult;
@@ -142,7 +142,7 @@ pub struct SignedRequest {
 /// failed attempt without touching the network).
 pub fn prepare(job: &Job, policy: TargetPolicy, now: SystemTime) -> Result<SignedRequest, String> {
     let target = job.target_url.as_deref().ok_or("subscription was deleted")?;
-    let url = check_target_url(target, policy).map_err(|e| format!("target refused: {}", e.message()))?;
+    let url = TargetUrl::parse(target, policy).map_err(|e| format!("target refused: {}", e.message()))?.into_url();
     let secret = job.secret.as_deref().ok_or("the workspace has no active webhook secret")?;
     let payload = job.payload.as_deref().ok_or("the event is missing from the outbox")?;
     let timestamp = time::unix_seconds(now);

@@ -21,7 +21,7 @@ use serde_json::Value;
 use std::time::Duration;
 
 pub use signing::{after_attempt, sign, RetrySchedule, Transition};
-pub use target::{check_target_url, TargetError, TargetPolicy};
+pub use target::{TargetError, TargetPolicy, TargetUrl};
 
 /// Spin variable: admit `http://` and loopback targets (development and tests only).
 pub const ALLOW_INSECURE_VARIABLE: &str = "webhook_allow_insecure_targets";
@@ -97,7 +97,7 @@ pub fn create_secret(db: &Db, tenant: &Tenant, body: &Value) -> ApiResult<Create
 pub struct NewSubscription {
     pub workspace_id: String,
     pub event_type: EventType,
-    pub target_url: String,
+    pub target_url: TargetUrl,
 }
 
 impl NewSubscription {
@@ -112,16 +112,20 @@ impl NewSubscription {
             }
             _ => fields.require("event_type", validation::one_of::<EventType>),
         };
-        let target_url = fields.required_string("target_url", 1, target::MAX_TARGET_URL);
-        if let Some(url) = &target_url {
-            if let Err(error) = check_target_url(url, policy) {
-                fields.error(fields.loc("target_url"), error.kind(), error.message());
-            }
-        }
+        let target_url = match fields.required_string("target_url", 1, target::MAX_TARGET_URL) {
+            Some(text) => match TargetUrl::parse(&text, policy) {
+                Ok(target_url) => Some(target_url),
+                Err(error) => {
+                    fields.error(fields.loc("target_url"), error.kind(), error.message());
+                    None
+                }
+            },
+            None => None,
+        };
         let errors = fields.into_errors();
         match (workspace_id, event_type, target_url) {
             (Some(workspace_id), Some(event_type), Some(target_url)) if errors.is_empty() => {
-                Ok(NewSubscription { workspace_id, event_type, target_url: target_url.trim().to_string() })
+                Ok(NewSubscription { workspace_id, event_type, target_url })
             }
             _ => Err(ApiError::Validation(errors)),
         }
@@ -156,7 +160,7 @@ pub fn create_subscription(db: &Db, tenant: &Tenant, new: NewSubscription) -> Ap
         id,
         workspace_id: tenant.id_string(),
         event_type: new.event_type,
-        target_url: new.target_url,
+        target_url: new.target_url.as_str().to_string(),
         x_hook_secret: hook_secret,
     })
 }
@@ -362,7 +366,7 @@ mod tests {
         let body = json!({"workspace_id": "w", "event_type": "interview.finished", "target_url": " https://hooks.example.com/x "});
         let parsed = NewSubscription::parse(&body, policy).unwrap();
         assert_eq!(parsed.event_type, EventType::InterviewFinished);
-        assert_eq!(parsed.target_url, "https://hooks.example.com/x");
+        assert_eq!(parsed.target_url.as_str(), "https://hooks.example.com/x");
         assert_eq!(problems(NewSubscription::parse(&json!([1]), policy).unwrap_err()), vec![(vec!["body".into()], "dict_type")]);
     }
 
@@ -385,7 +389,7 @@ mod tests {
 
     #[test]
     fn workspace_must_be_the_tenants_own() {
-        let tenant = Tenant { id: uuid::Uuid::new_v4() };
+        let tenant = Tenant::authenticated_for_tests(uuid::Uuid::new_v4());
         assert!(check_workspace(&tenant, &tenant.id_string()).is_ok());
         assert!(check_workspace(&tenant, &tenant.id_string().to_uppercase()).is_ok());
         let error = check_workspace(&tenant, &uuid::Uuid::new_v4().to_string()).unwrap_err();

@@ -45,7 +45,7 @@ pub fn insert_subscription(
             db::text(id),
             db::text(tenant_id),
             db::text(new.event_type.as_str()),
-            db::text(&new.target_url),
+            db::text(new.target_url.as_str()),
             db::text(hook_secret_hash),
             SqlValue::Integer(expires_at_ms),
             db::text(time::rfc3339(now)),

@@ -59,9 +59,35 @@ pub struct TargetPolicy {
     pub allow_insecure: bool,
 }
 
-/// Parses and checks a target URL; the parsed (normalised) URL is what gets called.
-pub fn check_target_url(text: &str, policy: TargetPolicy) -> Result<Url, TargetError> {
-    let url = Url::parse(text.trim()).map_err(|e| TargetError::Parsing(e.to_string()))?;
+/// A target URL the policy admits: the text as given (trimmed), which is what
+/// is stored and shown, and its parsed (normalised) form, which is what gets
+/// called. Only [`TargetUrl::parse`] makes one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TargetUrl {
+    text: String,
+    url: Url,
+}
+
+impl TargetUrl {
+    /// Parses and checks a target URL (when subscribing and before every delivery).
+    pub fn parse(text: &str, policy: TargetPolicy) -> Result<TargetUrl, TargetError> {
+        let text = text.trim();
+        let url = admitted(text, policy)?;
+        Ok(TargetUrl { text: text.to_string(), url })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The normalised URL a delivery calls.
+    pub fn into_url(self) -> Url {
+        self.url
+    }
+}
+
+fn admitted(text: &str, policy: TargetPolicy) -> Result<Url, TargetError> {
+    let url = Url::parse(text).map_err(|e| TargetError::Parsing(e.to_string()))?;
     match url.scheme() {
         "https" => {}
         "http" if policy.allow_insecure => {}
@@ -215,7 +241,7 @@ mod tests {
     const INSECURE: TargetPolicy = TargetPolicy { allow_insecure: true };
 
     fn kind(url: &str, policy: TargetPolicy) -> Option<&'static str> {
-        check_target_url(url, policy).err().map(|e| e.kind())
+        TargetUrl::parse(url, policy).err().map(|e| e.kind())
     }
 
     #[test]
@@ -333,9 +359,9 @@ mod tests {
 
     #[test]
     fn messages_read_like_pydantic() {
-        let error = check_target_url("http://hooks.example.com", STRICT).unwrap_err();
+        let error = TargetUrl::parse("http://hooks.example.com", STRICT).unwrap_err();
         assert_eq!(error.message(), "URL scheme should be 'https'");
-        let error = check_target_url("https://10.0.0.1", STRICT).unwrap_err();
+        let error = TargetUrl::parse("https://10.0.0.1", STRICT).unwrap_err();
         assert!(error.message().starts_with("Value error, "), "{}", error.message());
     }
 }
