@@ -352,15 +352,6 @@ pub fn enum_int(value: &Value, loc: Vec<LocPart>, allowed: &[i64]) -> Checked<i6
     one(FieldError::new(loc, "enum", message))
 }
 
-/// A number written as a whole float (`5.0`, `1e2`) as the integer it is; any
-/// other value as it is. What an integer rule accepted is stored as an integer.
-pub fn whole_numbers_as_integers(value: Value) -> Value {
-    match as_exact_int(&value) {
-        Some(n) if value.is_f64() => Value::from(n),
-        _ => value,
-    }
-}
-
 /// An integer, or a float with no fractional part (as pydantic's lax mode takes it).
 fn as_exact_int(value: &Value) -> Option<i64> {
     match value {

@@ -75,6 +75,18 @@ fn surveys_are_created_read_and_patched_with_their_blocks() {
     assert_eq!(status, 200);
     let (_, project) = json_of(app.get(&format!("/v1/projects/{project_id}")).auth(&tenant).send().unwrap());
     assert_eq!(project["survey_blocks"].as_array().unwrap().len(), 1);
+    // A patch's blocks are stored as a create reads them: null means the default.
+    let (status, _) = patch(json!({"survey_blocks": [
+        {"block_id": "hello", "type": "statement", "prompt": "Hello", "required": true},
+        {"block_id": "only", "type": "open_question", "prompt": "One question?", "required": null, "ai_follow_up": null},
+        {"block_id": "score", "type": "rating", "prompt": "Score?"},
+    ]}));
+    assert_eq!(status, 200);
+    let (_, project) = json_of(app.get(&format!("/v1/projects/{project_id}")).auth(&tenant).send().unwrap());
+    let patched = project["survey_blocks"].as_array().unwrap();
+    assert_eq!(patched[0]["required"], false, "statements are never answered");
+    assert_eq!((&patched[1]["required"], &patched[1]["ai_follow_up"]), (&json!(true), &json!(false)));
+    assert_eq!(patched[2]["scale"], "1-5", "ratings default to 1-5");
     assert_eq!(patch(json!({"survey_blocks": null})).0, 422);
     assert_eq!(patch(json!({"survey_blocks": blocks(&file_id)})).0, 200);
 

@@ -233,11 +233,39 @@ pub enum Column {
     Json,
 }
 
-/// What the update schema checks a field's non-null value with.
-pub type PatchRule = fn(&Value, Vec<LocPart>) -> Checked<()>;
+/// Checks a field's non-null value and gives it as stored: the rule's typed
+/// result written back as JSON, so defaults a rule fills in (a survey block's
+/// `required`, its rating scale) and whole numbers written as floats are kept
+/// the way they were read.
+pub type FieldRule = fn(&Value, Vec<LocPart>) -> Checked<Value>;
 
-/// One writable project field: everything the update schema, the read shapes and
-/// the store need to know about it.
+fn stored_as<T: Serialize>(checked: Checked<T>) -> Checked<Value> {
+    checked.map(|value| serde_json::to_value(value).expect("a field's value serializes"))
+}
+
+/// What the create schema does with a field (the update schema only needs
+/// [`Presence`]).
+#[derive(Debug, Clone, Copy)]
+pub enum OnCreate {
+    /// Required in explicit mode. Generated mode writes it, unless it is the
+    /// name, which may also be given (or null).
+    Written,
+    /// Absent or null: null.
+    Nullable,
+    /// Absent or null: the default (reads never show it as null).
+    DefaultOnNull(fn(&CreateDefaults) -> Value),
+    /// Absent: the default; an explicit null stays null.
+    DefaultWhenAbsent(fn(&CreateDefaults) -> Value),
+    /// Absent: the default; null is the rule's 422.
+    DefaultNotNull(fn(&CreateDefaults) -> Value),
+    /// Required for survey projects; refused (unless null) on other types.
+    SurveyOnly,
+    /// Not in the create schema: ignored there, set by an update.
+    UpdateOnly,
+}
+
+/// One writable project field: everything the create and update schemas, the
+/// read shapes and the store need to know about it.
 #[derive(Debug, Clone, Copy)]
 pub struct FieldSpec {
     pub name: &'static str,
@@ -245,61 +273,82 @@ pub struct FieldSpec {
     pub column: Column,
     /// Also in `GET /v1/projects` items (every field is in the single read).
     pub in_list: bool,
-    pub patch_rule: PatchRule,
+    pub rule: FieldRule,
+    pub on_create: OnCreate,
+    /// The create schema's rule where it differs from [`FieldSpec::rule`].
+    pub create_rule: FieldRule,
 }
 
-const fn field(name: &'static str, presence: Presence, column: Column, in_list: bool, patch_rule: PatchRule) -> FieldSpec {
-    FieldSpec { name, presence, column, in_list, patch_rule }
+const fn field(name: &'static str, presence: Presence, column: Column, in_list: bool, on_create: OnCreate, rule: FieldRule) -> FieldSpec {
+    FieldSpec { name, presence, column, in_list, rule, on_create, create_rule: rule }
 }
 
-/// Every field of [`ProjectFields`], once, in the update schema's order (the order
-/// of its 422s and of the read shapes). Anything else in a patch is ignored.
-///
-/// The create schema ([`NewProject::parse`]) is written out by hand: its defaults,
-/// generated mode and create-only language list do not fit a table.
+impl FieldSpec {
+    const fn created_with(self, create_rule: FieldRule) -> FieldSpec {
+        FieldSpec { create_rule, ..self }
+    }
+}
+
+/// Every field of [`ProjectFields`], once, in the schemas' order (the order of
+/// their 422s and of the read shapes). Anything else in a body is ignored.
 pub const FIELDS: &[FieldSpec] = {
     use Column::{Integer, Json, Text};
+    use OnCreate::{DefaultNotNull, DefaultOnNull, DefaultWhenAbsent, Nullable, SurveyOnly, UpdateOnly, Written};
     use Presence::{Clearable, Optional, Required};
     const LIST: bool = true;
     const DETAIL: bool = false;
     &[
-        field("project_name", Required, Text, LIST, |v, l| name_rule(v, l).map(drop)),
-        field("project_description", Clearable, Text, LIST, |v, l| text_rule(v, l).map(drop)),
-        field("project_objective", Required, Text, DETAIL, |v, l| text_rule(v, l).map(drop)),
-        field("research_questions", Required, Text, DETAIL, |v, l| text_rule(v, l).map(drop)),
-        field("success_criteria", Required, Text, DETAIL, |v, l| text_rule(v, l).map(drop)),
-        field("recruiting_criteria", Required, Text, DETAIL, |v, l| text_rule(v, l).map(drop)),
-        field("specific_guidelines", Clearable, Text, DETAIL, |v, l| text_rule(v, l).map(drop)),
-        field("redirect_url", Clearable, Text, LIST, |v, l| redirect_rule(v, l).map(drop)),
-        field("interview_modes", Required, Json, LIST, |v, l| modes_rule(v, l).map(drop)),
-        field("camera_access", Required, Text, LIST, |v, l| camera_rule(v, l).map(drop)),
-        field("logo_url", Clearable, Text, LIST, |v, l| logo_rule(v, l).map(drop)),
-        field("primary_color", Clearable, Text, LIST, |v, l| hex_color(v, l).map(drop)),
-        field("secondary_color", Clearable, Text, DETAIL, |v, l| hex_color(v, l).map(drop)),
-        field("text_color", Clearable, Text, DETAIL, |v, l| hex_color(v, l).map(drop)),
-        field("interview_languages", Required, Json, DETAIL, |v, l| update_languages_rule(v, l).map(drop)),
-        field("interview_length", Required, Integer, DETAIL, |v, l| length_rule(v, l).map(drop)),
-        // Its members are checked after merging with the stored object.
-        field("screeners", Clearable, Json, DETAIL, |v, l| object(v, l).map(drop)),
-        field("max_interviews", Clearable, Integer, DETAIL, |v, l| max_interviews_rule(v, l).map(drop)),
+        field("project_name", Required, Text, LIST, Written, |v, l| stored_as(name_rule(v, l))),
+        field("project_description", Clearable, Text, LIST, Nullable, |v, l| stored_as(text_rule(v, l))),
+        field("project_objective", Required, Text, DETAIL, Written, |v, l| stored_as(text_rule(v, l))),
+        field("research_questions", Required, Text, DETAIL, Written, |v, l| stored_as(text_rule(v, l))),
+        field("success_criteria", Required, Text, DETAIL, Written, |v, l| stored_as(text_rule(v, l))),
+        field("recruiting_criteria", Required, Text, DETAIL, Written, |v, l| stored_as(text_rule(v, l))),
+        field("specific_guidelines", Clearable, Text, DETAIL, Nullable, |v, l| stored_as(text_rule(v, l))),
+        field("redirect_url", Clearable, Text, LIST, Nullable, |v, l| stored_as(redirect_rule(v, l))),
+        field("interview_modes", Required, Json, LIST, DefaultOnNull(|_| json!([DEFAULT_INTERVIEW_MODE])), |v, l| {
+            stored_as(modes_rule(v, l))
+        }),
+        field("camera_access", Required, Text, LIST, DefaultNotNull(|_| json!(DEFAULT_CAMERA_ACCESS)), |v, l| {
+            stored_as(camera_rule(v, l))
+        }),
+        field("logo_url", Clearable, Text, LIST, DefaultWhenAbsent(|defaults| json!(defaults.logo_url)), |v, l| {
+            stored_as(logo_rule(v, l))
+        }),
+        field("primary_color", Clearable, Text, LIST, DefaultWhenAbsent(|_| json!(DEFAULT_PRIMARY_COLOR)), |v, l| {
+            stored_as(hex_color(v, l))
+        }),
+        field("secondary_color", Clearable, Text, DETAIL, UpdateOnly, |v, l| stored_as(hex_color(v, l))),
+        field("text_color", Clearable, Text, DETAIL, UpdateOnly, |v, l| stored_as(hex_color(v, l))),
+        field("interview_languages", Required, Json, DETAIL, DefaultOnNull(|_| json!([DEFAULT_LANGUAGE])), |v, l| {
+            stored_as(update_languages_rule(v, l))
+        })
+        .created_with(|v, l| stored_as(create_languages_rule(v, l))),
+        field("interview_length", Required, Integer, DETAIL, DefaultOnNull(|_| json!(DEFAULT_INTERVIEW_LENGTH)), |v, l| {
+            stored_as(length_rule(v, l))
+        }),
+        // In a patch, its members are checked after merging with the stored object.
+        field("screeners", Clearable, Json, DETAIL, Nullable, |v, l| stored_as(object(v, l)))
+            .created_with(|v, l| stored_as(screeners_rule(v, l))),
+        field("max_interviews", Clearable, Integer, DETAIL, Nullable, |v, l| stored_as(max_interviews_rule(v, l))),
         // Arrays replace: the new blocks are checked whole.
-        field("survey_blocks", Optional, Json, DETAIL, |v, l| survey::blocks_rule(v, l).map(drop)),
+        field("survey_blocks", Optional, Json, DETAIL, SurveyOnly, |v, l| stored_as(survey::blocks_rule(v, l))),
     ]
 };
 
 /// Checks one update-schema field's patch value (null included).
-fn check_update_field(spec: &FieldSpec, value: &Value, loc: Vec<LocPart>) -> Checked<()> {
+fn check_update_field(spec: &FieldSpec, value: &Value, loc: Vec<LocPart>) -> Checked<Value> {
     if value.is_null() {
         match spec.presence {
-            Presence::Clearable => return Ok(()),
+            Presence::Clearable => return Ok(Value::Null),
             // `null` on survey_blocks has always been a text's 422 (string_type),
             // not its rule's list_type: kept as it was.
-            Presence::Optional => return text_rule(value, loc).map(drop),
+            Presence::Optional => return text_rule(value, loc).map(Value::from),
             // `null` on a required field: the error its type gives for None.
             Presence::Required => {}
         }
     }
-    (spec.patch_rule)(value, loc)
+    (spec.rule)(value, loc)
 }
 
 // ---------------------------------------------------------------------------
@@ -370,46 +419,41 @@ impl NewProject {
         };
         let generated = creation_mode == CreationMode::Generated;
 
-        let project_name = if generated {
-            f.check("project_name", |v, l| nullable(v, l, name_rule)).flatten()
-        } else {
-            f.require("project_name", name_rule)
+        let mut settings = Map::new();
+        let mut given = |name: &str, value: Option<Value>| {
+            settings.insert(name.to_string(), value.unwrap_or(Value::Null));
         };
-        let mut context_values = Vec::new();
-        if !generated {
-            for name in CONTEXT_FIELDS {
-                context_values.push(f.require(name, text_rule));
+        for spec in FIELDS {
+            let rule = spec.create_rule;
+            let nullable_rule = |v: &Value, l: Vec<LocPart>| nullable(v, l, rule);
+            match spec.on_create {
+                OnCreate::Written if !generated => given(spec.name, f.require(spec.name, rule)),
+                OnCreate::Written if spec.name == "project_name" => {
+                    given(spec.name, f.check(spec.name, nullable_rule).flatten())
+                }
+                // Generated mode writes the context: what was sent is not looked at.
+                OnCreate::Written => given(spec.name, Some(Value::from(""))),
+                OnCreate::Nullable => given(spec.name, f.check(spec.name, nullable_rule).flatten()),
+                OnCreate::DefaultOnNull(default) => {
+                    given(spec.name, Some(f.check(spec.name, nullable_rule).flatten().unwrap_or_else(|| default(defaults))))
+                }
+                OnCreate::DefaultWhenAbsent(default) => match f.check(spec.name, nullable_rule) {
+                    Some(value) => given(spec.name, value),
+                    None if f.has(spec.name) => given(spec.name, None),
+                    None => given(spec.name, Some(default(defaults))),
+                },
+                OnCreate::DefaultNotNull(default) => {
+                    given(spec.name, Some(f.check(spec.name, rule).unwrap_or_else(|| default(defaults))))
+                }
+                OnCreate::SurveyOnly if project_type == ProjectType::Survey => given(spec.name, f.require(spec.name, rule)),
+                OnCreate::SurveyOnly => {
+                    if f.raw(spec.name).is_some_and(|value| !value.is_null()) {
+                        f.error(f.loc(spec.name), "value_error", "Value error, survey_blocks apply to survey projects only");
+                    }
+                }
+                OnCreate::UpdateOnly => {}
             }
         }
-        let specific_guidelines = f.check("specific_guidelines", |v, l| nullable(v, l, text_rule)).flatten();
-        let project_description = f.check("project_description", |v, l| nullable(v, l, text_rule)).flatten();
-        let redirect_url = f.check("redirect_url", |v, l| nullable(v, l, redirect_rule)).flatten();
-        let interview_modes = f.check("interview_modes", |v, l| nullable(v, l, modes_rule)).flatten();
-        let camera_access = f.check("camera_access", camera_rule);
-        let logo_url = match f.check("logo_url", |v, l| nullable(v, l, logo_rule)) {
-            Some(given) => given,
-            None if f.has("logo_url") => None,
-            None => defaults.logo_url.clone(),
-        };
-        let primary_color = match f.check("primary_color", |v, l| nullable(v, l, hex_color)) {
-            Some(given) => given,
-            None if f.has("primary_color") => None,
-            None => Some(default_primary_color()),
-        };
-        let interview_languages =
-            f.check("interview_languages", |v, l| nullable(v, l, create_languages_rule)).flatten();
-        let interview_length = f.check("interview_length", |v, l| nullable(v, l, length_rule)).flatten();
-        let screeners = f.check("screeners", |v, l| nullable(v, l, screeners_rule)).flatten();
-        let max_interviews = f.check("max_interviews", |v, l| nullable(v, l, max_interviews_rule)).flatten();
-        let survey_blocks = match project_type {
-            ProjectType::Survey => f.require("survey_blocks", survey::blocks_rule),
-            ProjectType::ContextualInterview => {
-                if f.raw("survey_blocks").is_some_and(|b| !b.is_null()) {
-                    f.error(f.loc("survey_blocks"), "value_error", "Value error, survey_blocks apply to survey projects only");
-                }
-                None
-            }
-        };
         let prompt = if generated {
             f.require("prompt", |v, l| text(v, l, MIN_PROMPT, MAX_PROMPT))
         } else {
@@ -417,45 +461,17 @@ impl NewProject {
         };
         f.finish()?;
 
-        let context = if generated {
-            None
-        } else {
-            let mut values = context_values.into_iter().map(Option::unwrap_or_default);
-            Some(ContextFields {
-                project_objective: values.next().unwrap_or_default(),
-                research_questions: values.next().unwrap_or_default(),
-                success_criteria: values.next().unwrap_or_default(),
-                recruiting_criteria: values.next().unwrap_or_default(),
-            })
-        };
-        Ok(NewProject {
-            project_type,
-            creation_mode,
-            prompt,
-            project_name: project_name.clone(),
-            context,
-            settings: ProjectFields {
-                project_name: project_name.unwrap_or_default(),
-                project_description,
-                project_objective: String::new(),
-                research_questions: String::new(),
-                success_criteria: String::new(),
-                recruiting_criteria: String::new(),
-                specific_guidelines,
-                redirect_url,
-                interview_modes: interview_modes.unwrap_or_else(|| vec![DEFAULT_INTERVIEW_MODE]),
-                camera_access: camera_access.unwrap_or(DEFAULT_CAMERA_ACCESS),
-                logo_url,
-                primary_color,
-                secondary_color: None,
-                text_color: None,
-                screeners,
-                interview_languages: interview_languages.unwrap_or_else(|| vec![DEFAULT_LANGUAGE]),
-                interview_length: interview_length.unwrap_or(DEFAULT_INTERVIEW_LENGTH),
-                max_interviews,
-                survey_blocks,
-            },
-        })
+        let project_name = settings.get("project_name").and_then(Value::as_str).map(str::to_string);
+        // Generated mode without a name: the writer names it (see `into_fields`).
+        settings.insert("project_name".into(), Value::from(project_name.clone().unwrap_or_default()));
+        let settings: ProjectFields = serde_json::from_value(Value::Object(settings)).map_err(ApiError::internal)?;
+        let context = (!generated).then(|| ContextFields {
+            project_objective: settings.project_objective.clone(),
+            research_questions: settings.research_questions.clone(),
+            success_criteria: settings.success_criteria.clone(),
+            recruiting_criteria: settings.recruiting_criteria.clone(),
+        });
+        Ok(NewProject { project_type, creation_mode, prompt, project_name, context, settings })
     }
 
     /// The stored fields, with the context (and name) the writer produced in generated mode.
@@ -502,9 +518,8 @@ impl ProjectPatch {
         let mut f = Fields::body(body)?;
         let mut members = Map::new();
         for spec in FIELDS {
-            if f.check(spec.name, |v, l| check_update_field(spec, v, l)).is_some() {
-                let value = f.raw(spec.name).cloned().unwrap_or(Value::Null);
-                members.insert(spec.name.to_string(), validation::whole_numbers_as_integers(value));
+            if let Some(value) = f.check(spec.name, |v, l| check_update_field(spec, v, l)) {
+                members.insert(spec.name.to_string(), value);
             }
         }
         f.finish()?;

@@ -421,3 +421,20 @@ fn the_field_table_describes_every_project_field_in_order() {
         assert_eq!(is_option, spec.presence != Presence::Required, "{}", spec.name);
     }
 }
+
+#[test]
+fn patched_survey_blocks_are_stored_as_their_rule_reads_them() {
+    let mut survey = stored();
+    survey.survey_blocks = Some(Vec::new());
+    let patch = json!({"survey_blocks": [
+        {"block_id": "intro", "type": "statement", "prompt": "Welcome", "required": true},
+        {"block_id": "why", "type": "open_question", "prompt": "Why?", "required": null, "ai_follow_up": null},
+        {"block_id": "score", "type": "rating", "prompt": "How likely?"},
+    ]});
+    let blocks = ProjectPatch::parse(&patch).unwrap().apply(&survey).unwrap().survey_blocks.unwrap();
+    let created = survey::blocks_rule(&patch["survey_blocks"], loc(&["body", "survey_blocks"])).unwrap();
+    assert_eq!(blocks, created);
+    assert!(!blocks[0].required, "a statement is never answered");
+    assert!(blocks[1].required && !blocks[1].ai_follow_up, "null means the default");
+    assert_eq!(blocks[2].scale, Some(survey::RatingScale::OneToFive));
+}
