@@ -10,10 +10,11 @@ use crate::projects::{self, Project};
 use crate::validation::HexColor;
 use serde_json::Value;
 
-const INTERVIEW_HTML: &str = include_str!("page/interview.html");
+// Both pages share one <head> (lang, dir, title, the nonce'd styles).
+const INTERVIEW_HTML: &str = concat!(include_str!("page/head.html"), include_str!("page/interview.html"));
 const INTERVIEW_CSS: &str = include_str!("page/interview.css");
 const INTERVIEW_JS: &str = include_str!("page/interview.js");
-const ERROR_HTML: &str = include_str!("page/error.html");
+const ERROR_HTML: &str = concat!(include_str!("page/head.html"), include_str!("page/error.html"));
 
 const DEFAULT_SECONDARY_COLOR: &str = "#EEEDFB";
 const DEFAULT_TEXT_COLOR: &str = "#1D1B2F";

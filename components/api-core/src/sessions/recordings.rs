@@ -12,6 +12,7 @@ use crate::config;
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::files::BlobStore;
+use crate::http::media_type;
 use crate::text_enum;
 use crate::time;
 use serde::Serialize;
@@ -67,26 +68,29 @@ pub fn content_type(kind: RecordingKind, header: Option<&str>) -> ApiResult<Stri
         RecordingKind::Audio => (&AUDIO_TYPES, "Audio recordings"),
         RecordingKind::Video => (&VIDEO_TYPES, "Video recordings"),
     };
-    let header = header.unwrap_or_default();
-    let mut parts = header.split(';');
-    let essence = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
-    if !accepted.contains(&essence.as_str()) {
+    let essence = header.and_then(media_type).map(|media| media.essence_str().to_string());
+    let Some(essence) = essence.filter(|essence| accepted.contains(&essence.as_str())) else {
         return Err(ApiError::UnsupportedMediaType(format!(
             "{recordings} take one of these content types: {}",
             accepted.join(", ")
         )));
-    }
-    let codecs = parts.map(str::trim).find(|p| p.to_ascii_lowercase().starts_with("codecs=")).filter(|codecs| {
-        codecs.len() <= 100 && codecs.bytes().all(|b| b.is_ascii_alphanumeric() || b"=.,-_\" ".contains(&b))
-    });
+    };
+    // The codecs as the `mime` crate reads them; kept only when plainly written.
+    let codecs = header
+        .and_then(|header| header.parse::<mime::Mime>().ok())
+        .and_then(|full| full.get_param("codecs").map(|codecs| codecs.as_str().to_string()))
+        .filter(|codecs| {
+            !codecs.is_empty() && codecs.len() <= 100 && codecs.bytes().all(|b| b.is_ascii_alphanumeric() || b".,-_ ".contains(&b))
+        });
     Ok(match codecs {
-        Some(codecs) => format!("{essence};{codecs}"),
+        Some(codecs) if codecs.bytes().any(|b| b == b',' || b == b' ') => format!("{essence};codecs=\"{codecs}\""),
+        Some(codecs) => format!("{essence};codecs={codecs}"),
         None => essence,
     })
 }
 
-fn essence(content_type: &str) -> &str {
-    content_type.split(';').next().unwrap_or_default()
+fn same_type(stored: &str, given: &str) -> bool {
+    media_type(stored) == media_type(given)
 }
 
 /// Stores the chunk `index` of the interview's `kind` recording.
@@ -110,7 +114,7 @@ pub fn add_chunk(
         return Err(out_of_order(chunks));
     }
     if let Some(recording) = &current {
-        if essence(&recording.content_type) != essence(content_type) {
+        if !same_type(&recording.content_type, content_type) {
             // A type this kind takes, but not the recording's: the request is
             // well-formed and conflicts with what the first chunk fixed.
             return Err(ApiError::conflict(
@@ -177,6 +181,10 @@ mod tests {
         assert_eq!(content_type(RecordingKind::Audio, Some("Audio/OGG")).unwrap(), "audio/ogg");
         assert_eq!(content_type(RecordingKind::Video, Some("video/webm; codecs=\"vp8,opus\"")).unwrap(), "video/webm;codecs=\"vp8,opus\"");
         assert_eq!(content_type(RecordingKind::Audio, Some("audio/webm; codecs=<script>")).unwrap(), "audio/webm");
+        assert_eq!(content_type(RecordingKind::Audio, Some("audio/webm; codecs=\"\"")).unwrap(), "audio/webm");
+        assert_eq!(content_type(RecordingKind::Audio, Some("audio/webm;rate=48000;codecs=opus")).unwrap(), "audio/webm;codecs=opus");
+        assert!(same_type("audio/webm;codecs=opus", "AUDIO/WEBM"));
+        assert!(!same_type("audio/webm", "audio/ogg"));
         for (kind, header) in [(RecordingKind::Audio, Some("video/webm")), (RecordingKind::Video, Some("text/html")), (RecordingKind::Audio, None)] {
             assert_eq!(content_type(kind, header).unwrap_err().status(), 415);
         }
