@@ -247,9 +247,12 @@ fn stored_as<T: Serialize>(checked: Checked<T>) -> Checked<Value> {
 /// [`Presence`]).
 #[derive(Debug, Clone, Copy)]
 pub enum OnCreate {
-    /// Required in explicit mode. Generated mode writes it, unless it is the
-    /// name, which may also be given (or null).
-    Written,
+    /// The name: required in explicit mode; in generated mode it may be given
+    /// (or null), and the writer names the project when it is not.
+    Name,
+    /// A context field: required in explicit mode; generated mode writes it
+    /// and does not look at what was sent.
+    Context,
     /// Absent or null: null.
     Nullable,
     /// Absent or null: the default (reads never show it as null).
@@ -293,17 +296,17 @@ impl FieldSpec {
 /// their 422s and of the read shapes). Anything else in a body is ignored.
 pub const FIELDS: &[FieldSpec] = {
     use Column::{Integer, Json, Text};
-    use OnCreate::{DefaultNotNull, DefaultOnNull, DefaultWhenAbsent, Nullable, SurveyOnly, UpdateOnly, Written};
+    use OnCreate::{Context, DefaultNotNull, DefaultOnNull, DefaultWhenAbsent, Name, Nullable, SurveyOnly, UpdateOnly};
     use Presence::{Clearable, Optional, Required};
     const LIST: bool = true;
     const DETAIL: bool = false;
     &[
-        field("project_name", Required, Text, LIST, Written, |v, l| stored_as(name_rule(v, l))),
+        field("project_name", Required, Text, LIST, Name, |v, l| stored_as(name_rule(v, l))),
         field("project_description", Clearable, Text, LIST, Nullable, |v, l| stored_as(text_rule(v, l))),
-        field("project_objective", Required, Text, DETAIL, Written, |v, l| stored_as(text_rule(v, l))),
-        field("research_questions", Required, Text, DETAIL, Written, |v, l| stored_as(text_rule(v, l))),
-        field("success_criteria", Required, Text, DETAIL, Written, |v, l| stored_as(text_rule(v, l))),
-        field("recruiting_criteria", Required, Text, DETAIL, Written, |v, l| stored_as(text_rule(v, l))),
+        field("project_objective", Required, Text, DETAIL, Context, |v, l| stored_as(text_rule(v, l))),
+        field("research_questions", Required, Text, DETAIL, Context, |v, l| stored_as(text_rule(v, l))),
+        field("success_criteria", Required, Text, DETAIL, Context, |v, l| stored_as(text_rule(v, l))),
+        field("recruiting_criteria", Required, Text, DETAIL, Context, |v, l| stored_as(text_rule(v, l))),
         field("specific_guidelines", Clearable, Text, DETAIL, Nullable, |v, l| stored_as(text_rule(v, l))),
         field("redirect_url", Clearable, Text, LIST, Nullable, |v, l| stored_as(redirect_rule(v, l))),
         field("interview_modes", Required, Json, LIST, DefaultOnNull(|_| json!([DEFAULT_INTERVIEW_MODE])), |v, l| {
@@ -427,12 +430,10 @@ impl NewProject {
             let rule = spec.create_rule;
             let nullable_rule = |v: &Value, l: Vec<LocPart>| nullable(v, l, rule);
             match spec.on_create {
-                OnCreate::Written if !generated => given(spec.name, f.require(spec.name, rule)),
-                OnCreate::Written if spec.name == "project_name" => {
-                    given(spec.name, f.check(spec.name, nullable_rule).flatten())
-                }
-                // Generated mode writes the context: what was sent is not looked at.
-                OnCreate::Written => given(spec.name, Some(Value::from(""))),
+                OnCreate::Name | OnCreate::Context if !generated => given(spec.name, f.require(spec.name, rule)),
+                OnCreate::Name => given(spec.name, f.check(spec.name, nullable_rule).flatten()),
+                // Placeholders until the writer's context (`into_fields`).
+                OnCreate::Context => given(spec.name, Some(Value::from(""))),
                 OnCreate::Nullable => given(spec.name, f.check(spec.name, nullable_rule).flatten()),
                 OnCreate::DefaultOnNull(default) => {
                     given(spec.name, Some(f.check(spec.name, nullable_rule).flatten().unwrap_or_else(|| default(defaults))))
@@ -448,7 +449,8 @@ impl NewProject {
                 OnCreate::SurveyOnly if project_type == ProjectType::Survey => given(spec.name, f.require(spec.name, rule)),
                 OnCreate::SurveyOnly => {
                     if f.raw(spec.name).is_some_and(|value| !value.is_null()) {
-                        f.error(f.loc(spec.name), "value_error", "Value error, survey_blocks apply to survey projects only");
+                        let message = format!("Value error, {} apply to survey projects only", spec.name);
+                        f.error(f.loc(spec.name), "value_error", message);
                     }
                 }
                 OnCreate::UpdateOnly => {}
