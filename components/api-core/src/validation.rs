@@ -270,10 +270,15 @@ pub const HEX_COLOR_PATTERN: &str = "^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$";
 #[serde(try_from = "String", into = "String")]
 pub struct HexColor(String);
 
+/// `#RRGGBB` or `#RRGGBBAA` ([`HEX_COLOR_PATTERN`]).
+fn is_hex_color(text: &str) -> bool {
+    text.strip_prefix('#')
+        .is_some_and(|hex| matches!(hex.len(), 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 impl HexColor {
     pub fn parse(text: &str) -> Option<HexColor> {
-        let hex = text.strip_prefix('#')?;
-        (matches!(hex.len(), 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit())).then(|| HexColor(text.to_string()))
+        is_hex_color(text).then(|| HexColor(text.to_string()))
     }
 
     pub fn as_str(&self) -> &str {
@@ -307,8 +312,7 @@ impl std::fmt::Display for HexColor {
 }
 
 pub fn hex_color(value: &Value, loc: Vec<LocPart>) -> Checked<HexColor> {
-    let text = patterned(value, loc, 0, usize::MAX, HEX_COLOR_PATTERN, |text| HexColor::parse(text).is_some())?;
-    Ok(HexColor(text))
+    patterned(value, loc, 0, usize::MAX, HEX_COLOR_PATTERN, is_hex_color).map(HexColor)
 }
 
 /// One of `allowed` (a str-valued Enum): pydantic's `enum` error otherwise, whatever the input type.

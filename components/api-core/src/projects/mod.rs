@@ -39,23 +39,16 @@ crate::text_enum! {
 
 crate::text_enum! {
     /// An interview language (ISO 639-1). The update schema lists them all; the
-    /// create schema all but the last, `uk` ([`Language::creatable`]).
+    /// create schema all but the last, `uk` ([`CREATE_LANGUAGES`]).
     pub enum Language {
         En = "en", Fr = "fr", De = "de", Es = "es", It = "it", Ar = "ar", Ru = "ru", Ja = "ja", He = "he", El = "el",
         Uk = "uk",
     }
 }
 
-impl Language {
-    /// Whether the create schema takes it (every language but `uk`).
-    pub fn creatable(self) -> bool {
-        self != Language::Uk
-    }
-}
-
 pub const INTERVIEW_MODES: &[&str] = <InterviewMode as crate::text_enum::TextEnum>::NAMES;
 pub const CAMERA_ACCESS: &[&str] = <CameraAccess as crate::text_enum::TextEnum>::NAMES;
-/// The names of the create schema's languages, for its `enum` message.
+/// The names of the create schema's languages: every [`Language`] but the last.
 pub const CREATE_LANGUAGES: &[&str] = match <Language as crate::text_enum::TextEnum>::NAMES.split_last() {
     Some((_uk, rest)) => rest,
     None => &[],
@@ -172,9 +165,9 @@ fn update_languages_rule(value: &Value, loc: Vec<LocPart>) -> Checked<Vec<Langua
 }
 
 fn create_languages_rule(value: &Value, loc: Vec<LocPart>) -> Checked<Vec<Language>> {
-    list_of(value, loc, 1, |item, loc| match item.as_str().and_then(Language::parse) {
-        Some(language) if language.creatable() => Ok(language),
-        _ => Err(vec![FieldError::new(loc, "enum", enum_message(CREATE_LANGUAGES))]),
+    let creatable = |item: &Value| item.as_str().filter(|name| CREATE_LANGUAGES.contains(name)).and_then(Language::parse);
+    list_of(value, loc, 1, |item, loc| {
+        creatable(item).ok_or_else(|| vec![FieldError::new(loc, "enum", enum_message(CREATE_LANGUAGES))])
     })
 }
 
