@@ -87,7 +87,8 @@ fn surveys_are_created_read_and_patched_with_their_blocks() {
     assert_eq!(patched[0]["required"], false, "statements are never answered");
     assert_eq!((&patched[1]["required"], &patched[1]["ai_follow_up"]), (&json!(true), &json!(false)));
     assert_eq!(patched[2]["scale"], "1-5", "ratings default to 1-5");
-    assert_eq!(patch(json!({"survey_blocks": null})).0, 422);
+    let (status, refused) = patch(json!({"survey_blocks": null}));
+    assert_eq!((status.as_u16(), &refused["detail"][0]["type"]), (422, &json!("list_type")), "{refused}");
     assert_eq!(patch(json!({"survey_blocks": blocks(&file_id)})).0, 200);
 
     // Sandbox interviews leave the blocks editable; the first production one fixes them.

@@ -334,16 +334,10 @@ pub const FIELDS: &[FieldSpec] = {
 
 /// Checks one update-schema field's patch value (null included).
 fn check_update_field(spec: &FieldSpec, value: &Value, loc: Vec<LocPart>) -> Checked<Value> {
-    if value.is_null() {
-        match spec.presence {
-            Presence::Clearable => return Ok(Value::Null),
-            // `null` on survey_blocks has always been a text's 422 (string_type),
-            // not its rule's list_type: kept as it was.
-            Presence::Optional => return text_rule(value, loc).map(Value::from),
-            // `null` on a required field: the error its type gives for None.
-            Presence::Required => {}
-        }
+    if value.is_null() && spec.presence == Presence::Clearable {
+        return Ok(Value::Null);
     }
+    // `null` on any other field: the error its type gives for None.
     (spec.rule)(value, loc)
 }
 

@@ -215,8 +215,9 @@ fn merge_patch_takes_whole_numbers_written_as_floats() {
 }
 
 #[test]
-fn merge_patch_null_on_a_required_field_is_a_422() {
+fn merge_patch_null_on_a_field_that_cannot_be_null_is_its_types_422() {
     for (field, kind) in [
+        ("survey_blocks", "list_type"),
         ("project_name", "string_type"),
         ("project_objective", "string_type"),
         ("interview_modes", "list_type"),
