@@ -177,11 +177,12 @@ mod tests {
             .unwrap()
             .iter()
             .flat_map(|(path, operations)| {
-                operations.as_object().unwrap().keys().filter_map(move |method| {
-                    ["get", "post", "put", "patch", "delete"]
-                        .contains(&method.as_str())
-                        .then(|| (method.to_ascii_uppercase(), path.clone()))
-                })
+                operations
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .filter(|method| ["get", "post", "put", "patch", "delete"].contains(&method.as_str()))
+                    .map(move |method| (method.to_ascii_uppercase(), path.clone()))
             })
             .collect();
         let listed: BTreeSet<(String, String)> =

@@ -430,7 +430,7 @@ fn interviewer_model() -> FakeModel {
         }
         let body = request.json();
         let user = body["messages"][1]["content"].as_str().unwrap_or_default().to_string();
-        let last_line = user.lines().filter(|l| l.starts_with("Interviewee:")).last().unwrap_or_default().to_string();
+        let last_line = user.lines().rfind(|l| l.starts_with("Interviewee:")).unwrap_or_default().to_string();
         if last_line.contains("GARBAGE") {
             ModelReply::chat("Great answer! Let me think about what to ask next...")
         } else if last_line.contains("SLOW") {

@@ -16,23 +16,22 @@ use crate::sessions::store as sessions_store;
 pub enum Span {
     Full,
     Partial { start: u64, end: u64 },
+    /// The range lies outside the blob (416).
+    Unsatisfiable,
 }
 
-/// The span a `Range` header asks for; `Err(())` when it cannot be satisfied.
-pub fn span(range: Option<&str>, size: u64) -> Result<Span, ()> {
-    let Some(header) = range else { return Ok(Span::Full) };
+/// The span a `Range` header asks for.
+pub fn span(range: Option<&str>, size: u64) -> Span {
+    let Some(header) = range else { return Span::Full };
     let Ok(parsed) = http_range_header::parse_range_header(header.trim()) else {
-        return Ok(Span::Full);
+        return Span::Full;
     };
     if parsed.ranges.len() != 1 {
-        return Ok(Span::Full);
+        return Span::Full;
     }
     match parsed.validate(size) {
-        Ok(ranges) => {
-            let range = &ranges[0];
-            Ok(Span::Partial { start: *range.start(), end: *range.end() })
-        }
-        Err(_) => Err(()),
+        Ok(ranges) => Span::Partial { start: *ranges[0].start(), end: *ranges[0].end() },
+        Err(_) => Span::Unsatisfiable,
     }
 }
 
@@ -121,9 +120,9 @@ pub fn ranged<S: BlobStore + 'static>(
     blobs: S,
 ) -> ApiResult<Reply> {
     let (status, start, end) = match span(range, size) {
-        Ok(Span::Full) => (200, 0, size.saturating_sub(1)),
-        Ok(Span::Partial { start, end }) => (206, start, end),
-        Err(()) => return Err(ApiError::RangeNotSatisfiable { size }),
+        Span::Full => (200, 0, size.saturating_sub(1)),
+        Span::Partial { start, end } => (206, start, end),
+        Span::Unsatisfiable => return Err(ApiError::RangeNotSatisfiable { size }),
     };
     let mut head = ApiResponse { status, ..head }
         .with_header("accept-ranges", "bytes")
@@ -142,15 +141,15 @@ mod tests {
 
     #[test]
     fn ranges_follow_rfc_9110() {
-        assert_eq!(span(None, 100), Ok(Span::Full));
-        assert_eq!(span(Some("bytes=0-9"), 100), Ok(Span::Partial { start: 0, end: 9 }));
-        assert_eq!(span(Some("bytes=90-"), 100), Ok(Span::Partial { start: 90, end: 99 }));
-        assert_eq!(span(Some("bytes=-10"), 100), Ok(Span::Partial { start: 90, end: 99 }));
-        assert_eq!(span(Some("bytes=50-500"), 100), Ok(Span::Partial { start: 50, end: 99 }));
-        assert_eq!(span(Some("bytes=100-"), 100), Err(()));
-        assert_eq!(span(Some("bytes=-101"), 100), Err(()));
-        assert_eq!(span(Some("bytes=0-1,5-6"), 100), Ok(Span::Full), "several ranges: the whole");
-        assert_eq!(span(Some("pages=1-2"), 100), Ok(Span::Full), "unparseable: ignored");
+        assert_eq!(span(None, 100), Span::Full);
+        assert_eq!(span(Some("bytes=0-9"), 100), Span::Partial { start: 0, end: 9 });
+        assert_eq!(span(Some("bytes=90-"), 100), Span::Partial { start: 90, end: 99 });
+        assert_eq!(span(Some("bytes=-10"), 100), Span::Partial { start: 90, end: 99 });
+        assert_eq!(span(Some("bytes=50-500"), 100), Span::Partial { start: 50, end: 99 });
+        assert_eq!(span(Some("bytes=100-"), 100), Span::Unsatisfiable);
+        assert_eq!(span(Some("bytes=-101"), 100), Span::Unsatisfiable);
+        assert_eq!(span(Some("bytes=0-1,5-6"), 100), Span::Full, "several ranges: the whole");
+        assert_eq!(span(Some("pages=1-2"), 100), Span::Full, "unparseable: ignored");
     }
 
     #[derive(Default)]

@@ -305,23 +305,22 @@ pub struct SurveyTallies {
 }
 
 pub fn survey_tallies(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<SurveyTallies> {
-    const SCOPE: &str = "FROM interviews i JOIN interview_turns t ON t.interview_id = i.interview_id
-         WHERE i.tenant_id = ? AND i.project_id = ? AND i.environment = 'production' AND i.flagged_at IS NULL";
+    const TURNS: &str = "FROM interviews i JOIN interview_turns t ON t.interview_id = i.interview_id";
+    const COUNTED: &str =
+        "WHERE i.tenant_id = ? AND i.project_id = ? AND i.environment = 'production' AND i.flagged_at IS NULL";
     let scope = [db::text(tenant_id), db::text(project_id)];
     let values = db.query(
         &format!(
             "SELECT t.question_index AS block, CAST(COALESCE(c.value, json_extract(t.answer, '$.rating')) AS TEXT) AS chosen, COUNT(*) AS n
-             FROM interviews i
-             JOIN interview_turns t ON t.interview_id = i.interview_id
-             LEFT JOIN json_each(t.answer, '$.choices') AS c
-             WHERE i.tenant_id = ? AND i.project_id = ? AND i.environment = 'production' AND i.flagged_at IS NULL
-               AND t.answer IS NOT NULL AND COALESCE(c.value, json_extract(t.answer, '$.rating')) IS NOT NULL
+             {TURNS} LEFT JOIN json_each(t.answer, '$.choices') AS c
+             {COUNTED} AND t.answer IS NOT NULL AND COALESCE(c.value, json_extract(t.answer, '$.rating')) IS NOT NULL
              GROUP BY block, chosen"
         ),
         &scope,
     )?;
     let per_block = |condition: &str| -> ApiResult<Vec<(i64, i64)>> {
-        let result = db.query(&format!("SELECT t.question_index AS block, COUNT(*) AS n {SCOPE} AND {condition} GROUP BY block"), &scope)?;
+        let result =
+            db.query(&format!("SELECT t.question_index AS block, COUNT(*) AS n {TURNS} {COUNTED} AND {condition} GROUP BY block"), &scope)?;
         db::read_all(&result, |row| Ok((row.int("block")?, row.int("n")?)))
     };
     Ok(SurveyTallies {

@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn the_page_never_sees_which_options_qualify() {
-        let shown = serde_json::to_value(&two_blocks()).unwrap();
+        let shown = serde_json::to_value(two_blocks()).unwrap();
         assert_eq!(shown[1], json!({"question": "Care used?", "type": "multiple_choice", "options": ["Daycare", "Nanny", "Family"]}));
     }
 }

@@ -366,8 +366,8 @@ pub fn run(options: &Options) {
     };
     println!("while the lists ran: {}", busy(lists_busy));
     println!(
-        "{:<46} {:>8} {:>8} {:>8} {:>6} {:>6}  {}",
-        "list scenario", "p50 ms", "+ ref ms", "p99 ms", "rows", "errors", "target"
+        "{:<46} {:>8} {:>8} {:>8} {:>6} {:>6}  target",
+        "list scenario", "p50 ms", "+ ref ms", "p99 ms", "rows", "errors"
     );
     let row = |name: &str, l: &Latencies, target: String| {
         println!(
@@ -401,8 +401,8 @@ pub fn run(options: &Options) {
     println!();
     println!("exports: {EXPORT_ROUNDS} runs each, interleaved; medians (rows: every run); {}", busy(exports_busy));
     println!(
-        "{:<30} {:>6} {:>7} {:>6} {:>7} {:>6} {:>7} {:>9} {:>9} {:>8}  {}",
-        "export", "status", "rows", "MiB", "1st b s", "last s", "RSS MiB", "+peak MiB", "(runs)", "+HWM MiB", "target"
+        "{:<30} {:>6} {:>7} {:>6} {:>7} {:>6} {:>7} {:>9} {:>9} {:>8}  target",
+        "export", "status", "rows", "MiB", "1st b s", "last s", "RSS MiB", "+peak MiB", "(runs)", "+HWM MiB"
     );
     let med = |runs: &[ExportRun], field: fn(&ExportRun) -> f64| median(runs.iter().map(field).collect());
     let runs_of = |kind: &str, count: usize| {

@@ -573,8 +573,8 @@ fn load(options: &Options, variables: &HashMap<String, String>, partner_key: &st
         options.seconds
     );
     println!(
-        "{:<34} {:>8} {:>7} {:>8} {:>8} {:>9} {:>6}  {}",
-        "scenario", "req/s", "x hello", "p50 ms", "p99 ms", "p99/hello", "errors", "target"
+        "{:<34} {:>8} {:>7} {:>8} {:>8} {:>9} {:>6}  target",
+        "scenario", "req/s", "x hello", "p50 ms", "p99 ms", "p99/hello", "errors"
     );
     let share = |i: usize, of: usize, field: fn(&Run) -> f64| {
         median(runs[i].iter().zip(&runs[of]).map(|(a, b)| field(a) / field(b)).collect())
