@@ -418,10 +418,10 @@ impl NewProject {
             let nullable_rule = |v: &Value, l: Vec<LocPart>| nullable(v, l, rule);
             match spec.on_create {
                 OnCreate::Name | OnCreate::Context if !generated => given(spec.name, f.require(spec.name, rule)),
-                OnCreate::Name => given(spec.name, f.check(spec.name, nullable_rule).flatten()),
+                // Generated mode's name may be given or null, like any nullable field.
+                OnCreate::Name | OnCreate::Nullable => given(spec.name, f.check(spec.name, nullable_rule).flatten()),
                 // Placeholders until the writer's context (`into_fields`).
                 OnCreate::Context => given(spec.name, Some(Value::from(""))),
-                OnCreate::Nullable => given(spec.name, f.check(spec.name, nullable_rule).flatten()),
                 OnCreate::DefaultOnNull(default) => {
                     given(spec.name, Some(f.check(spec.name, nullable_rule).flatten().unwrap_or_else(|| default(defaults))))
                 }

@@ -576,6 +576,10 @@ fn load(options: &Options, variables: &HashMap<String, String>, partner_key: &st
         "{:<34} {:>8} {:>7} {:>8} {:>8} {:>9} {:>6}  target",
         "scenario", "req/s", "x hello", "p50 ms", "p99 ms", "p99/hello", "errors"
     );
+    // The anchors' rows, which the shares are of.
+    let row_of = |target: Target| scenarios.iter().position(|s| s.target == target).expect("every anchor has a row");
+    let (hello_row, select_row, app_schema_row) =
+        (row_of(Target::Hello), row_of(Target::Select), row_of(Target::SelectOnAppSchema));
     let share = |i: usize, of: usize, field: fn(&Run) -> f64| {
         median(runs[i].iter().zip(&runs[of]).map(|(a, b)| field(a) / field(b)).collect())
     };
@@ -585,17 +589,17 @@ fn load(options: &Options, variables: &HashMap<String, String>, partner_key: &st
         let errors: u64 = runs[i].iter().map(|r| r.unexpected).sum();
         let target = match scenario.goal {
             Goal::Read => {
-                let (h, s, p) = (share(i, 0, rps), share(i, 1, rps), share(i, 0, p99));
+                let (h, s, p) = (share(i, hello_row, rps), share(i, select_row, rps), share(i, hello_row, p99));
                 format!(
                     ">= 0.25 hello ({}); >= 0.75 one-select: {s:.2} ({}); p99 <= 3x hello ({}); \
                      {:.2} of one-select on the app's schema",
                     verdict(h >= 0.25),
                     verdict(s >= 0.75),
                     verdict(p <= 3.0),
-                    share(i, 2, rps)
+                    share(i, app_schema_row, rps)
                 )
             }
-            Goal::Create => format!(">= 0.15 hello ({})", verdict(share(i, 0, rps) >= 0.15)),
+            Goal::Create => format!(">= 0.15 hello ({})", verdict(share(i, hello_row, rps) >= 0.15)),
             Goal::DeepPage => format!("as a page in 200: {:.2} of its req/s", share(i, i - 1, rps)),
             Goal::None => String::new(),
         };
@@ -603,10 +607,10 @@ fn load(options: &Options, variables: &HashMap<String, String>, partner_key: &st
             "{:<34} {:>8.0} {:>7.2} {:>8.2} {:>8.2} {:>9.1} {:>6}  {}",
             scenario.name,
             median(runs[i].iter().map(rps).collect()),
-            share(i, 0, rps),
+            share(i, hello_row, rps),
             median(runs[i].iter().map(|r| r.p50_ms).collect()),
             median(runs[i].iter().map(p99).collect()),
-            share(i, 0, p99),
+            share(i, hello_row, p99),
             errors,
             target
         );
