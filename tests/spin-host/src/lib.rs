@@ -103,8 +103,8 @@ pub struct HostConfig {
     /// providers (`env`, `static`), store labels besides `default`. `state_dir`
     /// above wins over a `state_dir` set in the file (as `--state-dir` does in Spin).
     pub runtime_config_file: Option<PathBuf>,
-    /// How long a client may take (see [`server::Timeouts`]).
-    pub timeouts: server::Timeouts,
+    /// Run only these components (`spin up -c <id>`); empty: all of them.
+    pub components: Vec<String>,
 }
 
 impl HostConfig {
@@ -120,7 +120,7 @@ impl HostConfig {
             variables: HashMap::new(),
             enable_cron: true,
             runtime_config_file: None,
-            timeouts: server::Timeouts::default(),
+            components: Vec::new(),
         }
     }
 }
@@ -184,7 +184,8 @@ impl Host {
     pub fn start(config: HostConfig) -> Result<Host> {
         let manifest_path = std::path::absolute(&config.manifest)
             .with_context(|| format!("bad manifest path {}", config.manifest.display()))?;
-        let manifest = Manifest::load(&manifest_path)?;
+        let mut manifest = Manifest::load(&manifest_path)?;
+        manifest.select_components(&config.components)?;
         let manifest_dir = manifest_path
             .parent()
             .unwrap_or(Path::new("/"))
@@ -250,7 +251,6 @@ impl Host {
             state,
             app_name: manifest.application.name.clone().unwrap_or_default(),
             app_version: manifest.application.version.clone().unwrap_or_default(),
-            timeouts: config.timeouts,
         });
 
         let (shutdown, shutdown_rx) = watch::channel(false);

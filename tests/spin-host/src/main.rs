@@ -33,6 +33,7 @@ OPTIONS (as `spin up`):
         --sqlite <SQL|@FILE>    Run SQL against the default database before serving
                                 (repeatable)
         --no-cron               Do not schedule [[trigger.cron]] components
+    -c, --component-id <ID>     Run only this component (repeatable; as `spin up -c`)
     -h, --help                  Print this help
 
 ENVIRONMENT:
@@ -49,6 +50,7 @@ struct Args {
     variables: HashMap<String, String>,
     sqlite: Vec<String>,
     cron: bool,
+    components: Vec<String>,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>> {
@@ -65,6 +67,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>> {
         variables: HashMap::new(),
         sqlite: Vec::new(),
         cron: true,
+        components: Vec::new(),
     };
     while let Some(arg) = args.next() {
         // Accept both `--flag value` and `--flag=value`.
@@ -97,6 +100,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>> {
             }
             "--sqlite" => out.sqlite.push(value(&flag)?),
             "--no-cron" => out.cron = false,
+            "-c" | "--component-id" => out.components.push(value(&flag)?),
             "-h" | "--help" => return Ok(None),
             other => bail!("unknown option {other:?} (try `spin-host --help`)"),
         }
@@ -166,8 +170,8 @@ fn run() -> Result<()> {
         state_dir,
         variables: args.variables,
         enable_cron: args.cron,
+        components: args.components,
         runtime_config_file: args.runtime_config_file,
-        timeouts: Default::default(),
     })?;
 
     let base = host.base_url();
@@ -232,6 +236,9 @@ mod tests {
             "--sqlite",
             "@x.sql",
             "--no-cron",
+            "-c",
+            "tenants",
+            "--component-id=projects",
         ])
         .unwrap()
         .unwrap();
@@ -245,6 +252,7 @@ mod tests {
         assert_eq!(a.variables["a_b"], "c=d");
         assert_eq!(a.sqlite, vec!["@x.sql"]);
         assert!(!a.cron);
+        assert_eq!(a.components, vec!["tenants", "projects"]);
         assert!(parse(&["up", "--bogus"]).is_err());
         assert!(parse(&["down"]).is_err());
         assert!(parse(&["up", "--listen"]).is_err());

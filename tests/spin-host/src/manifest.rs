@@ -175,6 +175,23 @@ impl Manifest {
         }
         out
     }
+
+    /// Keeps only the triggers of `ids`, as `spin up -c <id>...` runs only those
+    /// components (the other routes are not served, the other crons never fire).
+    /// No ids: every component.
+    pub fn select_components(&mut self, ids: &[String]) -> Result<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        for id in ids {
+            if !self.component.contains_key(id) {
+                bail!("Specified component \"{id}\" not found in application");
+            }
+        }
+        self.trigger.http.retain(|t| ids.contains(&t.component));
+        self.trigger.cron.retain(|t| ids.contains(&t.component));
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -266,6 +283,19 @@ sqlite_databases = ["default"]
             m.triggered_components(),
             vec!["tenants", "internal", "sweeper"]
         );
+    }
+
+    #[test]
+    fn selecting_components_keeps_only_their_triggers() {
+        let mut m = Manifest::parse(SAMPLE).unwrap();
+        m.select_components(&["tenants".to_string()]).unwrap();
+        assert_eq!(m.triggered_components(), vec!["tenants"]);
+        assert!(m.trigger.cron.is_empty(), "the sweeper's cron is not scheduled");
+        let mut all = Manifest::parse(SAMPLE).unwrap();
+        all.select_components(&[]).unwrap();
+        assert_eq!(all.triggered_components(), vec!["tenants", "internal", "sweeper"]);
+        let error = Manifest::parse(SAMPLE).unwrap().select_components(&["nope".to_string()]).unwrap_err();
+        assert!(error.to_string().contains("\"nope\" not found"), "{error}");
     }
 
     #[test]
