@@ -120,57 +120,45 @@ fn control_characters_are_refused_wherever_text_enters() {
     assert_eq!(start_raw(app, &start).0, 422);
 }
 
-/// A host whose client timeouts are short, so that the test need not wait a minute.
-fn impatient_app(state: &tempfile::TempDir) -> TestApp {
-    TestApp::start_configured(state.path(), &[], |config| {
-        config.timeouts = spin_host::server::Timeouts {
-            header_read: Duration::from_millis(700),
-            body_idle: Duration::from_millis(700),
-        };
-    })
-}
-
+/// A client that stops sending in the middle of its headers or of its body
+/// holds its own connection and nothing else: Spin 4.0.2 sets no client
+/// timeouts (it waits for the rest as long as the connection lives), and the
+/// test host serves the same way. The app keeps answering everyone else, and a
+/// request whose client went away half-way through its body stores nothing.
+/// (Bounding slow clients is the reverse proxy's job: docs/deploy.md.)
 #[test]
-fn a_client_that_stops_sending_is_cut_off() {
-    let state = tempfile::tempdir().unwrap();
-    let app = impatient_app(&state);
+fn a_client_that_stops_sending_holds_only_its_own_connection() {
+    let app = TestApp::start(&[]);
     let tenant = app.create_tenant();
     let auth = [("X-Api-Key", tenant.api_key.as_str()), ("X-Tenant-Id", tenant.tenant_id.as_str())];
+    let stalled = |request: String| {
+        let mut stream = TcpStream::connect(app.host.addr()).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        stream.set_read_timeout(Some(Duration::from_millis(1500))).unwrap();
+        stream
+    };
+    let mut body_stalled = stalled(
+        head(&app, "POST", "/v1/projects", &[auth[0], auth[1], ("Content-Type", "application/json"), ("Content-Length", "200")])
+            + "\r\n{\"project_name\": \"slow",
+    );
+    let mut headers_stalled = stalled(head(&app, "GET", "/v1/projects", &auth));
 
-    // A body shorter than its Content-Length, with the connection left open: the
-    // body timeout ends it, and the answer is the client's 400.
-    let mut request = head(&app, "POST", "/v1/projects", &[auth[0], auth[1], ("Content-Type", "application/json"), ("Content-Length", "200")]);
-    request.push_str("\r\n{\"project_name\": \"slow");
-    let started = std::time::Instant::now();
-    let (status, body) = raw(&app, &request, false);
-    assert_eq!(status, 400, "{body}");
-    assert_detail_error(&body, "unreadable_body");
-    assert!(started.elapsed() < Duration::from_secs(5), "answered after {:?}", started.elapsed());
-
-    // Headers that never end: the connection is closed without an answer.
-    let mut stream = TcpStream::connect(app.host.addr()).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    stream.write_all(head(&app, "GET", "/v1/projects", &auth).as_bytes()).unwrap();
-    let started = std::time::Instant::now();
-    let mut answer = Vec::new();
-    let _ = stream.read_to_end(&mut answer);
-    assert!(started.elapsed() < Duration::from_secs(5), "closed after {:?}", started.elapsed());
-    let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.is_empty() || answer.starts_with("HTTP/1.1 408"), "{answer}");
-
-    // A kept-alive connection left idle is closed too, after its answer.
-    let mut stream = TcpStream::connect(app.host.addr()).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut request = head(&app, "GET", "/v1/projects", &auth);
-    request.push_str("\r\n");
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut answer = Vec::new();
-    let _ = stream.read_to_end(&mut answer);
-    let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    assert!(started.elapsed() < Duration::from_secs(8));
-
-    // The host still serves everyone else.
-    let (status, _) = json_of(app.get("/v1/projects").auth(&tenant).send().unwrap());
+    for _ in 0..5 {
+        let (status, _) = json_of(app.get("/v1/projects").auth(&tenant).send().unwrap());
+        assert_eq!(status, 200, "others are served while two clients stall");
+    }
+    // Neither stalled request has been answered, nor its connection closed.
+    for stream in [&mut body_stalled, &mut headers_stalled] {
+        let mut byte = [0u8; 1];
+        match stream.read(&mut byte) {
+            Err(error) => assert!(matches!(error.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut), "{error}"),
+            Ok(read) => panic!("a stalled request was answered or closed ({read} bytes): no client timeouts, as in Spin"),
+        }
+    }
+    // The body never completes: the client gives up.
+    drop(body_stalled);
+    drop(headers_stalled);
+    let (status, list) = json_of(app.get("/v1/projects").auth(&tenant).send().unwrap());
     assert_eq!(status, 200);
+    assert_eq!(list["data"], json!([]), "the half-sent project was not stored");
 }

@@ -6,7 +6,6 @@
 
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -39,81 +38,6 @@ pub struct App {
     pub state: Arc<AppState>,
     pub app_name: String,
     pub app_version: String,
-    pub timeouts: Timeouts,
-}
-
-/// How long a client may take, as a production server bounds it (nginx's
-/// `client_header_timeout` / `client_body_timeout` / `keepalive_timeout` are of
-/// this order). `make up` serves real clients with these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Timeouts {
-    /// To send a request's whole header section; also how long a kept-alive
-    /// connection may wait idle for its next request (hyper runs the same timer
-    /// while it waits for headers). Past it the connection is closed.
-    pub header_read: Duration,
-    /// Between two pieces of a request body. Past it the body ends with an error,
-    /// which the component answers as the client's fault (400).
-    pub body_idle: Duration,
-}
-
-impl Default for Timeouts {
-    fn default() -> Self {
-        Timeouts {
-            header_read: Duration::from_secs(60),
-            body_idle: Duration::from_secs(30),
-        }
-    }
-}
-
-/// A request body whose next frame must come within `idle`, or it ends with a
-/// read timeout.
-struct IdleTimeoutBody {
-    inner: Incoming,
-    idle: Duration,
-    deadline: Pin<Box<tokio::time::Sleep>>,
-}
-
-impl IdleTimeoutBody {
-    fn new(inner: Incoming, idle: Duration) -> Self {
-        IdleTimeoutBody {
-            inner,
-            idle,
-            deadline: Box::pin(tokio::time::sleep(idle)),
-        }
-    }
-}
-
-impl Body for IdleTimeoutBody {
-    type Data = Bytes;
-    type Error = wasmtime_wasi_http::Error;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
-        let this = &mut *self;
-        match Pin::new(&mut this.inner).poll_frame(cx) {
-            Poll::Ready(frame) => {
-                let next = tokio::time::Instant::now() + this.idle;
-                this.deadline.as_mut().reset(next);
-                Poll::Ready(frame.map(|f| f.map_err(wasmtime_wasi_http::Error::from)))
-            }
-            Poll::Pending => match this.deadline.as_mut().poll(cx) {
-                Poll::Ready(()) => {
-                    Poll::Ready(Some(Err(wasmtime_wasi_http::Error::ConnectionReadTimeout)))
-                }
-                Poll::Pending => Poll::Pending,
-            },
-        }
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.inner.size_hint()
-    }
 }
 
 fn empty_body() -> HyperOutgoingBody {
@@ -152,16 +76,16 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, mut shutdown: watch::Re
             _ = shutdown.wait_for(|stop| *stop) => break,
         };
         let _ = stream.set_nodelay(true);
-        let app_timeouts = app.timeouts;
         let app = app.clone();
         let service = hyper::service::service_fn(move |req| {
             let app = app.clone();
             async move { Ok::<_, Infallible>(handle(app, req, client_addr).await) }
         });
+        // No timer, so no client timeouts: Spin 4.0.2 waits as long as a client
+        // takes to send its headers or its body (bound slow clients in front of
+        // it, see docs/deploy.md).
         let conn = hyper::server::conn::http1::Builder::new()
             .keep_alive(true)
-            .timer(hyper_util::rt::TokioTimer::new())
-            .header_read_timeout(app_timeouts.header_read)
             .serve_connection(TokioIo::new(stream), service);
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
@@ -331,8 +255,6 @@ async fn execute(
         .clone()
         .ok_or_else(|| anyhow!("component {:?} is not an HTTP component", component.info.id))?;
     let mut store = new_store(&component.info, &app.state);
-    let (parts, body) = req.into_parts();
-    let req = Request::from_parts(parts, IdleTimeoutBody::new(body, app.timeouts.body_idle));
     let req = store
         .data_mut()
         .http()
