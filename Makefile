@@ -1,5 +1,7 @@
 # The two commands: `make up` serves the API on 127.0.0.1:3000, `make test` runs
 # every test. Both set up what they need first (idempotent, seconds when done).
+# SPIN=/path/to/spin selects the real Spin CLI: `make up` and `make bench` run
+# under it, `make test` runs the end-to-end suite under it too.
 SHELL := /bin/bash
 LISTEN ?= 127.0.0.1:3000
 STATE_DIR ?= .spin
@@ -34,12 +36,17 @@ up: build
 unit:
 	cargo test $(NATIVE) --lib
 
+# The end-to-end suite under the selected runtime (SPIN set: the real Spin).
 e2e: build setup-browser setup-redis
 	cargo test $(NATIVE) --test '*'
 
-# Every test, then the contract fuzzer (`make fuzz`, below).
+# Every test under the test host; with SPIN set, the end-to-end suite (README
+# and browser tests included) once more under the real Spin; then the
+# contract fuzzer (`make fuzz`, below).
 test: build setup-browser setup-redis
-	cargo test $(NATIVE)
+	env -u SPIN cargo test $(NATIVE)
+	@if [ -n "$$SPIN" ]; then echo "make test: the end-to-end suite under $$("$$SPIN" --version)"; \
+	    cargo test $(NATIVE) --test '*'; fi
 	$(MAKE) --no-print-directory fuzz
 
 # The OpenAPI document proven by a fuzzer: schemathesis (pinned, installed in

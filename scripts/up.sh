@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Serves the app: with the real Spin CLI when it is installed, otherwise with
-# the project's own Spin-compatible host. Prints the dev partnership key.
+# Serves the app: with the Spin CLI that SPIN names, else with `spin` when it is
+# on PATH, otherwise with the project's own Spin-compatible host. Prints the dev
+# partnership key.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 listen=${1:-127.0.0.1:3000}
@@ -22,9 +23,11 @@ Development partnership credentials (for POST /v1/tenants):
   X-Tenant-Id: $SPIN_VARIABLE_PARTNER_TENANT_ID
 INFO
 
-if command -v spin >/dev/null 2>&1; then
-    if spin plugins list --installed 2>/dev/null | grep -q '^trigger-cron'; then
-        exec spin up --listen "$listen" --state-dir "$state_dir"
+spin=${SPIN:-$(command -v spin || true)}
+if [ -n "$spin" ]; then
+    echo "Serving with $("$spin" --version)"
+    if "$spin" plugins list --installed 2>/dev/null | grep -q '^trigger-cron'; then
+        exec "$spin" up --from spin.toml --listen "$listen" --state-dir "$state_dir"
     fi
     # Without the cron plugin, `spin up` cannot start the cron component: run the
     # HTTP components only, and say how maintenance runs then (docs/deploy.md).
@@ -38,6 +41,6 @@ Idle interviews and webhook deliveries then wait for POST /v1/maintenance/run:
 set SPIN_VARIABLE_MAINTENANCE_TOKEN and call it every minute, or install the
 plugin (spin plugins install trigger-cron).
 NOTE
-    exec spin up --listen "$listen" --state-dir "$state_dir" "${args[@]}"
+    exec "$spin" up --from spin.toml --listen "$listen" --state-dir "$state_dir" "${args[@]}"
 fi
 exec target/debug/spin-host up --from spin.toml --listen "$listen" --state-dir "$state_dir"

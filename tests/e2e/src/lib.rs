@@ -1,10 +1,12 @@
-//! Helpers shared by the end-to-end tests: start the Spin-compatible host on the
-//! built components (real SQLite and key-value files in a temporary state
-//! directory), and talk to it over real HTTP.
+//! Helpers shared by the end-to-end tests: serve the built components (real
+//! SQLite and key-value files in a temporary state directory) under the
+//! runtime the suite runs on, and talk to them over real HTTP. The runtime is
+//! the project's Spin-compatible host, or the real Spin CLI when `SPIN` names
+//! one (see [`runtime`]).
 
 use reqwest::blocking::{Client, RequestBuilder, Response};
 use serde_json::{json, Value};
-use spin_host::{Host, HostConfig};
+use spin_host::HostConfig;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -13,8 +15,11 @@ pub use reqwest::StatusCode;
 
 pub mod fake_model;
 pub mod markdown;
+pub mod runtime;
 pub mod sessions;
 pub mod webdriver;
+
+pub use runtime::{skip_under_spin, Runtime, RuntimeProcess, Server};
 
 pub const PARTNER_TENANT_ID: &str = "0b7e5d8c-6a4f-4c1e-9d2b-3f8a7c6e5d4b";
 
@@ -30,9 +35,10 @@ fn check_components_built() {
     }
 }
 
-/// A running host with its own state directory and partnership key.
+/// A running app with its own state directory and partnership key.
 pub struct TestApp {
-    pub host: Host,
+    /// The runtime serving it (the test host in process, or a `spin up` process).
+    pub host: Server,
     pub partner_key: String,
     pub client: Client,
     /// The host's state directory (`sqlite_db.db`, `sqlite_key_value.db`).
@@ -40,14 +46,18 @@ pub struct TestApp {
     _state: Option<tempfile::TempDir>,
 }
 
-/// Variables every test host gets unless a test overrides them: generous rate
-/// limits so that tests do not trip over each other.
+/// Variables every test app gets unless a test overrides them: generous rate
+/// limits so that tests do not trip over each other, and a maintenance token,
+/// the door [`Server::run_cron`] uses where it cannot fire the cron component
+/// itself (a test of the route without a token sets it to "").
 pub fn default_variables(partner_key: &str) -> HashMap<String, String> {
     HashMap::from([
         ("partner_api_key".to_string(), partner_key.to_string()),
         ("partner_tenant_id".to_string(), PARTNER_TENANT_ID.to_string()),
         ("rate_limit_per_minute".to_string(), "100000".to_string()),
         ("project_create_rate_limit_per_minute".to_string(), "100000".to_string()),
+        ("operator_rate_limit_per_minute".to_string(), "100000".to_string()),
+        ("maintenance_token".to_string(), format!("e2e-maintenance-{}", uuid::Uuid::new_v4().simple())),
     ])
 }
 
@@ -70,9 +80,38 @@ impl TestApp {
         TestApp::start_configured(state_dir, overrides, |config| config.enable_cron = enable_cron)
     }
 
-    /// A fresh host whose configuration `configure` adjusts (listen address,
-    /// state directory and variables are set already).
+    /// A fresh app whose configuration `configure` adjusts (listen address,
+    /// state directory and variables are set already), under the selected runtime.
     pub fn start_configured(
+        state_dir: &Path,
+        overrides: &[(&str, &str)],
+        configure: impl FnOnce(&mut HostConfig),
+    ) -> TestApp {
+        TestApp::launch(Runtime::selected(), false, state_dir, overrides, configure)
+    }
+
+    /// Like [`TestApp::start_configured`], always as a child process of the
+    /// selected runtime (`spin up`, or the test host's `spin-host up`), which
+    /// a test can kill without warning ([`TestApp::process`]).
+    pub fn start_process(
+        state_dir: &Path,
+        overrides: &[(&str, &str)],
+        configure: impl FnOnce(&mut HostConfig),
+    ) -> TestApp {
+        TestApp::launch(Runtime::selected(), true, state_dir, overrides, configure)
+    }
+
+    /// The runtime's process, of an app made by [`TestApp::start_process`].
+    pub fn process(&mut self) -> &mut RuntimeProcess {
+        match &mut self.host {
+            Server::Process(process) => process,
+            Server::InProcess(_) => panic!("this app runs in the test process: start it with TestApp::start_process"),
+        }
+    }
+
+    fn launch(
+        runtime: Runtime,
+        as_process: bool,
         state_dir: &Path,
         overrides: &[(&str, &str)],
         configure: impl FnOnce(&mut HostConfig),
@@ -91,7 +130,10 @@ impl TestApp {
             config.variables.insert(name.to_string(), value.to_string());
         }
         configure(&mut config);
-        let host = Host::start(config).expect("the host starts");
+        let host = match as_process {
+            true => Server::Process(RuntimeProcess::start(&runtime, &config)),
+            false => Server::start(&runtime, config),
+        };
         TestApp { host, partner_key, client: Client::new(), state_dir: state_dir.to_path_buf(), _state: None }
     }
 

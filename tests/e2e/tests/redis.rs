@@ -10,10 +10,8 @@
 
 use e2e::sessions::{project_body, start_body};
 use e2e::*;
-use reqwest::blocking::Client;
-use serde_json::{json, Value};
-use spin_host::{Host, HostConfig};
-use std::path::{Path, PathBuf};
+use serde_json::json;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -113,61 +111,6 @@ impl Drop for RedisServer {
     }
 }
 
-/// The host on the built components, like `TestApp::start_with`, but with a
-/// runtime config file.
-struct App {
-    host: Host,
-    client: Client,
-    partner_key: String,
-    state_dir: PathBuf,
-}
-
-impl App {
-    fn start(state_dir: &Path, runtime_config_file: &Path) -> App {
-        let partner_key = format!("sk-partner-test-{}", uuid::Uuid::new_v4().simple());
-        let host = Host::start(HostConfig {
-            manifest: workspace_root().join("spin.toml"),
-            listen: "127.0.0.1:0".parse().unwrap(),
-            state_dir: state_dir.to_path_buf(),
-            variables: default_variables(&partner_key),
-            enable_cron: false,
-            runtime_config_file: Some(runtime_config_file.to_path_buf()),
-            ..HostConfig::new(workspace_root().join("spin.toml"))
-        })
-        .expect("the host starts (is everything built? run make build)");
-        App { host, client: Client::new(), partner_key, state_dir: state_dir.to_path_buf() }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.host.base_url())
-    }
-
-    fn post_json(&self, path: &str, auth: Option<&TenantCredentials>, body: &Value) -> (StatusCode, Value) {
-        let mut request = self.client.post(self.url(path)).json(body);
-        if let Some(tenant) = auth {
-            request = request.auth(tenant);
-        }
-        json_of(request.send().unwrap())
-    }
-
-    fn create_tenant(&self) -> TenantCredentials {
-        let response = self
-            .client
-            .post(self.url("/v1/tenants"))
-            .header("X-Api-Key", &self.partner_key)
-            .header("X-Tenant-Id", PARTNER_TENANT_ID)
-            .json(&json!({"organization_name": format!("Org {}", uuid::Uuid::new_v4()), "contact_email": "research@example.com"}))
-            .send()
-            .unwrap();
-        let (status, body) = json_of(response);
-        assert_eq!(status, 201, "{body}");
-        TenantCredentials {
-            tenant_id: body["tenant_id"].as_str().unwrap().to_string(),
-            api_key: body["api_key"].as_str().unwrap().to_string(),
-        }
-    }
-}
-
 /// A runtime config in its own directory putting the `default` key-value store on `redis`.
 fn redis_runtime_config(redis: &RedisServer) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -216,7 +159,8 @@ fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
     let redis = RedisServer::start();
     let config_dir = redis_runtime_config(&redis);
     let state = tempfile::tempdir().unwrap();
-    let app = App::start(state.path(), &config_dir.path().join("runtime-config.toml"));
+    let runtime_config = config_dir.path().join("runtime-config.toml");
+    let app = TestApp::start_configured(state.path(), &[], |config| config.runtime_config_file = Some(runtime_config));
     let tenant = app.create_tenant();
 
     // A file upload and download round trip: two chunks (1 MiB each at most).
@@ -227,10 +171,10 @@ fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
         .text("purpose", "survey")
         .finish();
     let (status, uploaded) =
-        json_of(app.client.post(app.url("/v1/files")).auth(&tenant).header("Content-Type", content_type).body(body).send().unwrap());
+        json_of(app.post("/v1/files").auth(&tenant).header("Content-Type", content_type).body(body).send().unwrap());
     assert_eq!(status, 200, "{uploaded}");
     let file_id = uploaded["file_id"].as_str().unwrap().to_string();
-    let response = app.client.get(app.url(&format!("/v1/files/{file_id}"))).auth(&tenant).send().unwrap();
+    let response = app.get(&format!("/v1/files/{file_id}")).auth(&tenant).send().unwrap();
     assert_eq!(response.status(), 200);
     assert_eq!(response.headers()["content-type"], "image/png");
     assert!(response.bytes().unwrap() == bytes, "the download returns the uploaded bytes");
@@ -247,21 +191,20 @@ fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
     // A recording chunk of a talking interview.
     let mut project = project_body(json!({"interview_modes": ["talking"]}));
     project["project_name"] = json!("Redis study");
-    let (status, created) = app.post_json("/v1/projects", Some(&tenant), &project);
+    let (status, created) = json_of(app.post("/v1/projects").auth(&tenant).json(&project).send().unwrap());
     assert_eq!(status, 201, "{created}");
     let project_id = created["project_id"].as_str().unwrap().to_string();
-    let (status, activated) = app.post_json(&format!("/v1/projects/{project_id}/activate"), Some(&tenant), &json!({}));
+    let (status, activated) = json_of(app.post(&format!("/v1/projects/{project_id}/activate")).auth(&tenant).send().unwrap());
     assert_eq!(status, 200, "{activated}");
     let mut start = start_body(&project_id, "production");
     start["mode"] = json!("talking");
-    let (status, session) = app.post_json("/v1/sessions", None, &start);
+    let (status, session) = json_of(app.post("/v1/sessions").json(&start).send().unwrap());
     assert_eq!(status, 201, "{session}");
     let interview_id = session["interview_id"].as_str().unwrap().to_string();
     let token = session["session_token"].as_str().unwrap().to_string();
     let audio: Vec<u8> = (0..1500u32).map(|i| (i * 7 % 256) as u8).collect();
     let (status, recorded) = json_of(
-        app.client
-            .put(app.url(&format!("/v1/sessions/{interview_id}/recordings/audio/0")))
+        app.request("PUT", &format!("/v1/sessions/{interview_id}/recordings/audio/0"))
             .bearer_auth(&token)
             .header("content-type", "audio/webm;codecs=opus")
             .body(audio.clone())

@@ -5,7 +5,6 @@
 
 use e2e::*;
 use serde_json::{json, Value};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn project() -> Value {
@@ -21,47 +20,15 @@ fn project() -> Value {
 #[test]
 fn an_acknowledged_project_survives_kill_9_of_the_host() {
     let state = tempfile::tempdir().unwrap();
-    let partner_key = format!("sk-partner-test-{}", uuid::Uuid::new_v4().simple());
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let base = format!("http://127.0.0.1:{port}");
-    // The host as its own process, so that it can be killed without warning.
-    let mut host = Command::new(workspace_root().join("target/debug/spin-host"))
-        .args(["up", "--no-cron", "--listen", &format!("127.0.0.1:{port}"), "--from"])
-        .arg(workspace_root().join("spin.toml"))
-        .arg("--state-dir")
-        .arg(state.path())
-        .envs(default_variables(&partner_key).into_iter().map(|(k, v)| (format!("SPIN_VARIABLE_{}", k.to_uppercase()), v)))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("target/debug/spin-host is built (make build)");
-    let client = reqwest::blocking::Client::new();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while client.get(format!("{base}/.well-known/spin/health")).send().is_err() {
-        assert!(Instant::now() < deadline, "the host did not come up");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let (status, tenant) = json_of(
-        client
-            .post(format!("{base}/v1/tenants"))
-            .header("X-Api-Key", &partner_key)
-            .header("X-Tenant-Id", PARTNER_TENANT_ID)
-            .json(&json!({"organization_name": "Durable Org", "contact_email": "ops@durable.example"}))
-            .send()
-            .unwrap(),
-    );
-    assert_eq!(status, 201, "{tenant}");
-    let tenant = TenantCredentials {
-        tenant_id: tenant["tenant_id"].as_str().unwrap().into(),
-        api_key: tenant["api_key"].as_str().unwrap().into(),
-    };
-    let (status, created) = json_of(client.post(format!("{base}/v1/projects")).auth(&tenant).json(&project()).send().unwrap());
+    // The runtime as its own process, so that it can be killed without warning.
+    let mut host = TestApp::start_process(state.path(), &[], |_| {});
+    let tenant = host.create_tenant();
+    let (status, created) = json_of(host.post("/v1/projects").auth(&tenant).json(&project()).send().unwrap());
     assert_eq!(status, 201, "{created}");
 
-    host.kill().unwrap(); // SIGKILL: no shutdown, no checkpoint
-    host.wait().unwrap();
+    host.process().kill(); // SIGKILL: no shutdown, no checkpoint
 
-    let app = TestApp::start_in(state.path(), &[("partner_api_key", partner_key.as_str())]);
+    let app = TestApp::start_in(state.path(), &[("partner_api_key", host.partner_key.as_str())]);
     let (status, read) =
         json_of(app.get(&format!("/v1/projects/{}", created["project_id"].as_str().unwrap())).auth(&tenant).send().unwrap());
     assert_eq!(status, 200, "the tenant's key and the project are both still there: {read}");
@@ -128,9 +95,22 @@ fn a_burst_of_first_requests_on_a_fresh_database_all_succeed() {
 #[test]
 fn the_dispatcher_brings_a_fresh_database_up_to_date() {
     let state = tempfile::tempdir().unwrap();
-    let app = TestApp::start_in(state.path(), &[]);
-    // No request has run the rate-limit statement (which migrates on the way).
-    app.host.run_cron("maintenance").expect("the dispatcher runs on a fresh database");
+    // No request runs the rate-limit statement (which migrates on the way):
+    // only the cron component, which the test host fires now and Spin's
+    // cron plugin every 5 seconds.
+    let app = TestApp::start_with(state.path(), &[], Runtime::selected().is_spin());
+    if let Server::InProcess(host) = &app.host {
+        host.run_cron("maintenance").expect("the dispatcher runs on a fresh database");
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let migrated = || {
+        let conn = rusqlite::Connection::open_with_flags(app.sqlite_path(), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).ok()?;
+        conn.query_row("PRAGMA user_version", [], |row| row.get::<_, i64>(0)).ok().filter(|version| *version > 0)
+    };
+    while migrated().is_none() {
+        assert!(Instant::now() < deadline, "the cron component did not migrate the database within 30 s");
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let conn = rusqlite::Connection::open_with_flags(app.sqlite_path(), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0)).unwrap();
     let mode: String = conn.query_row("PRAGMA journal_mode", [], |row| row.get(0)).unwrap();

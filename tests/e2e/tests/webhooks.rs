@@ -781,8 +781,8 @@ fn run_maintenance(app: &TestApp, token: Option<&str>) -> (StatusCode, Value) {
 
 #[test]
 fn the_maintenance_route_is_off_until_a_token_is_set() {
-    let app = shared_app();
-    let (status, body) = run_maintenance(app, Some("anything"));
+    let app = TestApp::start(&[("maintenance_token", "")]);
+    let (status, body) = run_maintenance(&app, Some("anything"));
     assert_eq!(status, 404);
     assert_detail_error(&body, "not_found");
 }

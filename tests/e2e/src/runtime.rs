@@ -1,0 +1,336 @@
+//! Which runtime serves the components under test: the project's own
+//! Spin-compatible host, or the real Spin CLI when the `SPIN` environment
+//! variable names one (`SPIN=/path/to/spin cargo test -p e2e`).
+//!
+//! The test host runs in the test process ([`spin_host::Host`]); Spin runs as
+//! `spin up` in a child process, from the same `spin.toml`, with the test's
+//! variables as `SPIN_VARIABLE_<NAME>`, its state directory and runtime config
+//! file, and the cron trigger through Spin's `trigger-cron` plugin. Either
+//! runtime can also run as a child process that a test kills without warning
+//! ([`RuntimeProcess`]): the test host's binary takes the same arguments as
+//! `spin up`.
+//!
+//! A maintenance run on demand ([`Server::run_cron`]) fires the cron component
+//! on the test host; a process has no such door, so it runs the same
+//! `api_core::maintenance::run` through `POST /v1/maintenance/run` with the
+//! app's `maintenance_token` (which every test app gets, see
+//! [`crate::default_variables`]).
+
+use spin_host::{Host, HostConfig};
+use std::io::Read as _;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The runtime the suite runs under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runtime {
+    /// `tests/spin-host`, in the test process (or `target/debug/spin-host` as a process).
+    TestHost,
+    /// The Spin CLI at this path.
+    Spin(PathBuf),
+}
+
+impl Runtime {
+    /// `Spin` when `SPIN` names a file, else the test host.
+    pub fn selected() -> Runtime {
+        match std::env::var_os("SPIN").filter(|value| !value.is_empty()) {
+            Some(path) => {
+                let path = PathBuf::from(path);
+                assert!(path.is_file(), "SPIN={} is not a file", path.display());
+                Runtime::Spin(path)
+            }
+            None => Runtime::TestHost,
+        }
+    }
+
+    pub fn is_spin(&self) -> bool {
+        matches!(self, Runtime::Spin(_))
+    }
+
+    /// The binary that serves `up` in a child process.
+    pub fn binary(&self) -> PathBuf {
+        match self {
+            Runtime::Spin(path) => path.clone(),
+            Runtime::TestHost => crate::workspace_root().join("target/debug/spin-host"),
+        }
+    }
+}
+
+/// For a test that only makes sense on the test host (it reaches into the
+/// host's own settings or internals): under Spin it prints why it is skipped
+/// and returns true, and the test returns at once.
+pub fn skip_under_spin(why: &str) -> bool {
+    if Runtime::selected().is_spin() {
+        eprintln!("skipped under Spin: {why}");
+        return true;
+    }
+    false
+}
+
+/// A running app, whichever runtime serves it.
+pub enum Server {
+    /// The test host in this process.
+    InProcess(Host),
+    /// `spin up` (or `spin-host up`) in a child process.
+    Process(RuntimeProcess),
+}
+
+impl Server {
+    /// Starts `config` under `runtime`: the test host in process, Spin as a child.
+    pub fn start(runtime: &Runtime, config: HostConfig) -> Server {
+        match runtime {
+            Runtime::TestHost => Server::InProcess(Host::start(config).expect("the host starts")),
+            Runtime::Spin(_) => Server::Process(RuntimeProcess::start(runtime, &config)),
+        }
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        match self {
+            Server::InProcess(host) => host.addr(),
+            Server::Process(process) => process.addr,
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr())
+    }
+
+    /// One maintenance run, waited for: the cron component on the test host,
+    /// `POST /v1/maintenance/run` in a process.
+    pub fn run_cron(&self, component: &str) -> anyhow::Result<()> {
+        match self {
+            Server::InProcess(host) => host.run_cron(component),
+            Server::Process(process) => process.run_maintenance(),
+        }
+    }
+
+    /// Stops the app gracefully (Spin: SIGINT, as Ctrl-C).
+    pub fn stop(self) {
+        match self {
+            Server::InProcess(host) => host.stop(),
+            Server::Process(mut process) => process.stop(),
+        }
+    }
+}
+
+/// `spin up` (or the test host's `spin-host up`) as a child process in a
+/// process group of its own (Spin runs its trigger plugins as children), with
+/// `spin up`'s arguments; its output goes to a log file outside the state
+/// directory. Stopped (SIGINT to the group, then SIGKILL) when dropped.
+pub struct RuntimeProcess {
+    child: Option<Child>,
+    pub addr: SocketAddr,
+    maintenance_token: Option<String>,
+    /// Spin's own output and, with `--log-dir`, the components' logs.
+    logs: tempfile::TempDir,
+}
+
+/// How long a runtime may take to answer its health check after starting
+/// (the first start of Spin compiles every component).
+const START_TIMEOUT: Duration = Duration::from_secs(180);
+
+impl RuntimeProcess {
+    /// Starts the app of `config` under `runtime`'s binary and waits until it
+    /// answers. `config.listen` with port 0 picks a free port.
+    pub fn start(runtime: &Runtime, config: &HostConfig) -> RuntimeProcess {
+        RuntimeProcess::start_binary(&runtime.binary(), runtime.is_spin(), config)
+    }
+
+    /// Like [`RuntimeProcess::start`], with another build of a runtime's binary
+    /// (`make bench` runs an optimised test host).
+    pub fn start_binary(binary: &Path, spin: bool, config: &HostConfig) -> RuntimeProcess {
+        let logs = tempfile::tempdir().unwrap();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let addr = match config.listen.port() {
+                0 => free_port(config.listen),
+                _ => config.listen,
+            };
+            let mut child = command(binary, spin, config, addr, logs.path()).spawn().unwrap_or_else(|error| {
+                panic!("cannot run {}: {error} (make build builds the test host)", binary.display())
+            });
+            match wait_until_healthy(&mut child, addr) {
+                Ok(()) => {
+                    return RuntimeProcess {
+                        child: Some(child),
+                        addr,
+                        maintenance_token: config.variables.get("maintenance_token").filter(|t| !t.is_empty()).cloned(),
+                        logs,
+                    }
+                }
+                Err(why) => {
+                    signal_group(&child, "KILL");
+                    let _ = child.wait();
+                    let output = std::fs::read_to_string(logs.path().join("output.log")).unwrap_or_default();
+                    // Another process took the port between our probe and its bind.
+                    if attempt < 5 && config.listen.port() == 0 && output.contains("in use") {
+                        continue;
+                    }
+                    panic!("{} did not start ({why}); its output:\n{output}", binary.display());
+                }
+            }
+        }
+    }
+
+    /// Everything the runtime printed so far (its components' logs included).
+    pub fn output(&self) -> String {
+        let mut text = String::new();
+        if let Ok(entries) = std::fs::read_dir(self.logs.path()) {
+            let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+            paths.sort();
+            for path in paths.into_iter().filter(|p| p.is_file()) {
+                let mut file = std::fs::File::open(&path).unwrap();
+                text.push_str(&format!("== {}\n", path.file_name().unwrap().to_string_lossy()));
+                let _ = file.read_to_string(&mut text);
+            }
+        }
+        text
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The runtime's process id (the leader of its process group).
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("the runtime runs").id()
+    }
+
+    /// `POST /v1/maintenance/run` with the app's token: the maintenance run the
+    /// cron component does, waited for.
+    pub fn run_maintenance(&self) -> anyhow::Result<()> {
+        let token = self
+            .maintenance_token
+            .as_deref()
+            .ok_or_else(|| anyhow::anyhow!("this app has no maintenance_token: its maintenance route is off"))?;
+        let response = reqwest::blocking::Client::new()
+            .post(format!("{}/v1/maintenance/run", self.base_url()))
+            .bearer_auth(token)
+            .timeout(Duration::from_secs(120))
+            .send()?;
+        let status = response.status();
+        let body = response.text()?;
+        anyhow::ensure!(status == 200, "maintenance run answered {status}: {body}");
+        Ok(())
+    }
+
+    /// SIGKILL to the whole group: no shutdown, no checkpoint, no flush.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            signal_group(&child, "KILL");
+            let _ = child.wait();
+        }
+    }
+
+    /// SIGINT, as Ctrl-C, then SIGKILL if it has not exited within 10 s.
+    pub fn stop(&mut self) {
+        let Some(mut child) = self.child.take() else { return };
+        signal_group(&child, "INT");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = child.try_wait() {
+                // Plugins the runtime started go with it.
+                signal_group(&child, "KILL");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        signal_group(&child, "KILL");
+        let _ = child.wait();
+    }
+}
+
+/// `kill -<signal> -- -<group>`: the runtime and every process it started.
+fn signal_group(child: &Child, signal: &str) {
+    let _ = Command::new("kill")
+        .args([&format!("-{signal}"), "--", &format!("-{}", child.id())])
+        .stderr(Stdio::null())
+        .status();
+}
+
+impl Drop for RuntimeProcess {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// `<binary> up --from spin.toml --listen ADDR --state-dir DIR [--runtime-config-file F] [-c ID]...`
+/// with the variables as `SPIN_VARIABLE_<NAME>` (and none inherited from the caller).
+fn command(binary: &Path, spin: bool, config: &HostConfig, addr: SocketAddr, logs: &Path) -> Command {
+    use std::os::unix::process::CommandExt as _;
+    let mut command = Command::new(binary);
+    command
+        .arg("up")
+        .arg("--from")
+        .arg(&config.manifest)
+        .arg("--listen")
+        .arg(addr.to_string())
+        .arg("--state-dir")
+        .arg(&config.state_dir);
+    if let Some(file) = &config.runtime_config_file {
+        command.arg("--runtime-config-file").arg(file);
+    }
+    if spin {
+        // Component output next to Spin's own, not in the state directory.
+        command.arg("--log-dir").arg(logs.join("components"));
+    }
+    for component in components(config) {
+        command.arg("-c").arg(component);
+    }
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("SPIN_VARIABLE_") {
+            command.env_remove(name);
+        }
+    }
+    for (name, value) in &config.variables {
+        command.env(format!("SPIN_VARIABLE_{}", name.to_uppercase()), value);
+    }
+    let output = std::fs::File::create(logs.join("output.log")).unwrap();
+    command.stdin(Stdio::null()).stdout(output.try_clone().unwrap()).stderr(output).process_group(0);
+    command
+}
+
+/// The components to run: those `config.components` names, and without cron
+/// (`enable_cron: false`) only those of HTTP triggers, as `make up` does when
+/// the cron plugin is missing. Empty: all of them.
+fn components(config: &HostConfig) -> Vec<String> {
+    if config.enable_cron {
+        return config.components.clone();
+    }
+    let manifest = spin_host::manifest::Manifest::load(&config.manifest).expect("spin.toml parses");
+    let mut http: Vec<String> = Vec::new();
+    for trigger in &manifest.trigger.http {
+        let chosen = config.components.is_empty() || config.components.contains(&trigger.component);
+        if chosen && !http.contains(&trigger.component) {
+            http.push(trigger.component.clone());
+        }
+    }
+    http
+}
+
+fn free_port(listen: SocketAddr) -> SocketAddr {
+    std::net::TcpListener::bind(listen).unwrap().local_addr().unwrap()
+}
+
+fn wait_until_healthy(child: &mut Child, addr: SocketAddr) -> Result<(), String> {
+    let client = reqwest::blocking::Client::builder().timeout(Duration::from_secs(2)).build().unwrap();
+    let deadline = Instant::now() + START_TIMEOUT;
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!("it exited with {status}"));
+        }
+        if let Ok(response) = client.get(format!("http://{addr}/.well-known/spin/health")).send() {
+            if response.status() == 200 {
+                return Ok(());
+            }
+        }
+        if Instant::now() > deadline {
+            return Err(format!("no health answer within {START_TIMEOUT:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
