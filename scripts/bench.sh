@@ -2,8 +2,9 @@
 # `make bench`: builds the components and the two anchor components
 # (tests/fixtures/bench-*), an optimised host and the driver, then runs the
 # benchmark table (tests/e2e/src/bin/bench.rs). Arguments go to the driver:
-#   scripts/bench.sh                  # under the project's spin-host
-#   scripts/bench.sh --runtime spin   # the same table under `spin up` (needs spin on PATH)
+#   scripts/bench.sh                  # under the project's spin-host; with SPIN=/path/to/spin
+#                                     # under it and Spin side by side (--runtime both)
+#   scripts/bench.sh --runtime spin   # only under Spin (SPIN, else spin on PATH)
 #   scripts/bench.sh --seconds 2 --rounds 1 --writers-seconds 5 --projects 1000 --interviews 10000   # a quick look
 #   scripts/bench.sh --only interviews --interviews 10000   # only the interviews table (list, paging, exports)
 set -euo pipefail
@@ -16,9 +17,11 @@ if ! command -v wrk >/dev/null 2>&1; then
 fi
 
 for arg in "$@"; do
-    if [ "$arg" = spin ] && ! command -v spin >/dev/null 2>&1; then
-        echo "bench: --runtime spin needs the spin CLI on PATH (and the trigger-cron plugin for the app)" >&2
-        exit 2
+    if [ "$arg" = spin ] || [ "$arg" = both ]; then
+        if [ -z "${SPIN:-}" ] && ! command -v spin >/dev/null 2>&1; then
+            echo "bench: --runtime $arg needs SPIN=/path/to/spin or the spin CLI on PATH" >&2
+            exit 2
+        fi
     fi
 done
 

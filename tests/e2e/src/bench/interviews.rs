@@ -263,10 +263,34 @@ fn mib(kib: u64) -> f64 {
     kib as f64 / 1024.0
 }
 
-pub fn run(options: &Options) {
+/// The figures the runtimes are compared by, each as a multiple of the
+/// runtime's own reference request (an authenticated GET that reads nothing).
+pub struct Summary {
+    reference_ms: f64,
+    rows: Vec<(String, f64)>,
+}
+
+/// One line per figure: each runtime's time, as a multiple of its reference,
+/// and the test host's multiple over Spin's (flagged when off by over 25 %).
+pub fn compare((host_name, host): &(&str, Summary), (spin_name, spin): &(&str, Summary)) {
+    println!();
+    println!(
+        "interviews, side by side: p50 or median time as a multiple of the runtime's own reference request \
+         ({host_name} {:.2} ms, {spin_name} {:.2} ms)",
+        host.reference_ms, spin.reference_ms
+    );
+    println!("{:<46} {:>12} {:>12} {:>10}", "figure", host_name, spin_name, "host/spin");
+    for ((name, a), (_, b)) in host.rows.iter().zip(&spin.rows) {
+        let ratio = (a / host.reference_ms) / (b / spin.reference_ms);
+        let flag = if (ratio - 1.0).abs() > 0.25 { " OFF" } else { "" };
+        println!("{name:<46} {:>12.1} {:>12.1} {ratio:>10.2}{flag}", a / host.reference_ms, b / spin.reference_ms);
+    }
+}
+
+pub fn run(options: &Options) -> Summary {
     let large = options.interviews;
     let small = (large / 10).max(1);
-    eprintln!("bench: interviews: starting the app");
+    eprintln!("bench: interviews: starting the app under the {}", options.runtime.name);
     let app = Server::start(options.runtime, options.manifest, options.variables);
     let client = Client::builder().timeout(Duration::from_secs(600)).build().unwrap();
     let tenant = create_tenant(&client, &app, options.partner_key);
@@ -358,7 +382,7 @@ pub fn run(options: &Options) {
     println!(
         "runtime: {}; {cores} cores (load average {} before); one keep-alive connection, one request at a time; \
          {SAMPLES} rounds of one request per row, after {WARMUP} unmeasured; + ref = p50 minus the reference's",
-        options.runtime.name(),
+        options.runtime.name,
         load_average.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
     );
     let busy = |(others, host, driver): (f64, f64, f64)| {
@@ -458,4 +482,12 @@ pub fn run(options: &Options) {
          range); +HWM = VmHWM after the request (reset before it) - that RSS",
         exports.iter().flat_map(|(_, _, runs)| runs.iter().map(|r| r.samples)).max().unwrap_or(0)
     );
+    let mut rows = vec![
+        (format!("filter cohort+plan+project_id, in {large}"), filter.p50_ms),
+        (format!("page of 100, project of {large}"), page.p50_ms),
+    ];
+    for (kind, count, runs) in &exports {
+        rows.push((format!("{kind}-export, {count}, to the last byte"), 1000.0 * med(runs, |r| r.last_byte.as_secs_f64())));
+    }
+    Summary { reference_ms: reference.p50_ms, rows }
 }

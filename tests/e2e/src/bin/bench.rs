@@ -1,45 +1,50 @@
 //! `make bench` (scripts/bench.sh): the app's hot paths measured against two
-//! anchor components under the same runtime, with a real load generator.
+//! anchor components under the same runtime, with a real load generator, and
+//! with `SPIN` set, under the test host and the real Spin side by side.
 //!
-//! Four servers run side by side, each its own process of the same runtime
-//! (the project's `spin-host`, or `spin` with `--runtime spin`): a hello-world
-//! component (tests/fixtures/bench-hello), a component doing one indexed SELECT
-//! (tests/fixtures/bench-select), the app (spin.toml), and the SELECT component
-//! again on a copy of the app's database (what the schema costs a request,
-//! which bounds every hot path: see docs/design-decisions.md). `wrk` (2 threads, 16
-//! connections) drives every scenario in turn, all of them once per round, for
-//! several rounds, so that a busy moment of the machine hits every scenario
-//! alike; the table shows medians over the rounds and each figure as a share of
-//! hello-world's in the same round. Then 64 connections write for a while and
-//! any 5xx is reported. Those servers stop; then the app starts again on a
-//! fresh state directory for the interviews table (tests/e2e/src/bench/): a
-//! tenant with `--interviews` interviews in one project and a tenth as many in
-//! another, written straight into its SQLite file, then the metadata filter,
-//! paging and the CSV exports over HTTP, with the host's memory while an
-//! export streams.
-//! Targets are printed next to the figures, never asserted. Traffic goes to
-//! 127.0.0.1 only.
+//! Per runtime, four servers run side by side, each its own process: a
+//! hello-world component (tests/fixtures/bench-hello), a component doing one
+//! indexed SELECT (tests/fixtures/bench-select), the app (spin.toml), and the
+//! SELECT component again on a copy of the app's database (what the schema
+//! costs a request, which bounds every hot path: see docs/design-decisions.md).
+//! `wrk` (2 threads, 16 connections) drives every scenario in turn, under every
+//! runtime in turn, all of them once per round, for several rounds, so that a
+//! busy moment of the machine hits every scenario alike; the table shows
+//! medians over the rounds and each figure as a share of its own runtime's
+//! hello-world in the same round. With two runtimes, a last column divides the
+//! test host's share by Spin's: the host must cost what Spin costs, so a ratio
+//! off by more than 25 % is flagged (docs/design-decisions.md says why where
+//! it cannot be helped). Then 64 connections write for a while under each
+//! runtime and any 5xx is reported. Those servers stop; then the app starts
+//! again on a fresh state directory for the interviews table
+//! (tests/e2e/src/bench/): a tenant with `--interviews` interviews in one
+//! project and a tenth as many in another, written straight into its SQLite
+//! file, then the metadata filter, paging and the CSV exports over HTTP, with
+//! the runtime's memory while an export streams.
+//! Targets are printed next to the figures, never asserted; they are judged on
+//! Spin where it ran. Traffic goes to 127.0.0.1 only.
 
 #[path = "../bench/dataset.rs"]
 mod dataset;
 #[path = "../bench/interviews.rs"]
 mod interviews;
 
-use e2e::PARTNER_TENANT_ID;
+use e2e::{RuntimeProcess, PARTNER_TENANT_ID};
 use reqwest::blocking::Client;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Instant;
 
 const USAGE: &str = "\
-usage: bench [--runtime spin-host|spin] [--host PATH] [--seconds N] [--rounds N]
+usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seconds N] [--rounds N]
              [--writers-seconds N] [--projects N] [--interviews N] [--only load|interviews]
              [--manifest PATH]
-  --runtime          which runtime serves the components [spin-host]
+  --runtime          which runtime serves the components [both when SPIN is set, else spin-host]
   --host             the spin-host binary [target/bench-host/spin-host]
+  --spin             the spin binary [$SPIN, else spin on PATH]
   --manifest         the app's manifest, to compare a variant of the app [spin.toml]
   --seconds          length of each scenario run [5]
   --rounds           rounds over all scenarios [3]
@@ -49,7 +54,7 @@ usage: bench [--runtime spin-host|spin] [--host PATH] [--seconds N] [--rounds N]
   --only             run only the load table or only the interviews table";
 
 struct Options {
-    runtime: Runtime,
+    runtimes: Vec<Runtime>,
     manifest: PathBuf,
     seconds: u32,
     rounds: usize,
@@ -60,27 +65,23 @@ struct Options {
     interviews_part: bool,
 }
 
+/// A runtime the bench runs the servers under: its binary, which takes
+/// `spin up`'s arguments.
 #[derive(Clone)]
-enum Runtime {
-    SpinHost(PathBuf),
-    Spin,
-}
-
-impl Runtime {
-    fn name(&self) -> &'static str {
-        match self {
-            Runtime::SpinHost(_) => "spin-host (bench-host build)",
-            Runtime::Spin => "spin",
-        }
-    }
+pub struct Runtime {
+    name: &'static str,
+    binary: PathBuf,
+    spin: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
     let root = e2e::workspace_root();
-    let mut runtime = "spin-host".to_string();
+    let spin_set = std::env::var_os("SPIN").is_some_and(|v| !v.is_empty());
+    let mut runtime = if spin_set { "both" } else { "spin-host" }.to_string();
     let mut host = root.join("target/bench-host/spin-host");
+    let mut spin = std::env::var_os("SPIN").filter(|v| !v.is_empty()).map_or_else(|| PathBuf::from("spin"), PathBuf::from);
     let mut options = Options {
-        runtime: Runtime::Spin,
+        runtimes: Vec::new(),
         manifest: root.join("spin.toml"),
         seconds: 5,
         rounds: 3,
@@ -97,6 +98,7 @@ fn parse_options() -> Result<Options, String> {
         match flag.as_str() {
             "--runtime" => runtime = value()?,
             "--host" => host = PathBuf::from(value()?),
+            "--spin" => spin = PathBuf::from(value()?),
             "--manifest" => options.manifest = PathBuf::from(value()?),
             "--seconds" => options.seconds = number(value()?)?.max(1) as u32,
             "--rounds" => options.rounds = number(value()?)?.max(1),
@@ -112,9 +114,12 @@ fn parse_options() -> Result<Options, String> {
             other => return Err(format!("unknown option {other}\n{USAGE}")),
         }
     }
-    options.runtime = match runtime.as_str() {
-        "spin-host" => Runtime::SpinHost(host),
-        "spin" => Runtime::Spin,
+    let test_host = Runtime { name: "test host", binary: host, spin: false };
+    let spin = Runtime { name: "spin", binary: spin, spin: true };
+    options.runtimes = match runtime.as_str() {
+        "spin-host" => vec![test_host],
+        "spin" => vec![spin],
+        "both" => vec![test_host, spin],
         other => return Err(format!("unknown runtime {other}\n{USAGE}")),
     };
     Ok(options)
@@ -123,13 +128,13 @@ fn parse_options() -> Result<Options, String> {
 // ---------------------------------------------------------------------------
 // Servers.
 
-/// One app served by the runtime in its own process group, with its own state
-/// directory; stopped (the whole group) when dropped.
-struct Server {
-    child: Child,
+/// One app served by a runtime in its own process, with its own state
+/// directory, without cron (the dispatcher's sweeps would add noise every few
+/// seconds); stopped when dropped.
+pub struct Server {
+    process: RuntimeProcess,
     base: String,
-    log: PathBuf,
-    _state: tempfile::TempDir,
+    state: tempfile::TempDir,
 }
 
 impl Server {
@@ -140,95 +145,29 @@ impl Server {
     /// Like [`Server::start`], on a state directory whose `default` database
     /// is first a consistent copy of `database`.
     fn start_on(runtime: &Runtime, manifest: &Path, variables: &HashMap<String, String>, database: Option<&Path>) -> Server {
-        use std::os::unix::process::CommandExt as _;
         let state = tempfile::tempdir().unwrap();
         if let Some(database) = database {
-            let dir = state.path().join("spin");
-            std::fs::create_dir_all(&dir).unwrap();
-            let copy = dir.join("sqlite_db.db");
+            let copy = state.path().join("sqlite_db.db");
             rusqlite::Connection::open(database)
                 .and_then(|source| source.execute("VACUUM INTO ?1", [copy.to_str().unwrap()]))
                 .unwrap_or_else(|e| panic!("copying {}: {e}", database.display()));
         }
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let listen = format!("127.0.0.1:{port}");
-        let log = state.path().join("server.log");
-        let mut command = match runtime {
-            // No cron runs: the dispatcher's sweeps would add noise every few seconds.
-            Runtime::SpinHost(binary) => {
-                let mut c = Command::new(binary);
-                c.arg("up").arg("--no-cron");
-                c
-            }
-            Runtime::Spin => {
-                let mut c = Command::new("spin");
-                c.arg("up");
-                c
-            }
-        };
-        command
-            .arg("--from")
-            .arg(manifest)
-            .arg("--listen")
-            .arg(&listen)
-            .arg("--state-dir")
-            .arg(state.path().join("spin"))
-            .envs(variables.iter().map(|(name, value)| (format!("SPIN_VARIABLE_{}", name.to_uppercase()), value)))
-            .stdin(Stdio::null())
-            .stdout(std::fs::File::create(&log).unwrap())
-            .stderr(std::fs::File::create(state.path().join("server.err")).unwrap())
-            .process_group(0);
-        let child = command.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", runtime.name()));
-        let mut server = Server { child, base: format!("http://{listen}"), log, _state: state };
-        if let Err(why) = server.wait_ready() {
-            let errors = std::fs::read_to_string(server._state.path().join("server.err")).unwrap_or_default();
-            let tail: Vec<&str> = errors.lines().rev().take(20).collect::<Vec<_>>().into_iter().rev().collect();
-            panic!("{} serving {}: {why}\n{}", runtime.name(), manifest.display(), tail.join("\n"));
-        }
-        server
+        let mut config = spin_host::HostConfig::new(manifest);
+        config.state_dir = state.path().to_path_buf();
+        config.variables = variables.clone();
+        config.enable_cron = false;
+        let process = RuntimeProcess::start_binary(&runtime.binary, runtime.spin, &config);
+        Server { base: process.base_url(), process, state }
     }
 
     /// The runtime's state directory (`sqlite_db.db`, `sqlite_key_value.db`).
     fn state_dir(&self) -> PathBuf {
-        self._state.path().join("spin")
+        self.state.path().to_path_buf()
     }
 
-    /// The runtime's process (the group leader).
+    /// The runtime's process (the leader of its group).
     fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    fn wait_ready(&mut self) -> Result<(), String> {
-        let client = Client::builder().timeout(Duration::from_secs(2)).build().unwrap();
-        let deadline = Instant::now() + Duration::from_secs(300);
-        while Instant::now() < deadline {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Err(format!("exited ({status})"));
-            }
-            if let Ok(r) = client.get(format!("{}/.well-known/spin/health", self.base)).send() {
-                if r.status().is_success() {
-                    return Ok(());
-                }
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        Err(format!("not up after 300 s (log: {})", self.log.display()))
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        // The runtime may have started helpers (Spin's trigger plugins): end its group.
-        let _ = Command::new("kill").arg("-TERM").arg("--").arg(format!("-{}", self.child.id())).status();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = Command::new("kill").arg("-KILL").arg("--").arg(format!("-{}", self.child.id())).status();
-        let _ = self.child.wait();
+        self.process.pid()
     }
 }
 
@@ -327,14 +266,19 @@ enum Target {
     App,
 }
 
-/// Which of the issue's targets a scenario's row reports.
+/// Which target a scenario's row reports (issue 28; judged on Spin where it ran).
 #[derive(Clone, Copy, PartialEq)]
 enum Goal {
     None,
-    /// Authed GET of one project: >= 0.25 of hello, >= 0.75 of one-select, p99 <= 3x hello's.
+    /// The one-SELECT anchor on the app's schema: >= 0.30 of hello.
+    Schema,
+    /// Authed GET of one project: >= 0.22 of hello, >= 0.75 of one-select on
+    /// the app's schema, p99 <= 5x hello's.
     Read,
     /// POST /v1/projects: >= 0.15 of hello.
     Create,
+    /// An interviewee's answer with the built-in interviewer: >= 0.10 of hello.
+    Answer,
     /// A page deep in the large tenant costs what one in the small tenant does.
     DeepPage,
 }
@@ -350,6 +294,9 @@ struct Scenario {
     body: Option<String>,
     /// The status every answer should have.
     expect: u16,
+    /// Answers spread over many interviewees' sessions (see [`answer_pool`]):
+    /// the project they answer in.
+    sessions_of: Option<String>,
 }
 
 /// What one wrk run measured.
@@ -370,7 +317,10 @@ fn lua_string(text: &str) -> String {
 
 /// A wrk script that sets the request and prints what the table needs.
 /// Statuses are only counted one by one (a per-response Lua call) when asked.
-fn wrk_script(scenario: &Scenario, count_statuses: bool) -> String {
+/// With a pool of sessions (`(path, bearer token)`), each request goes to the
+/// next session of its thread's half of the pool, so no session has two
+/// answers in flight at once.
+fn wrk_script(scenario: &Scenario, count_statuses: bool, pool: &[(String, String)]) -> String {
     let mut script = format!("wrk.method = {}\n", lua_string(scenario.method));
     if let Some(body) = &scenario.body {
         script += &format!("wrk.body = {}\n", lua_string(body));
@@ -379,7 +329,20 @@ fn wrk_script(scenario: &Scenario, count_statuses: bool) -> String {
     for (name, value) in &scenario.headers {
         script += &format!("wrk.headers[ {} ] = {}\n", lua_string(name), lua_string(value));
     }
-    script += "local threads = {}\nfunction setup(thread) table.insert(threads, thread) end\n";
+    script += "local threads = {}\nfunction setup(thread) thread:set(\"half\", #threads) table.insert(threads, thread) end\n";
+    if !pool.is_empty() {
+        script += "pool = {\n";
+        for (path, token) in pool {
+            script += &format!("  {{ {}, {} }},\n", lua_string(path), lua_string(&format!("Bearer {token}")));
+        }
+        script += "}\nlocal next = 0\n\
+                   function request()\n\
+                     local s = pool[(2 * next + half) % #pool + 1]\n\
+                     next = next + 1\n\
+                     wrk.headers[\"Authorization\"] = s[2]\n\
+                     return wrk.format(nil, s[1])\n\
+                   end\n";
+    }
     if count_statuses {
         script += &format!(
             "expected = 0\nunexpected = 0\nserver_errors = 0\n\
@@ -403,10 +366,10 @@ fn wrk_script(scenario: &Scenario, count_statuses: bool) -> String {
     script
 }
 
-fn wrk(base: &str, scenario: &Scenario, connections: u32, seconds: u32, count_statuses: bool) -> Run {
+fn wrk(base: &str, scenario: &Scenario, connections: u32, seconds: u32, count_statuses: bool, pool: &[(String, String)]) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("scenario.lua");
-    std::fs::File::create(&script).unwrap().write_all(wrk_script(scenario, count_statuses).as_bytes()).unwrap();
+    std::fs::File::create(&script).unwrap().write_all(wrk_script(scenario, count_statuses, pool).as_bytes()).unwrap();
     let output = Command::new("wrk")
         .args(["-t2", &format!("-c{connections}"), &format!("-d{seconds}s"), "--timeout", "10s", "-s"])
         .arg(&script)
@@ -454,181 +417,341 @@ fn main() {
         load(&options, &variables, &partner_key);
     }
     if options.interviews_part {
-        interviews::run(&interviews::Options {
-            runtime: &options.runtime,
-            manifest: &options.manifest,
-            variables: &variables,
-            partner_key: &partner_key,
-            interviews: options.interviews,
-        });
+        let summaries: Vec<(&str, interviews::Summary)> = options
+            .runtimes
+            .iter()
+            .map(|runtime| {
+                let summary = interviews::run(&interviews::Options {
+                    runtime,
+                    manifest: &options.manifest,
+                    variables: &variables,
+                    partner_key: &partner_key,
+                    interviews: options.interviews,
+                });
+                (runtime.name, summary)
+            })
+            .collect();
+        if summaries.len() == 2 {
+            interviews::compare(&summaries[0], &summaries[1]);
+        }
     }
 }
 
-/// The load table: the anchors and the app's hot paths under wrk, then 64 writers.
-fn load(options: &Options, variables: &HashMap<String, String>, partner_key: &str) {
-    let root = e2e::workspace_root();
-    let no_variables = HashMap::new();
+/// Everything one runtime serves for the load table.
+struct Servers {
+    runtime: Runtime,
+    hello: Server,
+    select: Server,
+    app: Server,
+    select_on_app_schema: Server,
+    /// The tenant with one project, the small and the large tenant, their cursors.
+    tenant: Tenant,
+    project: String,
+    interview_project: String,
+    small: Tenant,
+    large: Tenant,
+    small_cursor: String,
+    large_cursor: String,
+}
 
-    eprintln!("bench: starting hello, one-select and the app under {}", options.runtime.name());
-    let hello = Server::start(&options.runtime, &root.join("tests/fixtures/bench-hello/spin.toml"), &no_variables);
-    let select = Server::start(&options.runtime, &root.join("tests/fixtures/bench-select/spin.toml"), &no_variables);
-    let app = Server::start(&options.runtime, &options.manifest, variables);
+impl Servers {
+    fn start(runtime: &Runtime, options: &Options, variables: &HashMap<String, String>, partner_key: &str) -> Servers {
+        let root = e2e::workspace_root();
+        let no_variables = HashMap::new();
+        eprintln!("bench: starting hello, one-select and the app under the {}", runtime.name);
+        let hello = Server::start(runtime, &root.join("tests/fixtures/bench-hello/spin.toml"), &no_variables);
+        let select = Server::start(runtime, &root.join("tests/fixtures/bench-select/spin.toml"), &no_variables);
+        let app = Server::start(runtime, &options.manifest, variables);
+        let client = Client::new();
+        eprintln!("bench: creating tenants and {} + 200 projects", options.projects);
+        let started = Instant::now();
+        let tenant = create_tenant(&client, &app, partner_key);
+        let project = create_projects(&app, &tenant, 1);
+        let interview_project = create_projects(&app, &tenant, 1);
+        let activated = client
+            .post(format!("{}/v1/projects/{interview_project}/activate", app.base))
+            .header("X-Api-Key", &tenant.key)
+            .header("X-Tenant-Id", &tenant.id)
+            .send()
+            .unwrap();
+        assert_eq!(activated.status(), 200, "activating the interview project");
+        let small = create_tenant(&client, &app, partner_key);
+        create_projects(&app, &small, 200);
+        let large = create_tenant(&client, &app, partner_key);
+        create_projects(&app, &large, options.projects);
+        let small_cursor = cursor_after(&client, &app, &small, 100);
+        let large_cursor = cursor_after(&client, &app, &large, options.projects / 2);
+        eprintln!("bench: data ready in {:.0} s", started.elapsed().as_secs_f64());
+        // What any request of the app pays before its own work: the runtime opens
+        // a connection per request, and SQLite reads the whole schema into it on
+        // the first statement. The same anchor on the app's schema shows that cost.
+        let select_on_app_schema = Server::start_on(
+            runtime,
+            &root.join("tests/fixtures/bench-select/spin.toml"),
+            &no_variables,
+            Some(&app.state_dir().join("sqlite_db.db")),
+        );
+        let _ = select_warm(&client, &select);
+        let _ = select_warm(&client, &select_on_app_schema);
+        Servers {
+            runtime: runtime.clone(),
+            hello,
+            select,
+            app,
+            select_on_app_schema,
+            tenant,
+            project,
+            interview_project,
+            small,
+            large,
+            small_cursor,
+            large_cursor,
+        }
+    }
 
-    let client = Client::new();
-    eprintln!("bench: creating tenants and {} + 200 projects", options.projects);
-    let started = Instant::now();
-    let tenant = create_tenant(&client, &app, partner_key);
-    let project = create_projects(&app, &tenant, 1);
-    let small = create_tenant(&client, &app, partner_key);
-    create_projects(&app, &small, 200);
-    let large = create_tenant(&client, &app, partner_key);
-    create_projects(&app, &large, options.projects);
-    let small_cursor = cursor_after(&client, &app, &small, 100);
-    let large_cursor = cursor_after(&client, &app, &large, options.projects / 2);
-    eprintln!("bench: data ready in {:.0} s", started.elapsed().as_secs_f64());
-    // What any request of the app pays before its own work: the runtime opens
-    // a connection per request, and SQLite reads the whole schema into it on
-    // the first statement. The same anchor on the app's schema shows that cost.
-    let select_on_app_schema = Server::start_on(
-        &options.runtime,
-        &root.join("tests/fixtures/bench-select/spin.toml"),
-        &no_variables,
-        Some(&app.state_dir().join("sqlite_db.db")),
-    );
-    let _ = select_warm(&client, &select);
-    let _ = select_warm(&client, &select_on_app_schema);
+    fn base(&self, target: Target) -> &str {
+        match target {
+            Target::Hello => &self.hello.base,
+            Target::Select => &self.select.base,
+            Target::SelectOnAppSchema => &self.select_on_app_schema.base,
+            Target::App => &self.app.base,
+        }
+    }
 
-    let auth = |t: &Tenant| vec![("X-Api-Key".to_string(), t.key.clone()), ("X-Tenant-Id".to_string(), t.id.clone())];
-    let get = |name: &str, target, goal, path: String, headers, expect| Scenario {
-        name: name.to_string(),
-        target,
-        goal,
-        method: "GET",
-        path,
-        headers,
-        body: None,
-        expect,
-    };
-    let create = Scenario {
+    /// The scenarios, in table order, with this runtime's ids and credentials.
+    fn scenarios(&self, projects: usize) -> Vec<Scenario> {
+        let auth = |t: &Tenant| vec![("X-Api-Key".to_string(), t.key.clone()), ("X-Tenant-Id".to_string(), t.id.clone())];
+        let get = |name: &str, target, goal, path: String, headers, expect| Scenario {
+            name: name.to_string(),
+            target,
+            goal,
+            method: "GET",
+            path,
+            headers,
+            body: None,
+            expect,
+            sessions_of: None,
+        };
+        vec![
+            get("hello", Target::Hello, Goal::None, "/".into(), vec![], 200),
+            get("one-select", Target::Select, Goal::None, "/?id=500".into(), vec![], 200),
+            get("one-select, app's schema", Target::SelectOnAppSchema, Goal::Schema, "/?id=500".into(), vec![], 200),
+            get("GET unknown route (404)", Target::App, Goal::None, "/v1/nothing".into(), vec![], 404),
+            get("GET event-types (auth)", Target::App, Goal::None, "/v1/webhooks/event-types".into(), auth(&self.tenant), 200),
+            get("GET project (auth)", Target::App, Goal::Read, format!("/v1/projects/{}", self.project), auth(&self.tenant), 200),
+            create_scenario(&self.tenant),
+            Scenario {
+                name: "POST answer (built-in)".into(),
+                target: Target::App,
+                goal: Goal::Answer,
+                method: "POST",
+                path: "/v1/sessions/-/answers".into(),
+                headers: vec![],
+                body: Some(json!({"text": ANSWER}).to_string()),
+                expect: 200,
+                sessions_of: Some(self.interview_project.clone()),
+            },
+            get("GET projects, all 200", Target::App, Goal::None, "/v1/projects".into(), auth(&self.small), 200),
+            get(
+                "GET projects, page of 20 in 200",
+                Target::App,
+                Goal::None,
+                format!("/v1/projects?limit=20&cursor={}", self.small_cursor),
+                auth(&self.small),
+                200,
+            ),
+            get(
+                &format!("GET projects, page of 20 in {projects}"),
+                Target::App,
+                Goal::DeepPage,
+                format!("/v1/projects?limit=20&cursor={}", self.large_cursor),
+                auth(&self.large),
+                200,
+            ),
+        ]
+    }
+}
+
+/// What an interviewee answers in the answer scenario: substantive, so the
+/// interviewer has something to follow up.
+const ANSWER: &str = "Hidden shipping costs at the last step make me leave, and the form asks for an account first.";
+
+fn create_scenario(tenant: &Tenant) -> Scenario {
+    Scenario {
         name: "POST project".into(),
         target: Target::App,
         goal: Goal::Create,
         method: "POST",
         path: "/v1/projects".into(),
-        headers: auth(&tenant),
+        headers: vec![("X-Api-Key".to_string(), tenant.key.clone()), ("X-Tenant-Id".to_string(), tenant.id.clone())],
         body: Some(project_body(0).to_string()),
         expect: 201,
-    };
-    let scenarios = vec![
-        get("hello", Target::Hello, Goal::None, "/".into(), vec![], 200),
-        get("one-select", Target::Select, Goal::None, "/?id=500".into(), vec![], 200),
-        get("one-select, app's schema", Target::SelectOnAppSchema, Goal::None, "/?id=500".into(), vec![], 200),
-        get("GET unknown route (404)", Target::App, Goal::None, "/v1/nothing".into(), vec![], 404),
-        get("GET event-types (auth)", Target::App, Goal::None, "/v1/webhooks/event-types".into(), auth(&tenant), 200),
-        get("GET project (auth)", Target::App, Goal::Read, format!("/v1/projects/{project}"), auth(&tenant), 200),
-        create.clone(),
-        get("GET projects, all 200", Target::App, Goal::None, "/v1/projects".into(), auth(&small), 200),
-        get(
-            "GET projects, page of 20 in 200",
-            Target::App,
-            Goal::None,
-            format!("/v1/projects?limit=20&cursor={small_cursor}"),
-            auth(&small),
-            200,
-        ),
-        get(
-            &format!("GET projects, page of 20 in {}", options.projects),
-            Target::App,
-            Goal::DeepPage,
-            format!("/v1/projects?limit=20&cursor={large_cursor}"),
-            auth(&large),
-            200,
-        ),
-    ];
-    let base = |target| match target {
-        Target::Hello => &hello.base,
-        Target::Select => &select.base,
-        Target::SelectOnAppSchema => &select_on_app_schema.base,
-        Target::App => &app.base,
-    };
+        sessions_of: None,
+    }
+}
 
-    let mut runs: Vec<Vec<Run>> = vec![Vec::new(); scenarios.len()];
+/// Fresh sessions of `project` for one run of the answer scenario: each takes a
+/// few answers before its interviewer closes, so the pool is sized from the
+/// rate the scenario ran at before (`expected_answers`), with room to spare.
+fn answer_pool(app: &Server, project: &str, expected_answers: f64) -> Vec<(String, String)> {
+    const ANSWERS_PER_SESSION: f64 = 3.0;
+    let count = ((expected_answers / ANSWERS_PER_SESSION).ceil() as usize).clamp(64, 20_000);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..8)
+            .map(|_| {
+                scope.spawn(|| {
+                    let client = Client::new();
+                    let mut made = Vec::new();
+                    while next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < count {
+                        let response = client
+                            .post(format!("{}/v1/sessions", app.base))
+                            .json(&json!({"project_id": project}))
+                            .send()
+                            .unwrap();
+                        assert_eq!(response.status(), 201, "starting a session");
+                        let body: Value = response.json().unwrap();
+                        let id = body["interview_id"].as_str().unwrap();
+                        made.push((format!("/v1/sessions/{id}/answers"), body["session_token"].as_str().unwrap().to_string()));
+                    }
+                    made
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+    })
+}
+
+/// The load table: the anchors and the app's hot paths under wrk, then 64
+/// writers, under every runtime.
+fn load(options: &Options, variables: &HashMap<String, String>, partner_key: &str) {
+    let servers: Vec<Servers> =
+        options.runtimes.iter().map(|runtime| Servers::start(runtime, options, variables, partner_key)).collect();
+    let scenarios: Vec<Vec<Scenario>> = servers.iter().map(|s| s.scenarios(options.projects)).collect();
+    let rows = scenarios[0].len();
+
+    // runs[runtime][row]: one Run per round.
+    let mut runs: Vec<Vec<Vec<Run>>> = vec![vec![Vec::new(); rows]; servers.len()];
     for round in 1..=options.rounds {
         eprintln!("bench: round {round} of {}", options.rounds);
-        for (i, scenario) in scenarios.iter().enumerate() {
-            runs[i].push(wrk(base(scenario.target), scenario, 16, options.seconds, false));
+        for row in 0..rows {
+            for (r, server) in servers.iter().enumerate() {
+                let scenario = &scenarios[r][row];
+                let pool = match &scenario.sessions_of {
+                    Some(project) => {
+                        let expected = runs[r][row].last().map_or(1500.0, |run: &Run| run.rps * options.seconds as f64);
+                        answer_pool(&server.app, project, expected * 1.5)
+                    }
+                    None => Vec::new(),
+                };
+                runs[r][row].push(wrk(server.base(scenario.target), scenario, 16, options.seconds, false, &pool));
+            }
         }
     }
+    let writers: Vec<Run> = servers
+        .iter()
+        .map(|server| {
+            eprintln!("bench: 64 writers for {} s under the {}", options.writers_seconds, server.runtime.name);
+            wrk(&server.app.base, &create_scenario(&server.tenant), 64, options.writers_seconds, true, &[])
+        })
+        .collect();
+    print_load_table(options, &servers, &scenarios[0], &runs, &writers);
+}
 
-    eprintln!("bench: 64 writers for {} s", options.writers_seconds);
-    let writers = wrk(&app.base, &create, 64, options.writers_seconds, true);
-
-    // The table.
+fn print_load_table(options: &Options, servers: &[Servers], scenarios: &[Scenario], runs: &[Vec<Vec<Run>>], writers: &[Run]) {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let names: Vec<&str> = servers.iter().map(|s| s.runtime.name).collect();
     println!();
     println!(
-        "runtime: {}; {cores} cores; wrk 2 threads, 16 connections; {} rounds of {} s per scenario, interleaved; medians",
-        options.runtime.name(),
+        "runtimes: {}; {cores} cores; wrk 2 threads, 16 connections; {} rounds of {} s per scenario and runtime, \
+         interleaved; medians; x hello = share of the same runtime's hello-world",
+        names.join(", "),
         options.rounds,
         options.seconds
     );
+    let ratio_column = if names.len() == 2 { " | host/spin" } else { "" };
+    println!("{:<34}{}{ratio_column}", "", names.iter().map(|name| format!(" | {name:<36}")).collect::<String>());
     println!(
-        "{:<34} {:>8} {:>7} {:>8} {:>8} {:>9} {:>6}  target",
-        "scenario", "req/s", "x hello", "p50 ms", "p99 ms", "p99/hello", "errors"
+        "{:<34}{}{} | target (judged on the {})",
+        "scenario",
+        names.iter().map(|_| format!(" | {:>8} {:>7} {:>8} {:>9}", "req/s", "x hello", "p99 ms", "p99/hello")).collect::<String>(),
+        if names.len() == 2 { " | of shares" } else { "" },
+        names.last().unwrap()
     );
     // The anchors' rows, which the shares are of.
     let row_of = |target: Target| scenarios.iter().position(|s| s.target == target).expect("every anchor has a row");
-    let (hello_row, select_row, app_schema_row) =
-        (row_of(Target::Hello), row_of(Target::Select), row_of(Target::SelectOnAppSchema));
-    let share = |i: usize, of: usize, field: fn(&Run) -> f64| {
-        median(runs[i].iter().zip(&runs[of]).map(|(a, b)| field(a) / field(b)).collect())
+    let (hello_row, app_schema_row) = (row_of(Target::Hello), row_of(Target::SelectOnAppSchema));
+    let share = |r: usize, i: usize, of: usize, field: fn(&Run) -> f64| {
+        median(runs[r][i].iter().zip(&runs[r][of]).map(|(a, b)| field(a) / field(b)).collect())
     };
     let rps = |r: &Run| r.rps;
     let p99 = |r: &Run| r.p99_ms;
+    let judged = servers.len() - 1;
+    let mut off = Vec::new();
     for (i, scenario) in scenarios.iter().enumerate() {
-        let errors: u64 = runs[i].iter().map(|r| r.unexpected).sum();
-        let target = match scenario.goal {
-            Goal::Read => {
-                let (h, s, p) = (share(i, hello_row, rps), share(i, select_row, rps), share(i, hello_row, p99));
-                format!(
-                    ">= 0.25 hello ({}); >= 0.75 one-select: {s:.2} ({}); p99 <= 3x hello ({}); \
-                     {:.2} of one-select on the app's schema",
-                    verdict(h >= 0.25),
-                    verdict(s >= 0.75),
-                    verdict(p <= 3.0),
-                    share(i, app_schema_row, rps)
-                )
+        let mut line = format!("{:<34}", scenario.name);
+        for r in 0..servers.len() {
+            let errors: u64 = runs[r][i].iter().map(|run| run.unexpected).sum();
+            line += &format!(
+                " | {:>8.0} {:>7.2} {:>8.2} {:>9.1}",
+                median(runs[r][i].iter().map(rps).collect()),
+                share(r, i, hello_row, rps),
+                median(runs[r][i].iter().map(p99).collect()),
+                share(r, i, hello_row, p99),
+            );
+            if errors > 0 {
+                line += &format!(" ({errors} unexpected)");
             }
-            Goal::Create => format!(">= 0.15 hello ({})", verdict(share(i, hello_row, rps) >= 0.15)),
-            Goal::DeepPage => format!("as a page in 200: {:.2} of its req/s", share(i, i - 1, rps)),
+        }
+        if servers.len() == 2 && i != hello_row {
+            let ratio = share(0, i, hello_row, rps) / share(1, i, hello_row, rps);
+            let flag = if (ratio - 1.0).abs() > 0.25 { " OFF" } else { "" };
+            if !flag.is_empty() {
+                off.push(scenario.name.clone());
+            }
+            line += &format!(" | {ratio:>6.2}{flag:<3}");
+        } else if servers.len() == 2 {
+            line += &format!(" | {:>9}", "");
+        }
+        let h = share(judged, i, hello_row, rps);
+        let target = match scenario.goal {
+            Goal::Schema => format!(">= 0.30 hello ({})", verdict(h >= 0.30)),
+            Goal::Read => format!(
+                ">= 0.22 hello ({}); >= 0.75 one-select on the app's schema: {:.2} ({}); p99 <= 5x hello ({})",
+                verdict(h >= 0.22),
+                share(judged, i, app_schema_row, rps),
+                verdict(share(judged, i, app_schema_row, rps) >= 0.75),
+                verdict(share(judged, i, hello_row, p99) <= 5.0),
+            ),
+            Goal::Create => format!(">= 0.15 hello ({})", verdict(h >= 0.15)),
+            Goal::Answer => format!(">= 0.10 hello ({})", verdict(h >= 0.10)),
+            Goal::DeepPage => format!("as a page in 200: {:.2} of its req/s", share(judged, i, i - 1, rps)),
             Goal::None => String::new(),
         };
+        println!("{line} | {target}");
+    }
+    for (server, writers) in servers.iter().zip(writers) {
         println!(
-            "{:<34} {:>8.0} {:>7.2} {:>8.2} {:>8.2} {:>9.1} {:>6}  {}",
-            scenario.name,
-            median(runs[i].iter().map(rps).collect()),
-            share(i, hello_row, rps),
-            median(runs[i].iter().map(|r| r.p50_ms).collect()),
-            median(runs[i].iter().map(p99).collect()),
-            share(i, hello_row, p99),
-            errors,
-            target
+            "64 writers, POST project, {} s, {}: {:.0} req/s, p50 {:.2} ms, p99 {:.2} ms; no 5xx ({}), p99 <= 150 ms ({}): \
+             {} requests, {} 5xx, {} other unexpected",
+            options.writers_seconds,
+            server.runtime.name,
+            writers.rps,
+            writers.p50_ms,
+            writers.p99_ms,
+            verdict(writers.server_errors == 0),
+            verdict(writers.p99_ms <= 150.0),
+            writers.requests,
+            writers.server_errors,
+            writers.unexpected - writers.server_errors.min(writers.unexpected),
         );
     }
-    println!(
-        "{:<34} {:>8.0} {:>7} {:>8.2} {:>8.2} {:>9} {:>6}  no 5xx ({}): {} requests, {} 5xx, {} other unexpected",
-        format!("64 writers, POST project, {} s", options.writers_seconds),
-        writers.rps,
-        "",
-        writers.p50_ms,
-        writers.p99_ms,
-        "",
-        writers.unexpected,
-        verdict(writers.server_errors == 0),
-        writers.requests,
-        writers.server_errors,
-        writers.unexpected - writers.server_errors.min(writers.unexpected),
-    );
+    if servers.len() == 2 {
+        match off.is_empty() {
+            true => println!("every row's share agrees between the runtimes within 25 %"),
+            false => println!("rows whose share differs from Spin's by more than 25 %: {}", off.join(", ")),
+        }
+    }
 }
 
 fn verdict(met: bool) -> &'static str {
