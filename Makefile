@@ -7,7 +7,7 @@ STATE_DIR ?= .spin
 # dependency features differently and rebuild wasmtime and friends.
 NATIVE := -p api-core -p spin-host -p e2e
 
-.PHONY: up test build wasm host unit e2e fuzz bench clean setup setup-browser setup-redis
+.PHONY: up test build wasm host unit e2e fuzz bench clean setup setup-browser setup-redis clients
 
 setup:
 	@scripts/wasm-toolchain.sh >/dev/null
@@ -39,8 +39,16 @@ e2e: build setup-browser setup-redis
 
 # Every test, then the contract fuzzer (`make fuzz`, below).
 test: build setup-browser setup-redis
+	$(MAKE) --no-print-directory clients
 	cargo test $(NATIVE)
 	$(MAKE) --no-print-directory fuzz
+
+# The API's clients generated from the OpenAPI document into target/clients
+# (Python: openapi-python-client; TypeScript: openapi-typescript, compiled with
+# tsc --strict against tests/clients/workflow.ts); fails on any generator
+# warning. Installs the generators when missing; about 10 seconds then.
+clients:
+	scripts/clients.sh
 
 # The OpenAPI document proven by a fuzzer: schemathesis (pinned, installed in
 # target/fuzz-venv), every check, against the built components with a seeded
