@@ -46,7 +46,7 @@ test: build setup-browser setup-redis
 # The API's clients generated from the OpenAPI document into target/clients
 # (Python: openapi-python-client; TypeScript: openapi-typescript, compiled with
 # tsc --strict against tests/clients/workflow.ts); fails on any generator
-# warning. Installs the generators when missing; about 10 seconds then.
+# warning. Installs the generators when missing; 10 to 20 seconds then.
 clients:
 	scripts/clients.sh
 

@@ -19,7 +19,7 @@
 # Fails when a generator warns about anything (a skipped endpoint, an omitted
 # response, a schema it cannot read): each generator's output may hold only
 # its usual progress lines. Setup is idempotent; once installed, both clients
-# take about 10 seconds.
+# take 10 to 20 seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
