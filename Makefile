@@ -9,7 +9,7 @@ STATE_DIR ?= .spin
 # dependency features differently and rebuild wasmtime and friends.
 NATIVE := -p api-core -p spin-host -p e2e
 
-.PHONY: up test build wasm host unit e2e fuzz bench clean setup setup-browser setup-redis
+.PHONY: up test build wasm host unit e2e fuzz bench clean setup setup-browser setup-redis clients
 
 setup:
 	@scripts/wasm-toolchain.sh >/dev/null
@@ -44,10 +44,18 @@ e2e: build setup-browser setup-redis
 # and browser tests included) once more under the real Spin; then the
 # contract fuzzer (`make fuzz`, below).
 test: build setup-browser setup-redis
+	$(MAKE) --no-print-directory clients
 	env -u SPIN cargo test $(NATIVE)
 	@if [ -n "$$SPIN" ]; then echo "make test: the end-to-end suite under $$("$$SPIN" --version)"; \
 	    cargo test $(NATIVE) --test '*'; fi
 	$(MAKE) --no-print-directory fuzz
+
+# The API's clients generated from the OpenAPI document into target/clients
+# (Python: openapi-python-client; TypeScript: openapi-typescript, compiled with
+# tsc --strict against tests/clients/workflow.ts); fails on any generator
+# warning. Installs the generators when missing; 10 to 20 seconds then.
+clients:
+	scripts/clients.sh
 
 # The OpenAPI document proven by a fuzzer: schemathesis (pinned, installed in
 # target/fuzz-venv), every check, against the built components with a seeded

@@ -3,7 +3,8 @@
 # check) against the built components served by the test host.
 #
 # Expects `make build` done (the Makefile target depends on it). Installs the
-# pinned schemathesis into target/fuzz-venv (once), starts the host on a free
+# pinned schemathesis into target/fuzz-venv (once, with the project's other
+# Python tools: scripts/setup-python-tools.sh), starts the host on a free
 # port with fresh state, seeds a tenant and one real resource per path
 # parameter through the API (scripts/fuzz/seed.py), runs schemathesis with the
 # tenant's credentials and those ids, and stops the host whatever happens.
@@ -23,7 +24,6 @@ root=$PWD
 # hooks.py imports seed.py: no __pycache__ in the source tree.
 export PYTHONDONTWRITEBYTECODE=1
 
-SCHEMATHESIS_VERSION=4.32.5
 venv=target/fuzz-venv
 report_dir=target/fuzz-report
 max_time=${FUZZ_MAX_TIME:-200}
@@ -31,15 +31,10 @@ max_examples=${FUZZ_MAX_EXAMPLES:-60}
 workers=${FUZZ_WORKERS:-1}
 started=$(date +%s)
 
-# 1. The fuzzer, pinned, in a virtual environment under target/ (reused when
-#    it already has the pinned version; Debian's python3-venv is installed
-#    first when `python3 -m venv` lacks it).
-if [ "$("$venv/bin/schemathesis" --version 2>/dev/null)" != "schemathesis, version $SCHEMATHESIS_VERSION" ]; then
-    scripts/setup-python-venv.sh
-    echo "fuzz: installing schemathesis $SCHEMATHESIS_VERSION into $venv"
-    python3 -m venv --clear "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
-fi
+# 1. The fuzzer, pinned in scripts/python-requirements.txt, in the virtual
+#    environment under target/ (created and filled only when something is
+#    missing).
+scripts/setup-python-tools.sh
 
 for file in target/debug/spin-host spin.toml; do
     [ -e "$file" ] || { echo "fuzz: $file is missing: run make build" >&2; exit 1; }

@@ -146,3 +146,108 @@ fn the_document_is_served_without_credentials() {
     let served: Value = response.json().unwrap();
     assert_eq!(served, document());
 }
+
+/// Every schema object in `value` (the value itself, and what its keywords hold), with its JSON pointer.
+fn schemas_within<'a>(pointer: String, value: &'a Value, out: &mut Vec<(String, &'a Value)>) {
+    match value {
+        Value::Object(map) => {
+            out.push((pointer.clone(), value));
+            for (key, child) in map {
+                schemas_within(format!("{pointer}/{key}"), child, out);
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                schemas_within(format!("{pointer}/{index}"), item, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The component schemas a request body uses, directly or through others.
+fn request_schemas(document: &Value) -> BTreeSet<String> {
+    let mut pending = Vec::new();
+    for item in document["paths"].as_object().unwrap().values() {
+        for operation in item.as_object().unwrap().values() {
+            collect_refs(&operation["requestBody"], &mut pending);
+        }
+    }
+    let mut seen = BTreeSet::new();
+    while let Some(target) = pending.pop() {
+        if seen.insert(target.clone()) {
+            collect_refs(document.pointer(target.trim_start_matches('#')).unwrap(), &mut pending);
+        }
+    }
+    seen
+}
+
+/// The rules of docs/CONVENTIONS.md ("A document generators can read") that a
+/// generator's output shows only for the schemas the typed workflows use.
+#[test]
+fn the_document_follows_the_generator_rules() {
+    let document = document();
+    let mut all = Vec::new();
+    schemas_within("#".to_string(), &document, &mut all);
+    let mut broken = Vec::new();
+    for (pointer, schema) in &all {
+        let has = |key: &str| schema.get(key).is_some();
+        if has("properties") && (has("anyOf") || has("oneOf")) {
+            broken.push(format!("{pointer}: anyOf/oneOf next to properties (one schema per variant instead)"));
+        }
+        if has("enum") && schema["type"].is_array() {
+            broken.push(format!("{pointer}: enum with a list of types (anyOf [the enum, null] instead)"));
+        }
+        if let Some(discriminator) = schema.get("discriminator") {
+            let property = discriminator["propertyName"].as_str().unwrap();
+            for member in schema["oneOf"].as_array().into_iter().flatten() {
+                let target = member["$ref"].as_str().unwrap_or_else(|| panic!("{pointer}: oneOf members are $refs"));
+                let resolved = document.pointer(target.trim_start_matches('#')).unwrap();
+                let required = resolved["required"].as_array().into_iter().flatten().any(|name| name == property);
+                if !required {
+                    broken.push(format!("{pointer}: discriminator {property} not required in {target}"));
+                }
+            }
+        }
+    }
+    for target in request_schemas(&document) {
+        let mut within = Vec::new();
+        schemas_within(target.clone(), document.pointer(target.trim_start_matches('#')).unwrap(), &mut within);
+        for (pointer, schema) in within {
+            for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+                if property.get("default").is_some() {
+                    broken.push(format!(
+                        "{pointer}/properties/{name}: a default on a request property (say it in the description)"
+                    ));
+                }
+            }
+        }
+    }
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let body_types = operation["requestBody"]["content"].as_object().map_or(0, |content| content.len());
+            if body_types > 1 {
+                broken.push(format!(
+                    "{method} {path}: a request body of {body_types} media types (one, others in its description)"
+                ));
+            }
+            let mut contents = vec![&operation["requestBody"]["content"]];
+            for response in operation["responses"].as_object().into_iter().flatten().map(|(_, r)| r) {
+                contents.push(&response["content"]);
+            }
+            for (media_type, content) in contents.into_iter().filter_map(Value::as_object).flatten() {
+                let binary = !(media_type.contains("json")
+                    || media_type.starts_with("text/")
+                    || media_type.starts_with("multipart/"));
+                if binary && content["schema"]["format"] != "binary" {
+                    broken.push(format!("{method} {path}: {media_type} without format binary"));
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "the document breaks the generator rules of docs/CONVENTIONS.md:\n{}",
+        broken.join("\n")
+    );
+}
