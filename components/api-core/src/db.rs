@@ -1,14 +1,18 @@
 //! SQLite through Spin's `fermyon:spin/sqlite@2.0.0`, and the schema migrations.
 //!
-//! What the runtime gives us: under Spin 4 every `Connection::open` is a new
-//! SQLite connection with SQLite's defaults (`synchronous=FULL`, 5 s busy
-//! timeout), shared with nobody; other runtimes may differ (older Spins shared
-//! one connection among all instances; a libSQL backend is a remote database).
-//! Whatever the backend, only one `execute` is promised to be atomic, so the
-//! service never spans a `BEGIN ... COMMIT` across calls: every write is a
-//! single statement, and effects on several tables (an event in the outbox with
-//! a state change) are done by triggers, which SQLite runs inside the
-//! statement's own transaction.
+//! What the runtime gives us: since Spin 3 every `Connection::open` is a
+//! connection of its own (Spin 4's local databases: a new SQLite connection
+//! with SQLite's defaults, `synchronous=FULL` and a 5 s busy timeout; its
+//! libSQL backend: a client with its own stream), shared with nobody. So the
+//! statements of one open run in order on one connection, and a transaction
+//! spanning several `execute` calls is atomic: [`Db::transaction`] is the one
+//! way a write that touches several rows runs (`BEGIN IMMEDIATE`, then
+//! `COMMIT`, or `ROLLBACK` on any error). Single-row writes stay single
+//! statements. The schema is plain tables and indexes: every rule (what an
+//! interview's end writes, which events a change raises, which deliveries they
+//! fan out to) is Rust in the areas' use cases, inside such a transaction.
+//! Spin 2, which shared one connection among all instances, is not supported
+//! (docs/deploy.md).
 //!
 //! The cost model (see docs/design-decisions.md, "Storage"): a request opens a
 //! connection, sets `synchronous=NORMAL` on it (WAL is already on, from the
@@ -65,6 +69,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "surveys",
         sql: include_str!("../migrations/0006_surveys.sql"),
     },
+    Migration {
+        version: 7,
+        name: "rules_in_rust",
+        sql: include_str!("../migrations/0007_rules_in_rust.sql"),
+    },
 ];
 
 pub fn latest_version() -> i64 {
@@ -99,6 +108,32 @@ pub fn statements(sql: &str) -> Vec<String> {
 
 pub struct Db {
     conn: Connection,
+}
+
+/// A write in progress on one connection, from [`Db::transaction`]: what it
+/// does is committed together or not at all. It reads and writes like a
+/// [`Db`]; functions that must run inside one take a `&Tx`.
+pub struct Tx<'a> {
+    db: &'a Db,
+}
+
+impl std::ops::Deref for Tx<'_> {
+    type Target = Db;
+
+    fn deref(&self) -> &Db {
+        self.db
+    }
+}
+
+/// `BEGIN IMMEDIATE` attempts: SQLite itself waits for the write lock for up
+/// to the busy timeout (5 s under Spin); a database still busy after that (or
+/// a backend that does not wait, like a remote one) is asked again after a
+/// short pause, growing to about 1.5 s in all.
+const BEGIN_ATTEMPTS: u32 = 8;
+
+/// Whether a failure is SQLite's "another connection holds the lock".
+fn is_busy(message: &str) -> bool {
+    message.contains("database is locked") || message.contains("SQLITE_BUSY") || message.contains("database is busy")
 }
 
 /// Passes of a migration refused by a concurrent one (see [`Db::migrate_from`]):
@@ -145,14 +180,59 @@ impl Db {
         self.query(sql, params).map(|_| ())
     }
 
-    /// Runs a statement that a trigger may refuse (`RAISE(ABORT, '<code>')`) or a
-    /// constraint may stop: `Ok(Err(text))` carries the database's message so the
-    /// caller can answer the refusals it knows; any other failure is internal.
+    /// Runs a statement that a constraint may stop: `Ok(Err(text))` carries
+    /// the database's message so the caller can answer the refusals it knows
+    /// (a second answer to one message hits the turns' primary key); any other
+    /// failure is internal.
     pub fn query_refusable(&self, sql: &str, params: &[Value]) -> ApiResult<Result<QueryResult, String>> {
         match self.conn.execute(sql, params) {
             Ok(result) => Ok(Ok(result)),
             Err(spin_sdk::sqlite::Error::Io(message)) => Ok(Err(message)),
             Err(error) => Err(ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(sql)))),
+        }
+    }
+
+    /// Runs `work` as one transaction on this connection: `BEGIN IMMEDIATE`
+    /// (so its reads see the state its writes change, with no other writer in
+    /// between), `COMMIT` when it returns `Ok`, `ROLLBACK` when it returns an
+    /// error. A busy database at `BEGIN` is retried with a short bounded backoff.
+    /// (A component that traps mid-way leaves the transaction open on a
+    /// connection that closes with its instance, which rolls it back.)
+    pub fn transaction<T>(&self, work: impl FnOnce(&Tx) -> ApiResult<T>) -> ApiResult<T> {
+        self.begin_immediate()?;
+        match work(&Tx { db: self }) {
+            Ok(value) => match self.execute("COMMIT", &[]) {
+                Ok(()) => Ok(value),
+                Err(error) => {
+                    let _ = self.execute("ROLLBACK", &[]);
+                    Err(error)
+                }
+            },
+            Err(error) => {
+                if let Err(rollback) = self.execute("ROLLBACK", &[]) {
+                    eprintln!("rolling back after {error:?}: {rollback:?}");
+                }
+                Err(error)
+            }
+        }
+    }
+
+    fn begin_immediate(&self) -> ApiResult<()> {
+        let mut attempt = 0;
+        loop {
+            match self.conn.execute("BEGIN IMMEDIATE", &[]) {
+                Ok(_) => return Ok(()),
+                Err(spin_sdk::sqlite::Error::Io(message)) if is_busy(&message) && attempt + 1 < BEGIN_ATTEMPTS => {
+                    attempt += 1;
+                    // 10, 20, 40 ... 320 ms, with jitter so that waiting writers spread out.
+                    let pause = 10u64 << attempt.min(5);
+                    let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0]) % (pause / 2 + 1);
+                    std::thread::sleep(std::time::Duration::from_millis(pause / 2 + jitter));
+                }
+                Err(error) => {
+                    return Err(ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `BEGIN IMMEDIATE`")))
+                }
+            }
         }
     }
 
@@ -164,35 +244,44 @@ impl Db {
 
     /// Applies the migrations after `current`; runs once per database and version.
     ///
-    /// Instances that start together on a fresh database all migrate it. Until
-    /// WAL is on, SQLite refuses some of them at once rather than wait (its
-    /// deadlock rule: a reader may not queue for the write lock behind another
-    /// writer), with "database is locked". Every step is idempotent, so a
-    /// refused pass is run again after a short pause.
+    /// Instances that start together on a fresh database all try to migrate
+    /// it. Each pass is one transaction that reads the version again once it
+    /// holds the write lock, so the first pass migrates and the others find
+    /// nothing left to do. Switching to WAL (outside any transaction) may be
+    /// refused at once while another connection holds the file ("database is
+    /// locked"); it is asked again after a short pause.
     fn migrate_from(&self, current: i64) -> ApiResult<()> {
         if current >= latest_version() {
             return Ok(());
         }
         let mut attempt = 0;
         loop {
-            match self.apply_migrations_after(current) {
+            // WAL makes each write several times cheaper and persists in the file.
+            match self.execute("PRAGMA journal_mode=WAL", &[]) {
                 Err(error) if attempt < MIGRATION_ATTEMPTS && format!("{error:?}").contains("database is locked") => {
                     attempt += 1;
                     std::thread::sleep(std::time::Duration::from_millis(10 * attempt));
                 }
-                done => return done,
+                done => break done?,
             }
         }
+        self.transaction(|tx| {
+            let current = match tx.query_scalar("PRAGMA user_version", &[])? {
+                Some(Value::Integer(version)) => version,
+                _ => 0,
+            };
+            tx.apply_migrations_after(current)
+        })
     }
 
     fn apply_migrations_after(&self, current: i64) -> ApiResult<()> {
-        // WAL makes each write several times cheaper and persists in the file.
-        self.execute("PRAGMA journal_mode=WAL", &[])?;
+        if current >= latest_version() {
+            return Ok(());
+        }
         for migration in MIGRATIONS.iter().filter(|m| m.version > current) {
             for statement in statements(migration.sql) {
                 if let Err(error) = self.conn.execute(&statement, &[]) {
-                    // An `ADD COLUMN` another instance applied first is fine.
-                    if !format!("{error:?}").contains("duplicate column name") {
+                    if !applied_already(&statement, &format!("{error:?}")) {
                         return Err(ApiError::Internal(anyhow::anyhow!(
                             "migration {} failed: {error:?} in `{}`",
                             migration.version,
@@ -267,6 +356,14 @@ impl Db {
         }
         Ok(admission)
     }
+}
+
+/// A migration step another instance applied first: an `ADD COLUMN` whose
+/// column exists, a `DROP COLUMN` whose column is gone.
+fn applied_already(statement: &str, error: &str) -> bool {
+    let statement = statement.to_ascii_uppercase();
+    (statement.contains(" ADD COLUMN ") && error.contains("duplicate column name"))
+        || (statement.contains(" DROP COLUMN ") && error.contains("no such column"))
 }
 
 fn first_line(sql: &str) -> &str {

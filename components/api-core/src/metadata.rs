@@ -145,6 +145,11 @@ impl ExternalMetadata {
         self.0.get(key).map(String::as_str)
     }
 
+    /// Every key with its value, keys in order.
+    pub fn pairs(&self) -> Vec<(&str, &str)> {
+        self.0.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect()
+    }
+
     pub fn len(&self) -> usize {
         self.0.len()
     }

@@ -66,8 +66,8 @@ fn patch_project(context: &Context, tenant: &Tenant, request: &ApiRequest, param
 
 fn change_state(context: &Context, tenant: &Tenant, params: &PathParams, action: Action) -> ApiResult<ApiResponse> {
     let project_id = path_id(params).map_err(|e| ApiError::Validation(vec![e]))?;
-    let outcome = store::transition(&context.db, &tenant.id_string(), &project_id, action)?;
-    Ok(ApiResponse::json(200, &json!({ "project_id": project_id, "status": outcome.status.as_str() })))
+    let status = projects::change_state(&context.db, &tenant.id_string(), &project_id, action)?;
+    Ok(ApiResponse::json(200, &json!({ "project_id": project_id, "status": status.as_str() })))
 }
 
 fn activate(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {

@@ -303,12 +303,12 @@ fn an_interviewee_types_an_interview_to_the_end_and_lands_on_the_redirect() {
     let interview_id = listed["data"][0]["interview_id"].as_str().unwrap().to_string();
     let (identifier, status, opt_in, metadata, responses): (String, String, i64, String, i64) = database(&app)
         .query_row(
-            "SELECT identifier, interview_status, opt_in_for_followup, external_metadata, response_count FROM interviews WHERE interview_id = ?",
+            "SELECT identifier, state, opt_in_for_followup, external_metadata, response_count FROM interviews WHERE interview_id = ?",
             [&interview_id],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )
         .unwrap();
-    assert_eq!((identifier.as_str(), status.as_str(), opt_in), ("ada@example.com", "COMPLETED", 1));
+    assert_eq!((identifier.as_str(), status.as_str(), opt_in), ("ada@example.com", "completed", 1));
     assert_eq!(metadata, r#"{"plan":"pro","source":"newsletter"}"#);
     assert_eq!(responses, answered as i64);
     let export = app.get(&format!("/v1/projects/{project_id}/interviews-export")).auth(&tenant).send().unwrap().text().unwrap();

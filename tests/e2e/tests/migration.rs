@@ -105,6 +105,33 @@ fn a_database_of_the_trigger_release_reads_the_same_after_migration() {
     }
     assert!(differences.is_empty(), "{} of {} routes answer differently:\n{}", differences.len(), fixture.requests.len(), differences.join("\n"));
     assert!(fixture.requests.len() > 40, "the fixture covers every read route");
+    assert_eq!(schema_rules(&app), Vec::<String>::new(), "the migrated schema is plain tables and indexes");
+}
+
+/// The triggers and views of the app's database (none: every rule is Rust).
+pub fn schema_rules(app: &TestApp) -> Vec<String> {
+    let conn = rusqlite::Connection::open_with_flags(app.sqlite_path(), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let mut statement = conn.prepare("SELECT type || ' ' || name FROM sqlite_master WHERE type IN ('trigger', 'view')").unwrap();
+    let rules = statement.query_map([], |row| row.get(0)).unwrap().map(Result::unwrap).collect();
+    rules
+}
+
+#[test]
+fn a_fresh_database_is_plain_tables_and_indexes() {
+    let app = TestApp::start(&[]);
+    app.create_tenant();
+    assert_eq!(schema_rules(&app), Vec::<String>::new());
+    let conn = rusqlite::Connection::open_with_flags(app.sqlite_path(), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let columns: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_xinfo('interviews') UNION ALL SELECT name FROM pragma_table_xinfo('projects')")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for gone in ["interview_status", "pending_event_id", "status_changed_at"] {
+        assert!(!columns.iter().any(|c| c == gone), "{gone} is computed in Rust now: {columns:?}");
+    }
 }
 
 /// A receiver that answers 200 to everything (webhook deliveries).

@@ -887,32 +887,6 @@ fn concurrent_patches_lose_no_update() {
     }
 }
 
-#[test]
-fn other_writers_completing_a_project_get_an_event_too() {
-    // The outbox contract for other areas (max_interviews completion): a plain status
-    // UPDATE raises the event, with an id and time SQLite makes up.
-    let (app, tenant) = setup();
-    let id = create_ok(app, &tenant, &valid_project());
-    act(app, &tenant, &id, "activate");
-    {
-        let conn = rusqlite::Connection::open(app.sqlite_path()).unwrap();
-        conn.busy_timeout(Duration::from_secs(10)).unwrap();
-        let changed = conn
-            .execute("UPDATE projects SET status = 'completed' WHERE project_id = ? AND status IN ('draft', 'active', 'paused')", [&id])
-            .unwrap();
-        assert_eq!(changed, 1);
-    }
-    let events = events_for(app, &id);
-    assert_eq!(events.len(), 2, "{events:?}");
-    let completed = &events[1];
-    assert_eq!(completed.event_type, "project.completed");
-    assert_ne!(completed.event_id, events[0].event_id);
-    assert!(uuid::Uuid::parse_str(&completed.event_id).is_ok_and(|u| u.get_version_num() == 4), "{completed:?}");
-    assert!(is_rfc3339_millis_z(&completed.created_at), "{completed:?}");
-    assert_eq!(completed.payload["completed_at"], completed.created_at.as_str());
-    assert_eq!(detail(app, &tenant, &id)["status"], "completed");
-}
-
 // ---------------------------------------------------------------------------
 // Shareable URL.
 

@@ -206,6 +206,11 @@ fn reaching_max_interviews_completes_the_project_once() {
     let completed = events(app, "project.completed", "project_id", &project_id);
     assert_eq!(completed.len(), 1);
     assert_eq!(completed[0].1["event_type"], "project.completed");
+    // Raised in the transaction that ended the interview: its own id, the same moment.
+    let finished = events(app, "interview.finished", "interview_id", &first.interview_id);
+    assert_eq!(completed[0].1["completed_at"], finished[0].1["finished_at"]);
+    assert_ne!(completed[0].0, finished[0].0);
+    assert!(uuid::Uuid::parse_str(&completed[0].0).is_ok_and(|u| u.get_version_num() == 4), "{completed:?}");
 
     let (status, _) = start_raw(app, &start_body(&project_id, "production"));
     assert_eq!(status, 410);

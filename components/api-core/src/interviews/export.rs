@@ -85,7 +85,7 @@ fn cells(kind: ExportKind, row: &ExportRow, transcription: &str) -> Vec<String> 
         row.interview_id.clone(),
         row.identifier.clone(),
         row.country_code.clone(),
-        row.interview_status.clone(),
+        row.interview_status.to_string(),
         row.opt_in_for_followup.to_string(),
         row.created_at.clone(),
         row.ended_at.clone().unwrap_or_default(),

@@ -8,8 +8,7 @@ use crate::db::Db;
 use crate::error::{ApiError, ApiResult};
 use crate::files::BlobStore;
 use crate::http::{ApiResponse, BodySource, Reply};
-use crate::sessions::recordings::RecordingKind;
-use crate::sessions::store as sessions_store;
+use crate::sessions::recordings::{self, RecordingKind};
 
 /// Which bytes to send, inclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,7 +95,7 @@ pub fn download<S: BlobStore + 'static>(
     if !store::interview_exists(db, tenant_id, &interview_id)? {
         return Err(ApiError::not_found("Interview"));
     }
-    let recording = sessions_store::recording(db, &interview_id, kind)?.ok_or_else(missing)?;
+    let recording = recordings::find(db, &interview_id, kind)?.ok_or_else(missing)?;
     let head = ApiResponse::empty(200)
         .with_header("content-type", recording.content_type.clone())
         .with_header(
@@ -105,7 +104,7 @@ pub fn download<S: BlobStore + 'static>(
         )
         .with_header("cache-control", "private, no-store")
         .with_header("x-content-type-options", "nosniff");
-    let chunks = sessions_store::chunks(db, &interview_id, kind)?;
+    let chunks = recordings::chunks(db, &interview_id, kind)?;
     ranged(head, recording.size, range, chunks, blobs)
 }
 

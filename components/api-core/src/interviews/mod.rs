@@ -230,16 +230,18 @@ pub fn list(db: &crate::db::Db, tenant_id: &str, query: &ListQuery) -> ApiResult
     Ok(query.page.body(data, next))
 }
 
-/// `POST /v1/interviews/{id}/flag`: 404 for an unknown (or another tenant's) interview.
+/// `POST /v1/interviews/{id}/flag`: 404 for an unknown (or another tenant's)
+/// interview. A flagged interview no longer counts toward `max_interviews`.
 pub fn flag(db: &crate::db::Db, tenant_id: &str, interview_id: &str, reason: &str) -> ApiResult<Value> {
-    let flagged = match self::interview_id(interview_id) {
-        Some(id) => store::flag(db, tenant_id, &id, reason, &time::rfc3339_now())?,
-        None => false,
-    };
-    if !flagged {
-        return Err(ApiError::not_found("Interview"));
-    }
-    Ok(json!({ "status": "flagged" }))
+    let id = self::interview_id(interview_id).ok_or_else(|| ApiError::not_found("Interview"))?;
+    db.transaction(|tx| {
+        let flagged = store::flag(tx, tenant_id, &id, reason, &time::rfc3339_now())?
+            .ok_or_else(|| ApiError::not_found("Interview"))?;
+        if flagged.uncounts {
+            crate::projects::uncount_completed_interview(tx, &flagged.project_id)?;
+        }
+        Ok(json!({ "status": "flagged" }))
+    })
 }
 
 /// Metadata of a stored interview, for the exports.

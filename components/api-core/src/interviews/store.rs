@@ -10,8 +10,10 @@
 //! the newest-first index drives and the page ends as soon as it is full.
 
 use super::{ListItem, ListQuery, Position};
-use crate::db::{self, Db, SqlValue};
+use crate::db::{self, Db, SqlValue, Tx};
+use crate::projects::Environment;
 use crate::error::ApiResult;
+use crate::sessions::{InterviewStatus, SessionState};
 
 /// Counting a candidate stops here: beyond it, walking it costs the same as
 /// walking the newest-first index.
@@ -214,15 +216,37 @@ pub fn interview_exists(db: &Db, tenant_id: &str, interview_id: &str) -> ApiResu
     Ok(found.is_some())
 }
 
-/// Flags the tenant's interview; `false` when there is none. The first flag
+/// What flagging changed.
+pub struct Flagged {
+    pub project_id: String,
+    /// It was a completed production interview flagged for the first time:
+    /// it counted toward `max_interviews` until now.
+    pub uncounts: bool,
+}
+
+/// Flags the tenant's interview; `None` when there is none. The first flag
 /// time stays, the reason is the latest one given.
-pub fn flag(db: &Db, tenant_id: &str, interview_id: &str, reason: &str, now: &str) -> ApiResult<bool> {
-    let result = db.query(
-        "UPDATE interviews SET flag_reason = ?, flagged_at = COALESCE(flagged_at, ?)
-         WHERE interview_id = ? AND tenant_id = ? RETURNING interview_id",
-        &[db::text(reason), db::text(now), db::text(interview_id), db::text(tenant_id)],
+pub fn flag(tx: &Tx, tenant_id: &str, interview_id: &str, reason: &str, now: &str) -> ApiResult<Option<Flagged>> {
+    let result = tx.query(
+        "SELECT project_id, state, environment, flagged_at FROM interviews WHERE interview_id = ? AND tenant_id = ?",
+        &[db::text(interview_id), db::text(tenant_id)],
     )?;
-    Ok(!result.rows.is_empty())
+    let Some(before) = db::read_first(&result, |row| {
+        Ok(Flagged {
+            project_id: row.text("project_id")?,
+            uncounts: row.opt_text("flagged_at")?.is_none()
+                && row.named::<SessionState>("state")? == SessionState::Completed
+                && row.named::<Environment>("environment")? == Environment::Production,
+        })
+    })?
+    else {
+        return Ok(None);
+    };
+    tx.execute(
+        "UPDATE interviews SET flag_reason = ?, flagged_at = COALESCE(flagged_at, ?) WHERE interview_id = ?",
+        &[db::text(reason), db::text(now), db::text(interview_id)],
+    )?;
+    Ok(Some(before))
 }
 
 /// One interview's export row, before formatting.
@@ -231,7 +255,7 @@ pub struct ExportRow {
     pub interview_id: String,
     pub identifier: String,
     pub country_code: String,
-    pub interview_status: String,
+    pub interview_status: InterviewStatus,
     pub opt_in_for_followup: bool,
     pub created_at: String,
     pub ended_at: Option<String>,
@@ -252,8 +276,9 @@ pub fn export_page(
 ) -> ApiResult<Vec<ExportRow>> {
     let (after_ms, after_id) = after.map_or((i64::MIN, String::new()), |c| (c.created_ms, c.interview_id.clone()));
     let result = db.query(
-        "SELECT interview_id, identifier, country_code, interview_status, opt_in_for_followup, created_at, ended_at,
-                project_type, device_type, external_metadata, summary, created_ms
+        "SELECT interview_id, identifier, country_code, state, response_count, answerable_blocks, answered_blocks,
+                opt_in_for_followup, created_at, ended_at, project_type, device_type, external_metadata, summary,
+                created_ms
          FROM interviews
          WHERE tenant_id = ? AND project_id = ? AND environment = 'production' AND (created_ms, interview_id) > (?, ?)
          ORDER BY created_ms, interview_id LIMIT ?",
@@ -264,7 +289,13 @@ pub fn export_page(
             interview_id: row.text("interview_id")?,
             identifier: row.text("identifier")?,
             country_code: row.text("country_code")?,
-            interview_status: row.text("interview_status")?,
+            interview_status: InterviewStatus::of(
+                row.named("state")?,
+                &row.text("project_type")?,
+                row.int("response_count")?,
+                row.int("answerable_blocks")?,
+                row.int("answered_blocks")?,
+            ),
             opt_in_for_followup: row.int("opt_in_for_followup")? != 0,
             created_at: row.text("created_at")?,
             ended_at: row.opt_text("ended_at")?,

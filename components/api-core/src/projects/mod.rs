@@ -6,9 +6,14 @@
 //! [`writer`] (generated mode: the built-in writer and the language-model one).
 
 pub mod context;
+mod states;
 pub mod store;
 pub mod survey;
 pub mod writer;
+
+pub use states::{
+    change_state, count_completed_interview, invalid_state, uncount_completed_interview, Action, Decision, Openness,
+};
 
 use crate::error::{ApiError, ApiResult, FieldError, LocPart};
 use crate::validation::{
@@ -679,66 +684,15 @@ impl Project {
     pub fn is_survey(&self) -> bool {
         self.project_type == ProjectType::Survey.as_str()
     }
-}
 
-// ---------------------------------------------------------------------------
-// State machine.
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    Activate,
-    Deactivate,
-    Complete,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decision {
-    /// Move to the action's target state (and raise its event, if any).
-    Move,
-    /// Already there: 200 without a change or an event.
-    Stay,
-    /// 409 invalid_state with this message.
-    Refuse(String),
-}
-
-impl Action {
-    pub fn target(self) -> Status {
-        match self {
-            Action::Activate => Status::Active,
-            Action::Deactivate => Status::Paused,
-            Action::Complete => Status::Completed,
+    /// What decides whether it takes an interview, as read.
+    pub fn openness(&self) -> Openness {
+        Openness {
+            status: self.status,
+            max_interviews: self.fields.max_interviews,
+            completed_interviews: self.completed_interviews,
         }
     }
-
-    /// The states this action moves a project out of.
-    pub fn sources(self) -> &'static [Status] {
-        match self {
-            Action::Activate => &[Status::Draft, Status::Paused],
-            Action::Deactivate => &[Status::Active],
-            Action::Complete => &[Status::Draft, Status::Active, Status::Paused],
-        }
-    }
-
-    /// draft -> active (activate) -> paused (deactivate) -> active ...; any state but
-    /// completed -> completed (complete). Activating an active project is a no-op.
-    pub fn decide(self, current: Status) -> Decision {
-        if self.sources().contains(&current) {
-            return Decision::Move;
-        }
-        match (self, current) {
-            (Action::Activate, Status::Active) => Decision::Stay,
-            (Action::Activate, _) => Decision::Refuse("A completed project cannot be activated".into()),
-            (Action::Deactivate, state) => Decision::Refuse(format!(
-                "Only an active project can be deactivated; this project is {}",
-                state.as_str()
-            )),
-            (Action::Complete, _) => Decision::Refuse("The project is already completed".into()),
-        }
-    }
-}
-
-pub fn invalid_state(message: impl Into<String>) -> ApiError {
-    ApiError::conflict("invalid_state", message)
 }
 
 // ---------------------------------------------------------------------------

@@ -1,9 +1,10 @@
-//! Projects in SQLite. Every query is scoped by `tenant_id`; every write is one
-//! statement. State changes raise their outbox event through the triggers of
-//! `migrations/0002_projects.sql`, inside the statement's own transaction.
+//! Projects in SQLite. Every query is scoped by `tenant_id`, except the
+//! public link's read by id and the interview counter of a project an
+//! interview belongs to. State changes take the caller's transaction (their
+//! events are written with them: see `states.rs`).
 
-use super::{Action, Column, Decision, Presence, Project, ProjectFields, Status, FIELDS};
-use crate::db::{self, Db, Row, SqlValue};
+use super::{Column, Openness, Presence, Project, ProjectFields, Status, FIELDS};
+use crate::db::{self, Db, Row, SqlValue, Tx};
 use crate::error::{ApiError, ApiResult};
 use crate::paging::{Cursor, PageRequest};
 use crate::time;
@@ -263,58 +264,41 @@ pub fn update(
     Ok(!result.rows.is_empty())
 }
 
-/// The outcome of a state-changing request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Transition {
-    pub status: Status,
-    /// The outbox event written with the change (`None` for a no-op).
-    pub event_id: Option<String>,
+/// What decides whether the tenant's project takes an interview, as stored now.
+pub fn openness(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<Openness>> {
+    let result = db.query(
+        "SELECT status, max_interviews, completed_interviews FROM projects WHERE project_id = ? AND tenant_id = ?",
+        &[db::text(project_id), db::text(tenant_id)],
+    )?;
+    db::read_first(&result, openness_of)
 }
 
-/// Applies `action`: one `UPDATE ... WHERE status IN (<sources>)`, whose trigger
-/// writes the event row in the same transaction. When it matches nothing, the
-/// current state decides between 404, a no-op and 409.
-pub fn transition(db: &Db, tenant_id: &str, project_id: &str, action: Action) -> ApiResult<Transition> {
-    let target = action.target();
-    let sources: Vec<SqlValue> = action.sources().iter().map(|s| db::text(s.as_str())).collect();
-    let placeholders = vec!["?"; sources.len()].join(", ");
-    // A state read after a refused UPDATE may be outdated by a concurrent change
-    // into a movable state; try again then.
-    for _ in 0..5 {
-        let event_id = uuid::Uuid::new_v4().to_string();
-        let now = time::rfc3339_now();
-        // The first publication is remembered: it unlocks the production URL.
-        let published = if target == Status::Active { ", published_at = COALESCE(published_at, ?)" } else { "" };
-        let mut values = vec![db::text(target.as_str()), db::text(&event_id), db::text(&now), db::text(&now)];
-        if target == Status::Active {
-            values.push(db::text(&now));
-        }
-        values.extend([db::text(project_id), db::text(tenant_id)]);
-        values.extend(sources.iter().cloned());
-        let moved = db.query(
-            &format!(
-                "UPDATE projects SET status = ?, pending_event_id = ?, status_changed_at = ?, updated_at = ?{published}
-                 WHERE project_id = ? AND tenant_id = ? AND status IN ({placeholders})
-                 RETURNING status"
-            ),
-            &values,
-        )?;
-        if !moved.rows.is_empty() {
-            return Ok(Transition { status: target, event_id: Some(event_id) });
-        }
-        let current = db.query_scalar(
-            "SELECT status FROM projects WHERE project_id = ? AND tenant_id = ?",
-            &[db::text(project_id), db::text(tenant_id)],
-        )?;
-        let current = match current {
-            Some(SqlValue::Text(status)) => Status::parse(&status).unwrap_or(Status::Draft),
-            _ => return Err(not_found()),
-        };
-        match action.decide(current) {
-            Decision::Move => continue,
-            Decision::Stay => return Ok(Transition { status: current, event_id: None }),
-            Decision::Refuse(message) => return Err(super::invalid_state(message)),
-        }
-    }
-    Err(ApiError::internal(anyhow::anyhow!("project {project_id} kept changing state")))
+fn openness_of(row: &Row) -> ApiResult<Openness> {
+    Ok(Openness {
+        status: row.named::<Status>("status")?,
+        max_interviews: row.opt_int("max_interviews")?,
+        completed_interviews: row.int("completed_interviews")?,
+    })
+}
+
+/// Sets the project's state; the first move into active is remembered as its
+/// publication (it unlocks the production URL).
+pub fn set_status(tx: &Tx, project_id: &str, status: Status, at: &str) -> ApiResult<()> {
+    let published = if status == Status::Active { ", published_at = COALESCE(published_at, ?3)" } else { "" };
+    tx.execute(
+        &format!("UPDATE projects SET status = ?1, updated_at = ?3{published} WHERE project_id = ?2"),
+        &[db::text(status.as_str()), db::text(project_id), db::text(at)],
+    )
+}
+
+/// Adds `delta` (1 or -1) to the project's completed interviews (never below
+/// 0); returns its tenant and what it now takes.
+pub fn add_completed_interview(tx: &Tx, project_id: &str, delta: i64) -> ApiResult<(String, Openness)> {
+    let result = tx.query(
+        "UPDATE projects SET completed_interviews = MAX(completed_interviews + ?, 0) WHERE project_id = ?
+         RETURNING tenant_id, status, max_interviews, completed_interviews",
+        &[SqlValue::Integer(delta), db::text(project_id)],
+    )?;
+    db::read_first(&result, |row| Ok((row.text("tenant_id")?, openness_of(row)?)))?
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("project {project_id} vanished while counting an interview")))
 }

@@ -23,10 +23,11 @@ use crate::http::{ApiRequest, ApiResponse};
 use crate::keys;
 use crate::llm::LlmConfig;
 use crate::metadata::ExternalMetadata;
-use crate::projects::{self, Environment, InterviewMode, Language, Project, Status};
+use crate::projects::{self, Environment, InterviewMode, Language, Openness, Project, Status};
 use crate::text_enum;
 use crate::time;
 use crate::validation::{self, nullable, one_of, Fields};
+use crate::webhooks;
 use interviewer::Plan;
 use link::Link;
 use page::{LinkError, PageData};
@@ -81,8 +82,27 @@ text_enum! {
 }
 
 text_enum! {
-    /// The contract's derived `interview_status` (computed by the database: see migration 5).
+    /// The contract's derived `interview_status` ([`InterviewStatus::of`]).
     pub enum InterviewStatus { Initiated = "INITIATED", Partial = "PARTIAL", Completed = "COMPLETED" }
+}
+
+impl InterviewStatus {
+    /// COMPLETED once the interview is completed; before, PARTIAL when the
+    /// interviewee gave four answers (an interview) or answered a third of the
+    /// blocks that take an answer (a survey), INITIATED otherwise. An interview
+    /// that ended early keeps the status it had.
+    pub fn of(state: SessionState, project_type: &str, responses: i64, answerable_blocks: i64, answered_blocks: i64) -> InterviewStatus {
+        let partial = if project_type == projects::ProjectType::Survey.as_str() {
+            answerable_blocks > 0 && answered_blocks * 3 >= answerable_blocks
+        } else {
+            responses >= 4
+        };
+        match (state, partial) {
+            (SessionState::Completed, _) => InterviewStatus::Completed,
+            (_, true) => InterviewStatus::Partial,
+            (_, false) => InterviewStatus::Initiated,
+        }
+    }
 }
 
 /// Longest answer an interviewee can send in one message.
@@ -132,6 +152,8 @@ pub struct Interview {
     pub last_activity_ms: i64,
     pub ended_at: Option<String>,
     pub closed_at: Option<String>,
+    /// Flagged as fraud by the tenant (it then does not count toward `max_interviews`).
+    pub flagged: bool,
     pub interview_status: InterviewStatus,
 }
 
@@ -453,12 +475,12 @@ impl Closed {
 
 /// Production sessions need an active project under `max_interviews`; sandbox
 /// sessions work in every state but completed.
-pub fn check_open(project: &Project, environment: Environment) -> Result<(), Closed> {
+pub fn check_open(project: Openness, environment: Environment) -> Result<(), Closed> {
     if project.status == Status::Completed {
         return Err(Closed::Completed);
     }
     if environment == Environment::Production {
-        if project.fields.max_interviews.is_some_and(|max| project.completed_interviews >= max) {
+        if project.full() {
             return Err(Closed::Completed);
         }
         if project.status != Status::Active {
@@ -494,7 +516,7 @@ pub fn link_page(db: &Db, request: &ApiRequest, project_id: &str, llm: &LlmConfi
     };
     let language = link::language(link.requested_language.as_deref(), &project.fields.interview_languages);
     let strings = strings::for_language(language.as_str());
-    if let Err(closed) = check_open(&project, link.environment) {
+    if let Err(closed) = check_open(project.openness(), link.environment) {
         let error = LinkError::from_status(closed.into_error().status());
         return Ok(page::error_page(error, &strings, Some(&project)));
     }
@@ -545,7 +567,7 @@ fn not_offered<'a>(name: &str, offered: impl IntoIterator<Item = &'a str>) -> cr
 /// `POST /v1/sessions`.
 pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &LlmConfig) -> ApiResult<StartOutcome> {
     let project = find_project(db, &request.project_id)?.ok_or_else(|| ApiError::not_found("Project"))?;
-    check_open(&project, request.environment).map_err(Closed::into_error)?;
+    check_open(project.openness(), request.environment).map_err(Closed::into_error)?;
     let fields = &project.fields;
     let mut errors = Vec::new();
     let language = match request.language {
@@ -595,33 +617,32 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
     let session_token = keys::generate_secret(SESSION_TOKEN_PREFIX);
     let interview_id = uuid::Uuid::new_v4().to_string();
     let now = time::now();
-    let refusal = store::insert(
-        db,
-        &store::NewInterview {
-            interview_id: &interview_id,
-            tenant_id: &project.tenant_id,
-            project_id: &project.project_id,
-            project_type: &project.project_type,
-            environment: request.environment,
-            session_token_hash: &keys::hash_secret(&session_token),
-            identifier: &request.identifier,
-            country_code: &request.country_code,
-            device_type: device_type(user_agent),
-            language,
-            mode,
-            external_metadata: &request.external_metadata,
-            answerable_blocks,
-            created_at: &time::rfc3339(now),
-            created_ms: time::unix_millis(now),
-            opening: &opening,
-        },
-    )?;
-    match refusal {
-        Ok(()) => {}
-        Err(store::StartRefusal::ProjectNotFound) => return Err(ApiError::not_found("Project")),
-        Err(store::StartRefusal::ProjectNotActive) => return Err(Closed::NotActive.into_error()),
-        Err(store::StartRefusal::ProjectCompleted) => return Err(Closed::Completed.into_error()),
-    }
+    let new = store::NewInterview {
+        interview_id: &interview_id,
+        tenant_id: &project.tenant_id,
+        project_id: &project.project_id,
+        project_type: &project.project_type,
+        environment: request.environment,
+        session_token_hash: &keys::hash_secret(&session_token),
+        identifier: &request.identifier,
+        country_code: &request.country_code,
+        device_type: device_type(user_agent),
+        language,
+        mode,
+        external_metadata: &request.external_metadata,
+        answerable_blocks,
+        created_at: &time::rfc3339(now),
+        created_ms: time::unix_millis(now),
+        opening: &opening,
+    };
+    // The project is checked again where the interview is written: it may have
+    // been paused, completed or filled since it was read.
+    db.transaction(|tx| {
+        let now_open = projects::store::openness(tx, &project.tenant_id, &project.project_id)?
+            .ok_or_else(|| ApiError::not_found("Project"))?;
+        check_open(now_open, request.environment).map_err(Closed::into_error)?;
+        store::insert(tx, &new)
+    })?;
     let (interview, turns) = load(db, &interview_id)?;
     Ok(StartOutcome::Started(Started { interview, turns, session_token }))
 }
@@ -714,21 +735,58 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
         }
     };
     let stored_at = time::now();
-    store::append_exchange(
-        db,
-        &interview.interview_id,
-        interview.turn_count,
-        &store::AnswerTurn {
-            kind: answer_turn.kind,
-            question_index: answer_turn.question_index,
-            text: &answer_turn.text,
-            answer: structured.as_ref(),
-        },
-        &replies,
-        &time::rfc3339(stored_at),
-        time::unix_millis(stored_at),
-    )?;
-    load(db, &interview.interview_id)
+    let (now, now_ms) = (time::rfc3339(stored_at), time::unix_millis(stored_at));
+    let mut exchange = vec![store::NewTurn {
+        speaker: Speaker::Interviewee,
+        kind: answer_turn.kind,
+        question_index: answer_turn.question_index,
+        source: TurnSource::Interviewee,
+        text: &answer_turn.text,
+        answer: structured.as_ref(),
+    }];
+    exchange.extend(replies.iter().map(store::NewTurn::interviewer));
+    let counted = store::Counted {
+        answered: answer_turn.kind == TurnKind::Answer,
+        answered_block: structured.is_some(),
+        closes: replies.iter().any(|reply| reply.kind == TurnKind::Closing),
+    };
+    let appended =
+        db.transaction(|tx| store::append_exchange(tx, &interview.interview_id, interview.turn_count, &exchange, counted, &now, now_ms))?;
+    if !appended {
+        // Ended, or another answer to the same message came first.
+        return Err(match store::find(db, &interview.interview_id)? {
+            Some(current) if current.state == SessionState::InProgress && !current.interviewer_closed => ApiError::conflict(
+                "answer_conflict",
+                "Another answer to this message was stored first; reload the session to see it",
+            ),
+            _ => session_closed(),
+        });
+    }
+    // The session as it is now, from what was read and written: no second read.
+    turns.retain(|turn| turn.seq < interview.turn_count);
+    turns.extend(exchange.iter().enumerate().map(|(offset, turn)| Turn {
+        seq: interview.turn_count + offset as i64,
+        speaker: turn.speaker,
+        kind: turn.kind,
+        question_index: turn.question_index,
+        source: turn.source,
+        text: turn.text.to_string(),
+        created_at: now.clone(),
+    }));
+    let mut updated = interview.clone();
+    updated.turn_count += exchange.len() as i64;
+    updated.response_count += counted.answered as i64;
+    updated.answered_blocks += counted.answered_block as i64;
+    updated.interviewer_closed = counted.closes;
+    updated.last_activity_ms = updated.last_activity_ms.max(now_ms);
+    updated.interview_status = InterviewStatus::of(
+        updated.state,
+        &updated.project_type,
+        updated.response_count,
+        updated.answerable_blocks,
+        updated.answered_blocks,
+    );
+    Ok((updated, turns))
 }
 
 /// The session body of an interview (with its survey's blocks, for a survey).
@@ -755,31 +813,80 @@ pub struct Finished {
 }
 
 /// `POST /v1/sessions/{id}/finish`: completed when the interviewer had closed the
-/// conversation, `left` otherwise; the summary is written now.
+/// conversation, `left` otherwise (decided where the interview ends, from what
+/// is stored then); the summary is written now.
 pub fn finish(db: &Db, interview: &Interview, opt_in_for_followup: bool, llm: &LlmConfig) -> ApiResult<Finished> {
     interview.ensure_running()?;
     let project = project_of(db, interview)?;
     let turns = store::turns(db, &interview.interview_id)?;
     let plan = Plan::for_project(&project.fields, interview.language);
     let summary = interviewer::summary(&plan, &turns, llm, || builtin_summary(&project, &plan, &turns));
-    let state = if interview.interviewer_closed { SessionState::Completed } else { SessionState::Left };
-    let ended = store::end(
-        db,
-        &interview.interview_id,
-        &store::Ending {
+    let ended = end_interview(db, &interview.interview_id, How::Finished { opt_in_for_followup }, &summary, time::now())?
+        .ok_or_else(session_closed)?;
+    Ok(Finished { state: ended.state, interview_status: ended.interview_status, redirect_url: project.fields.redirect_url })
+}
+
+/// How an interview ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// The interviewee finished: completed when the interviewer had closed
+    /// the conversation, `left` otherwise.
+    Finished { opt_in_for_followup: bool },
+    /// No activity since `idle_since_ms` for the idle timeout (nothing if
+    /// there was activity since).
+    TimedOut { idle_since_ms: i64 },
+}
+
+/// Ends a running interview, in one transaction: decides its end state from
+/// the interview as stored now, stores it with the summary, raises
+/// `interview.finished`, and counts a completed production interview toward
+/// `max_interviews` (which may complete the project). The interview as ended;
+/// `None` when it was no longer running (or, timing out, had activity since).
+pub fn end_interview(db: &Db, interview_id: &str, how: How, summary: &str, now: std::time::SystemTime) -> ApiResult<Option<Interview>> {
+    let at = time::rfc3339(now);
+    db.transaction(|tx| {
+        let Some(mut interview) = store::find(tx, interview_id)?.filter(|i| i.state == SessionState::InProgress) else {
+            return Ok(None);
+        };
+        let (state, opt_in_for_followup) = match how {
+            How::Finished { opt_in_for_followup } if interview.interviewer_closed => (SessionState::Completed, opt_in_for_followup),
+            How::Finished { opt_in_for_followup } => (SessionState::Left, opt_in_for_followup),
+            How::TimedOut { idle_since_ms } if interview.last_activity_ms == idle_since_ms => (SessionState::TimedOut, false),
+            How::TimedOut { .. } => return Ok(None),
+        };
+        interview.state = state;
+        interview.opt_in_for_followup = opt_in_for_followup;
+        interview.summary = Some(summary.to_string());
+        interview.ended_at = (state == SessionState::Completed).then(|| at.clone());
+        interview.closed_at = Some(at.clone());
+        interview.interview_status = InterviewStatus::of(
             state,
-            opt_in_for_followup,
-            summary: &summary,
-            closed_at: &time::rfc3339_now(),
-            event_id: &uuid::Uuid::new_v4().to_string(),
-            if_idle_since_ms: None,
-        },
-    )?;
-    if !ended {
-        return Err(session_closed());
-    }
-    let (interview, _) = load(db, &interview.interview_id)?;
-    Ok(Finished { state, interview_status: interview.interview_status, redirect_url: project.fields.redirect_url })
+            &interview.project_type,
+            interview.response_count,
+            interview.answerable_blocks,
+            interview.answered_blocks,
+        );
+        let event = webhooks::Event::interview_finished(
+            &webhooks::FinishedInterview {
+                tenant_id: &interview.tenant_id,
+                project_id: &interview.project_id,
+                interview_id,
+                identifier: &interview.identifier,
+                interview_status: interview.interview_status.as_str(),
+                environment: interview.environment.as_str(),
+            },
+            &at,
+        );
+        let ending = store::Ending { state, opt_in_for_followup, summary, closed_at: &at, event_id: &event.event_id };
+        if !store::end(tx, interview_id, &ending)? {
+            return Ok(None);
+        }
+        webhooks::emit(tx, &event)?;
+        if state == SessionState::Completed && interview.environment == Environment::Production && !interview.flagged {
+            projects::count_completed_interview(tx, &interview.project_id, &at)?;
+        }
+        Ok(Some(interview))
+    })
 }
 
 /// Ends the interviews idle for longer than the timeout (variable
@@ -794,19 +901,8 @@ pub fn end_idle(db: &Db, now: std::time::SystemTime) -> ApiResult<usize> {
         let project = project_of(db, &interview)?;
         let plan = Plan::for_project(&project.fields, interview.language);
         let summary = builtin_summary(&project, &plan, &turns);
-        let timed_out = store::end(
-            db,
-            &interview.interview_id,
-            &store::Ending {
-                state: SessionState::TimedOut,
-                opt_in_for_followup: false,
-                summary: &summary,
-                closed_at: &time::rfc3339(now),
-                event_id: &uuid::Uuid::new_v4().to_string(),
-                if_idle_since_ms: Some(interview.last_activity_ms),
-            },
-        )?;
-        ended += usize::from(timed_out);
+        let how = How::TimedOut { idle_since_ms: interview.last_activity_ms };
+        ended += usize::from(end_interview(db, &interview.interview_id, how, &summary, now)?.is_some());
     }
     Ok(ended)
 }

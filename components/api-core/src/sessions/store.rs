@@ -1,27 +1,31 @@
-//! Sessions in SQLite. Every write is ONE statement; the triggers of
-//! `migrations/0005_sessions.sql` do its effects on other tables (metadata rows,
-//! counters, the `interview.finished` outbox row, project completion) inside
-//! that statement's transaction, and refuse what the state does not allow.
+//! Sessions in SQLite (`migrations/0005_sessions.sql`): interviews, their
+//! turns and their metadata rows. Writes of several rows take the caller's
+//! transaction (`&Tx`); the use cases in `mod.rs` decide what they write.
 
 use super::interviewer::Message;
-use super::recordings::{Recording, RecordingKind};
 use super::{DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
-use crate::db::{self, Db, Row, SqlValue};
-use crate::error::{ApiError, ApiResult};
+use crate::db::{self, Db, Row, SqlValue, Tx};
+use crate::error::ApiResult;
 use crate::metadata::ExternalMetadata;
 use crate::projects::{Environment, InterviewMode, Language};
 
 const INTERVIEW_COLUMNS: &str = "interview_id, tenant_id, project_id, project_type, environment, session_token_hash,
     identifier, country_code, device_type, language, mode, external_metadata, state, interviewer_closed,
-    response_count, turn_count, answerable_blocks, answered_blocks, opt_in_for_followup, summary, created_at, created_ms, last_activity_ms, ended_at,
-    closed_at, interview_status";
+    response_count, turn_count, answerable_blocks, answered_blocks, opt_in_for_followup, summary, created_at,
+    created_ms, last_activity_ms, ended_at, closed_at, flagged_at";
 
 fn interview_from_row(row: &Row) -> ApiResult<Interview> {
+    let state = row.named::<SessionState>("state")?;
+    let project_type = row.text("project_type")?;
+    let response_count = row.int("response_count")?;
+    let answerable_blocks = row.int("answerable_blocks")?;
+    let answered_blocks = row.int("answered_blocks")?;
     Ok(Interview {
         interview_id: row.text("interview_id")?,
         tenant_id: row.text("tenant_id")?,
         project_id: row.text("project_id")?,
-        project_type: row.text("project_type")?,
+        interview_status: InterviewStatus::of(state, &project_type, response_count, answerable_blocks, answered_blocks),
+        project_type,
         environment: row.named::<Environment>("environment")?,
         session_token_hash: row.text("session_token_hash")?,
         identifier: row.text("identifier")?,
@@ -30,20 +34,20 @@ fn interview_from_row(row: &Row) -> ApiResult<Interview> {
         language: row.named("language")?,
         mode: row.named::<InterviewMode>("mode")?,
         external_metadata: ExternalMetadata::from_stored(&row.text("external_metadata")?),
-        state: row.named::<SessionState>("state")?,
-        interviewer_closed: row.int("interviewer_closed")? != 0,
-        response_count: row.int("response_count")?,
+        state,
+        interviewer_closed: row.flag("interviewer_closed")?,
+        response_count,
         turn_count: row.int("turn_count")?,
-        answerable_blocks: row.int("answerable_blocks")?,
-        answered_blocks: row.int("answered_blocks")?,
-        opt_in_for_followup: row.int("opt_in_for_followup")? != 0,
+        answerable_blocks,
+        answered_blocks,
+        opt_in_for_followup: row.flag("opt_in_for_followup")?,
         summary: row.opt_text("summary")?,
         created_at: row.text("created_at")?,
         created_ms: row.int("created_ms")?,
         last_activity_ms: row.int("last_activity_ms")?,
         ended_at: row.opt_text("ended_at")?,
         closed_at: row.opt_text("closed_at")?,
-        interview_status: row.named::<InterviewStatus>("interview_status")?,
+        flagged: row.opt_text("flagged_at")?.is_some(),
     })
 }
 
@@ -64,15 +68,15 @@ pub fn turns(db: &Db, interview_id: &str) -> ApiResult<Vec<Turn>> {
         &[db::text(interview_id)],
     )?;
     db::read_all(&result, |row| {
-            Ok(Turn {
-                seq: row.int("seq")?,
-                speaker: row.named::<Speaker>("speaker")?,
-                kind: row.named::<TurnKind>("kind")?,
-                question_index: row.opt_int("question_index")?.map(|i| i as usize),
-                source: row.named::<TurnSource>("source")?,
-                text: row.text("text")?,
-                created_at: row.text("created_at")?,
-            })
+        Ok(Turn {
+            seq: row.int("seq")?,
+            speaker: row.named::<Speaker>("speaker")?,
+            kind: row.named::<TurnKind>("kind")?,
+            question_index: row.opt_int("question_index")?.map(|i| i as usize),
+            source: row.named::<TurnSource>("source")?,
+            text: row.text("text")?,
+            created_at: row.text("created_at")?,
+        })
     })
 }
 
@@ -97,31 +101,18 @@ pub struct NewInterview<'a> {
     pub opening: &'a [Message],
 }
 
-/// Why a start was refused by the database's own check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StartRefusal {
-    ProjectNotFound,
-    ProjectNotActive,
-    ProjectCompleted,
-}
-
 fn opt_index(index: Option<usize>) -> SqlValue {
     index.map_or(SqlValue::Null, |i| SqlValue::Integer(i as i64))
 }
 
-/// Interviewer messages as the JSON array the statements expand with `json_each`.
-fn messages_json(messages: &[Message]) -> SqlValue {
-    db::text(serde_json::to_string(messages).expect("messages serialize"))
-}
-
-/// Creates the interview, its metadata rows and its first turn in one statement,
-/// re-checking the project in the same transaction.
-pub fn insert(db: &Db, new: &NewInterview) -> ApiResult<Result<(), StartRefusal>> {
-    let outcome = db.query_refusable(
-        "INSERT INTO interview_starts (interview_id, tenant_id, project_id, project_type, environment,
-             session_token_hash, identifier, country_code, device_type, language, mode, external_metadata,
-             answerable_blocks, created_at, created_ms, opening)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+/// The interview row, its metadata rows (one per key, for the list's indexed
+/// filters) and its opening turns.
+pub fn insert(tx: &Tx, new: &NewInterview) -> ApiResult<()> {
+    tx.execute(
+        "INSERT INTO interviews (interview_id, tenant_id, project_id, project_type, environment, session_token_hash,
+             identifier, country_code, device_type, language, mode, external_metadata, answerable_blocks,
+             turn_count, created_at, created_ms, last_activity_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         &[
             db::text(new.interview_id),
             db::text(new.tenant_id),
@@ -136,116 +127,182 @@ pub fn insert(db: &Db, new: &NewInterview) -> ApiResult<Result<(), StartRefusal>
             db::text(new.mode.as_str()),
             db::text(new.external_metadata.to_json()),
             SqlValue::Integer(new.answerable_blocks),
+            SqlValue::Integer(new.opening.len() as i64),
             db::text(new.created_at),
             SqlValue::Integer(new.created_ms),
-            messages_json(new.opening),
+            SqlValue::Integer(new.created_ms),
         ],
     )?;
-    match outcome {
-        Ok(_) => Ok(Ok(())),
-        Err(message) if message.contains("project_not_found") => Ok(Err(StartRefusal::ProjectNotFound)),
-        Err(message) if message.contains("project_not_active") => Ok(Err(StartRefusal::ProjectNotActive)),
-        Err(message) if message.contains("project_completed") => Ok(Err(StartRefusal::ProjectCompleted)),
-        Err(message) => Err(ApiError::internal(anyhow::anyhow!("starting an interview: {message}"))),
+    let pairs = new.external_metadata.pairs();
+    if !pairs.is_empty() {
+        let mut params = Vec::with_capacity(pairs.len() * 5);
+        for (key, value) in &pairs {
+            params.extend([
+                db::text(new.tenant_id),
+                db::text(*key),
+                db::text(*value),
+                SqlValue::Integer(new.created_ms),
+                db::text(new.interview_id),
+            ]);
+        }
+        tx.execute(
+            &format!(
+                "INSERT INTO interview_metadata (tenant_id, key, value, created_ms, interview_id) VALUES {}",
+                vec!["(?, ?, ?, ?, ?)"; pairs.len()].join(", ")
+            ),
+            &params,
+        )?;
     }
+    let turns: Vec<NewTurn> = new.opening.iter().map(NewTurn::interviewer).collect();
+    insert_turns(tx, new.interview_id, 0, &turns, new.created_at, new.created_ms)
 }
 
-/// The interviewee's turn of an exchange.
-pub struct AnswerTurn<'a> {
-    /// `answer`, or `skip` for a skipped survey block.
+/// One turn to store: who says it, what kind of turn it is and its text.
+pub struct NewTurn<'a> {
+    pub speaker: Speaker,
     pub kind: TurnKind,
     pub question_index: Option<usize>,
+    pub source: TurnSource,
     pub text: &'a str,
-    /// A survey block's structured answer (JSON), when this turn answers one.
+    /// A survey block's structured answer (JSON), on the turn that answers one.
     pub answer: Option<&'a serde_json::Value>,
 }
 
-/// The interviewee's turn and the interviewer's replies, as turns `seq`,
-/// `seq + 1`, ... in one statement. A second answer to the same message loses on
-/// the primary key (409 `answer_conflict`); an ended or closed conversation takes none.
-pub fn append_exchange(
-    db: &Db,
-    interview_id: &str,
-    seq: i64,
-    answer: &AnswerTurn,
-    replies: &[Message],
-    now: &str,
-    now_ms: i64,
-) -> ApiResult<()> {
-    let outcome = db.query_refusable(
-        "INSERT INTO interview_turns
-             (interview_id, seq, speaker, kind, question_index, source, text, answer, created_at, created_ms)
-         SELECT ?1, ?2, 'interviewee', ?3, ?4, 'interviewee', ?5, ?6, ?7, ?8
-         UNION ALL
-         SELECT ?1, ?2 + 1 + r.key, 'interviewer', json_extract(r.value, '$.kind'),
-                json_extract(r.value, '$.question_index'), json_extract(r.value, '$.source'),
-                json_extract(r.value, '$.text'), NULL, ?7, ?8
-         FROM json_each(?9) AS r",
-        &[
-            db::text(interview_id),
-            SqlValue::Integer(seq),
-            db::text(answer.kind.as_str()),
-            opt_index(answer.question_index),
-            db::text(answer.text),
-            answer.answer.map_or(SqlValue::Null, |a| db::text(a.to_string())),
-            db::text(now),
-            SqlValue::Integer(now_ms),
-            messages_json(replies),
-        ],
-    )?;
-    match outcome {
-        Ok(_) => Ok(()),
-        Err(message) if message.contains("session_closed") => Err(super::session_closed()),
-        Err(message) if message.contains("UNIQUE constraint failed") => Err(ApiError::conflict(
-            "answer_conflict",
-            "Another answer to this message was stored first; reload the session to see it",
-        )),
-        Err(message) => Err(ApiError::internal(anyhow::anyhow!("storing an answer: {message}"))),
+impl<'a> NewTurn<'a> {
+    pub fn interviewer(message: &'a Message) -> NewTurn<'a> {
+        NewTurn {
+            speaker: Speaker::Interviewer,
+            kind: message.kind,
+            question_index: message.question_index,
+            source: message.source,
+            text: &message.text,
+            answer: None,
+        }
     }
 }
 
-/// How an interview ends.
+/// `turns` as seq `first_seq`, `first_seq + 1`, ... of the interview.
+fn insert_turns(tx: &Tx, interview_id: &str, first_seq: i64, turns: &[NewTurn], now: &str, now_ms: i64) -> ApiResult<()> {
+    if turns.is_empty() {
+        return Ok(());
+    }
+    let mut params = Vec::with_capacity(turns.len() * 10);
+    for (offset, turn) in turns.iter().enumerate() {
+        params.extend([
+            db::text(interview_id),
+            SqlValue::Integer(first_seq + offset as i64),
+            db::text(turn.speaker.as_str()),
+            db::text(turn.kind.as_str()),
+            opt_index(turn.question_index),
+            db::text(turn.source.as_str()),
+            db::text(turn.text),
+            turn.answer.map_or(SqlValue::Null, |answer| db::text(answer.to_string())),
+            db::text(now),
+            SqlValue::Integer(now_ms),
+        ]);
+    }
+    tx.execute(
+        &format!(
+            "INSERT INTO interview_turns
+                 (interview_id, seq, speaker, kind, question_index, source, text, answer, created_at, created_ms)
+             VALUES {}",
+            vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"; turns.len()].join(", ")
+        ),
+        &params,
+    )
+}
+
+/// What an exchange adds to the interview's counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counted {
+    /// The interviewee answered (a skip is no answer).
+    pub answered: bool,
+    /// A survey block got its structured answer.
+    pub answered_block: bool,
+    /// The interviewer's replies close the conversation.
+    pub closes: bool,
+}
+
+/// Appends an exchange (the interviewee's turn, then the interviewer's
+/// replies) to a running conversation whose next seq is `seq`, and counts it,
+/// in the caller's transaction. `false` when the conversation was no longer at
+/// `seq`, or no longer running (nothing is written then).
+pub fn append_exchange(
+    tx: &Tx,
+    interview_id: &str,
+    seq: i64,
+    turns: &[NewTurn],
+    counted: Counted,
+    now: &str,
+    now_ms: i64,
+) -> ApiResult<bool> {
+    let moved = tx.query(
+        "UPDATE interviews
+         SET turn_count = ?, response_count = response_count + ?, answered_blocks = answered_blocks + ?,
+             interviewer_closed = ?, last_activity_ms = MAX(last_activity_ms, ?)
+         WHERE interview_id = ? AND turn_count = ? AND state = 'in_progress' AND interviewer_closed = 0
+         RETURNING interview_id",
+        &[
+            SqlValue::Integer(seq + turns.len() as i64),
+            SqlValue::Integer(counted.answered as i64),
+            SqlValue::Integer(counted.answered_block as i64),
+            SqlValue::Integer(counted.closes as i64),
+            SqlValue::Integer(now_ms),
+            db::text(interview_id),
+            SqlValue::Integer(seq),
+        ],
+    )?;
+    if moved.rows.is_empty() {
+        return Ok(false);
+    }
+    insert_turns(tx, interview_id, seq, turns, now, now_ms)?;
+    Ok(true)
+}
+
+/// How an interview ends (the use case decided every value).
 pub struct Ending<'a> {
     pub state: SessionState,
     pub opt_in_for_followup: bool,
     pub summary: &'a str,
     pub closed_at: &'a str,
-    /// The `interview.finished` event's id (its trigger writes the outbox row).
+    /// The `interview.finished` event's id.
     pub event_id: &'a str,
-    /// Only end it if nothing happened since this activity time (the idle sweep).
-    pub if_idle_since_ms: Option<i64>,
 }
 
-/// Ends a running interview; `false` when it was no longer running (or, for the
-/// idle sweep, had new activity). `ended_at` is set only for a completion.
-pub fn end(db: &Db, interview_id: &str, ending: &Ending) -> ApiResult<bool> {
-    let ended_at = if ending.state == SessionState::Completed { db::text(ending.closed_at) } else { SqlValue::Null };
-    let mut values = vec![
-        db::text(ending.state.as_str()),
-        SqlValue::Integer(ending.opt_in_for_followup as i64),
-        db::text(ending.summary),
-        ended_at,
-        db::text(ending.closed_at),
-        db::text(ending.event_id),
-        db::text(interview_id),
-    ];
-    let idle_guard = match ending.if_idle_since_ms {
-        Some(ms) => {
-            values.push(SqlValue::Integer(ms));
-            " AND last_activity_ms = ?"
-        }
-        None => "",
+/// Ends a running interview; `false` when it was no longer running.
+/// `ended_at` is set only for a completion.
+pub fn end(tx: &Tx, interview_id: &str, ending: &Ending) -> ApiResult<bool> {
+    let ended_at = match ending.state {
+        SessionState::Completed => db::text(ending.closed_at),
+        _ => SqlValue::Null,
     };
-    let result = db.query(
-        &format!(
-            "UPDATE interviews SET state = ?, opt_in_for_followup = ?, summary = ?, ended_at = ?, closed_at = ?,
-                 finished_event_id = ?
-             WHERE interview_id = ? AND state = 'in_progress'{idle_guard}
-             RETURNING interview_id"
-        ),
-        &values,
+    let result = tx.query(
+        "UPDATE interviews SET state = ?, opt_in_for_followup = ?, summary = ?, ended_at = ?, closed_at = ?,
+             finished_event_id = ?
+         WHERE interview_id = ? AND state = 'in_progress'
+         RETURNING interview_id",
+        &[
+            db::text(ending.state.as_str()),
+            SqlValue::Integer(ending.opt_in_for_followup as i64),
+            db::text(ending.summary),
+            ended_at,
+            db::text(ending.closed_at),
+            db::text(ending.event_id),
+            db::text(interview_id),
+        ],
     )?;
     Ok(!result.rows.is_empty())
+}
+
+/// Marks activity on a running interview (a recording chunk): `false` when it
+/// is no longer running.
+pub fn touch_running(tx: &Tx, interview_id: &str, now_ms: i64) -> ApiResult<bool> {
+    let touched = tx.query(
+        "UPDATE interviews SET last_activity_ms = MAX(last_activity_ms, ?)
+         WHERE interview_id = ? AND state = 'in_progress' RETURNING interview_id",
+        &[SqlValue::Integer(now_ms), db::text(interview_id)],
+    )?;
+    Ok(!touched.rows.is_empty())
 }
 
 /// Running interviews without activity since `cutoff_ms`, oldest first.
@@ -275,82 +332,4 @@ pub fn file_types(db: &Db, tenant_id: &str, file_ids: &[&str]) -> ApiResult<Vec<
         &values,
     )?;
     db::read_all(&result, |row| Ok((row.text("file_id")?, row.text("mime_type")?)))
-}
-
-// ---------------------------------------------------------------------------
-// Recordings
-
-/// The recording of one kind, if any chunk arrived.
-pub fn recording(db: &Db, interview_id: &str, kind: RecordingKind) -> ApiResult<Option<Recording>> {
-    let result = db.query(
-        "SELECT content_type, size, chunk_count FROM recordings WHERE interview_id = ? AND kind = ?",
-        &[db::text(interview_id), db::text(kind.as_str())],
-    )?;
-    db::read_first(&result, |row| {
-        Ok(Recording {
-            kind,
-            content_type: row.text("content_type")?,
-            size: row.int("size")? as u64,
-            chunk_count: row.int("chunk_count")? as u64,
-        })
-    })
-}
-
-/// A recording chunk whose bytes are stored under `blob_key`.
-pub struct NewChunk<'a> {
-    pub interview_id: &'a str,
-    pub tenant_id: &'a str,
-    pub kind: RecordingKind,
-    pub index: u64,
-    pub content_type: &'a str,
-    pub blob_key: &'a str,
-    pub size: u64,
-    pub created_at: &'a str,
-    pub created_ms: i64,
-}
-
-/// Why a chunk row was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ChunkRefusal {
-    OutOfOrder,
-    SessionClosed,
-}
-
-/// Records a stored chunk; its trigger keeps the recording's totals. The chunk's
-/// byte offset is the recording's size at this moment.
-pub fn add_chunk(db: &Db, chunk: &NewChunk) -> ApiResult<Result<(), ChunkRefusal>> {
-    let outcome = db.query_refusable(
-        "INSERT INTO recording_chunks
-             (interview_id, kind, idx, tenant_id, content_type, blob_key, size, byte_offset, created_at, created_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,
-                 COALESCE((SELECT size FROM recordings WHERE interview_id = ?1 AND kind = ?2), 0), ?8, ?9)",
-        &[
-            db::text(chunk.interview_id),
-            db::text(chunk.kind.as_str()),
-            SqlValue::Integer(chunk.index as i64),
-            db::text(chunk.tenant_id),
-            db::text(chunk.content_type),
-            db::text(chunk.blob_key),
-            SqlValue::Integer(chunk.size as i64),
-            db::text(chunk.created_at),
-            SqlValue::Integer(chunk.created_ms),
-        ],
-    )?;
-    match outcome {
-        Ok(_) => Ok(Ok(())),
-        Err(message) if message.contains("session_closed") => Ok(Err(ChunkRefusal::SessionClosed)),
-        Err(message) if message.contains("chunk_out_of_order") || message.contains("UNIQUE constraint failed") => {
-            Ok(Err(ChunkRefusal::OutOfOrder))
-        }
-        Err(message) => Err(ApiError::internal(anyhow::anyhow!("storing a recording chunk: {message}"))),
-    }
-}
-
-/// Where each chunk of a recording is, in order: (blob key, size, byte offset).
-pub fn chunks(db: &Db, interview_id: &str, kind: RecordingKind) -> ApiResult<Vec<(String, u64, u64)>> {
-    let result = db.query(
-        "SELECT blob_key, size, byte_offset FROM recording_chunks WHERE interview_id = ? AND kind = ? ORDER BY idx",
-        &[db::text(interview_id), db::text(kind.as_str())],
-    )?;
-    db::read_all(&result, |row| Ok((row.text("blob_key")?, row.int("size")? as u64, row.int("byte_offset")? as u64)))
 }

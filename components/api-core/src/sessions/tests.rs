@@ -103,21 +103,36 @@ fn devices_are_told_apart_by_user_agent() {
 #[test]
 fn only_open_projects_take_sessions() {
     let mut p = project();
-    assert_eq!(check_open(&p, Environment::Production), Ok(()));
+    assert_eq!(check_open(p.openness(), Environment::Production), Ok(()));
     p.status = Status::Paused;
-    assert_eq!(check_open(&p, Environment::Production), Err(Closed::NotActive));
-    assert_eq!(check_open(&p, Environment::Sandbox), Ok(()));
+    assert_eq!(check_open(p.openness(), Environment::Production), Err(Closed::NotActive));
+    assert_eq!(check_open(p.openness(), Environment::Sandbox), Ok(()));
     p.status = Status::Draft;
-    assert_eq!(check_open(&p, Environment::Sandbox), Ok(()));
+    assert_eq!(check_open(p.openness(), Environment::Sandbox), Ok(()));
     p.status = Status::Active;
     p.fields.max_interviews = Some(2);
     p.completed_interviews = 2;
-    assert_eq!(check_open(&p, Environment::Production), Err(Closed::Completed));
-    assert_eq!(check_open(&p, Environment::Sandbox), Ok(()), "sandbox interviews never count");
+    assert_eq!(check_open(p.openness(), Environment::Production), Err(Closed::Completed));
+    assert_eq!(check_open(p.openness(), Environment::Sandbox), Ok(()), "sandbox interviews never count");
     p.status = Status::Completed;
-    assert_eq!(check_open(&p, Environment::Sandbox), Err(Closed::Completed));
+    assert_eq!(check_open(p.openness(), Environment::Sandbox), Err(Closed::Completed));
     assert_eq!(Closed::NotActive.into_error().status(), 409);
     assert_eq!(Closed::Completed.into_error().status(), 410);
+}
+
+#[test]
+fn the_interview_status_follows_the_contract() {
+    use InterviewStatus::{Initiated, Partial};
+    use SessionState::{InProgress, Left, TimedOut};
+    const COMPLETED: SessionState = SessionState::Completed;
+    const DONE: InterviewStatus = InterviewStatus::Completed;
+    let interview = |state, responses| InterviewStatus::of(state, "contextual_interview", responses, 0, 0);
+    assert_eq!([interview(InProgress, 0), interview(InProgress, 3), interview(InProgress, 4)], [Initiated, Initiated, Partial]);
+    assert_eq!([interview(Left, 5), interview(TimedOut, 1), interview(COMPLETED, 0)], [Partial, Initiated, DONE]);
+    // A survey: a third of the blocks that take an answer makes it partial.
+    let survey = |state, answered| InterviewStatus::of(state, "survey", 9, 6, answered);
+    assert_eq!([survey(InProgress, 1), survey(InProgress, 2), survey(COMPLETED, 0)], [Initiated, Partial, DONE]);
+    assert_eq!(InterviewStatus::of(InProgress, "survey", 0, 0, 0), Initiated, "a survey of statements only");
 }
 
 #[test]
@@ -148,6 +163,7 @@ fn the_session_body_shows_turns_without_internals() {
         last_activity_ms: 0,
         ended_at: None,
         closed_at: None,
+        flagged: false,
         interview_status: InterviewStatus::Initiated,
     };
     let turn = Turn {

@@ -2,17 +2,20 @@
 //! each signed request, record each attempt. Sending is the component's job.
 //!
 //! A run leases a batch with ONE `UPDATE ... RETURNING` (overlapping runs get
-//! disjoint batches), sends, then records each attempt with ONE `UPDATE` that
-//! also releases the lease (a trigger logs the attempt, another keeps the
-//! subscription's health). A lease is taken at `leased_at` and counts as
-//! expired `lease_ms` later; a run that died between sending and recording
-//! leaves its rows leased until then, after which they are sent again with
-//! the same `X-Event-ID`: at least once, never lost.
+//! disjoint batches), sends, then records each attempt in one transaction:
+//! the delivery moves on and its lease is released, the attempt is logged,
+//! and the subscription's health follows a delivery that finished. A lease is
+//! taken at `leased_at` and counts as expired `lease_ms` later; a run that
+//! died between sending and recording leaves its rows leased until then,
+//! after which they are sent again with the same `X-Event-ID`: at least once,
+//! never lost.
 
 use super::signing::{after_attempt, random_u64, sign, RetrySchedule, Transition};
+use super::store::{self, AttemptRecord};
 use super::target::{TargetPolicy, TargetUrl};
-use super::DeliveryStatus;
-use crate::db::{self, Db, SqlValue};
+pub use super::Job;
+use super::{DeliveryStatus, SubscriptionStatus};
+use crate::db::Db;
 use crate::error::ApiResult;
 use crate::time;
 use std::time::SystemTime;
@@ -63,68 +66,13 @@ impl DispatchConfig {
     }
 }
 
-/// A leased delivery with everything needed to send it.
-#[derive(Debug, Clone)]
-pub struct Job {
-    pub delivery_id: String,
-    pub tenant_id: String,
-    pub subscription_id: String,
-    pub event_id: String,
-    /// Attempts made before this one (all rounds / this round).
-    pub attempt_count: i64,
-    pub round_attempts: i64,
-    /// None when the subscription is gone (then the delivery is cancelled).
-    pub target_url: Option<String>,
-    pub secret: Option<String>,
-    pub payload: Option<String>,
-}
-
 /// Leases up to `batch_size` due deliveries for `owner` and loads them.
 pub fn claim(db: &Db, config: &DispatchConfig, owner: &str, now: SystemTime) -> ApiResult<Vec<Job>> {
     let now_ms = time::unix_millis(now);
-    let claimed = db.query(
-        "UPDATE webhook_deliveries SET leased_at = ?, lease_owner = ?
-         WHERE id IN (
-             SELECT id FROM webhook_deliveries
-             WHERE status = 'pending' AND next_attempt_at <= ?
-               AND (leased_at IS NULL OR leased_at <= ?)
-             ORDER BY next_attempt_at
-             LIMIT ?)
-         RETURNING id",
-        &[
-            SqlValue::Integer(now_ms),
-            db::text(owner),
-            SqlValue::Integer(now_ms),
-            SqlValue::Integer(now_ms - config.lease_ms as i64),
-            SqlValue::Integer(config.batch_size as i64),
-        ],
-    )?;
-    if claimed.rows.is_empty() {
+    if !store::lease_due(db, owner, now_ms, now_ms - config.lease_ms as i64, config.batch_size)? {
         return Ok(Vec::new());
     }
-    let result = db.query(
-        "SELECT d.id, d.tenant_id, d.subscription_id, d.event_id, d.attempt_count, d.round_attempts,
-                s.target_url, k.secret, e.payload
-         FROM webhook_deliveries d
-         LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
-         LEFT JOIN webhook_secrets k ON k.tenant_id = d.tenant_id AND k.active = 1
-         LEFT JOIN events e ON e.event_id = d.event_id
-         WHERE d.lease_owner = ? AND d.status = 'pending'",
-        &[db::text(owner)],
-    )?;
-    db::read_all(&result, |row| {
-        Ok(Job {
-            delivery_id: row.text("id")?,
-            tenant_id: row.text("tenant_id")?,
-            subscription_id: row.text("subscription_id")?,
-            event_id: row.text("event_id")?,
-            attempt_count: row.int("attempt_count")?,
-            round_attempts: row.int("round_attempts")?,
-            target_url: row.opt_text("target_url")?,
-            secret: row.opt_text("secret")?,
-            payload: row.opt_text("payload")?,
-        })
-    })
+    store::leased_jobs(db, owner)
 }
 
 /// One signed HTTP request, ready to send.
@@ -174,17 +122,14 @@ pub struct Outcome {
 }
 
 /// Records an attempt and moves the delivery on (delivered / retry / failed),
-/// releasing the lease, in one statement; returns the transition. When the
-/// lease was lost meanwhile (it expired and another run took the delivery),
-/// the attempt is only logged.
+/// releasing the lease, in one transaction with its log entry and the
+/// subscription's health; returns the transition. When the lease was lost
+/// meanwhile (it expired and another run took the delivery), the attempt is
+/// only logged.
 pub fn record(db: &Db, config: &DispatchConfig, job: &Job, owner: &str, outcome: &Outcome) -> ApiResult<Transition> {
     if job.target_url.is_none() {
         // The subscription is gone: nothing to retry.
-        db.execute(
-            "UPDATE webhook_deliveries SET status = 'cancelled', leased_at = NULL, lease_owner = NULL, updated_at = ?
-             WHERE id = ? AND lease_owner = ? AND status = 'pending'",
-            &[db::text(time::rfc3339_now()), db::text(&job.delivery_id), db::text(owner)],
-        )?;
+        store::cancel_leased(db, &job.delivery_id, owner, time::now())?;
         return Ok(Transition::Failed);
     }
     let round_attempts = job.round_attempts + 1;
@@ -205,55 +150,38 @@ pub fn record(db: &Db, config: &DispatchConfig, job: &Job, owner: &str, outcome:
         Transition::Retry { delay_ms } => (DeliveryStatus::Pending, finished_ms + delay_ms as i64),
         Transition::Failed => (DeliveryStatus::Failed, finished_ms),
     };
-    let target = job.target_url.clone().unwrap_or_default();
-    let status_code = outcome.status.map_or(SqlValue::Null, |s| SqlValue::Integer(s as i64));
-    let timestamp = outcome.timestamp.map_or(SqlValue::Null, |t| SqlValue::Integer(t as i64));
-    let updated = db.query(
-        "UPDATE webhook_deliveries
-         SET status = ?, attempt_count = attempt_count + 1, round_attempts = ?, next_attempt_at = ?,
-             leased_at = NULL, lease_owner = NULL,
-             last_attempt_at = ?, last_status_code = ?, last_error = ?, last_duration_ms = ?,
-             last_target_url = ?, last_timestamp = ?, updated_at = ?
-         WHERE id = ? AND lease_owner = ? AND status = 'pending'
-         RETURNING id",
-        &[
-            db::text(status.as_str()),
-            SqlValue::Integer(round_attempts),
-            SqlValue::Integer(next_attempt_at),
-            db::text(time::rfc3339(outcome.started_at)),
-            status_code.clone(),
-            db::opt_text(error.as_deref()),
-            SqlValue::Integer(outcome.duration_ms as i64),
-            db::text(&target),
-            timestamp.clone(),
-            db::text(time::rfc3339(finished)),
-            db::text(&job.delivery_id),
-            db::text(owner),
-        ],
-    )?;
-    if updated.rows.is_empty() {
-        db.execute(
-            "INSERT INTO webhook_delivery_attempts
-                 (delivery_id, tenant_id, attempt, attempted_at, x_timestamp, target_url, status_code, error,
-                  duration_ms, success)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            &[
-                db::text(&job.delivery_id),
-                db::text(&job.tenant_id),
-                SqlValue::Integer(job.attempt_count + 1),
-                db::text(time::rfc3339(outcome.started_at)),
-                timestamp,
-                db::text(&target),
-                status_code,
-                db::text(format!(
-                    "{} (result not applied: the lease expired or the delivery was cancelled meanwhile)",
-                    error.as_deref().unwrap_or("delivered")
-                )),
-                SqlValue::Integer(outcome.duration_ms as i64),
-                SqlValue::Integer((outcome.status == Some(200)) as i64),
-            ],
-        )?;
-    }
+    let mut attempt = AttemptRecord {
+        delivery_id: &job.delivery_id,
+        tenant_id: &job.tenant_id,
+        attempt: job.attempt_count + 1,
+        attempted_at: time::rfc3339(outcome.started_at),
+        x_timestamp: outcome.timestamp,
+        target_url: job.target_url.as_deref().unwrap_or_default(),
+        status_code: outcome.status,
+        error,
+        duration_ms: outcome.duration_ms,
+        success: status == DeliveryStatus::Delivered,
+    };
+    db.transaction(|tx| {
+        let moved = store::move_leased(tx, &attempt, owner, status, round_attempts, next_attempt_at, finished)?;
+        if !moved {
+            attempt.success = outcome.status == Some(200);
+            attempt.error = Some(format!(
+                "{} (result not applied: the lease expired or the delivery was cancelled meanwhile)",
+                attempt.error.as_deref().unwrap_or("delivered")
+            ));
+        }
+        store::log_attempt(tx, &attempt)?;
+        let health = match status {
+            DeliveryStatus::Delivered => Some(SubscriptionStatus::Confirmed),
+            DeliveryStatus::Failed => Some(SubscriptionStatus::Failing),
+            DeliveryStatus::Pending | DeliveryStatus::Cancelled => None,
+        };
+        if let (true, Some(health)) = (moved, health) {
+            store::set_subscription_health(tx, &job.subscription_id, health)?;
+        }
+        Ok(())
+    })?;
     Ok(transition)
 }
 

@@ -2,10 +2,12 @@
 //! (API side), and claiming / signing / recording deliveries (dispatcher side).
 //!
 //! Storage is `migrations/0004_webhooks.sql`. Events come from the `events`
-//! outbox; a trigger fans each one out into one `webhook_deliveries` row per
-//! subscription confirmed at that moment. Each write here is one statement.
+//! outbox ([`outbox`]): the change that raises one writes it, in its own
+//! transaction, with one `webhook_deliveries` row per subscription confirmed
+//! at that moment.
 
 pub mod dispatch;
+pub mod outbox;
 pub mod signing;
 mod store;
 pub mod target;
@@ -20,6 +22,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::time::Duration;
 
+pub use outbox::{emit, Event, FinishedInterview};
 pub use signing::{after_attempt, sign, RetrySchedule, Transition};
 pub use target::{TargetError, TargetPolicy, TargetUrl};
 
@@ -216,12 +219,31 @@ pub fn confirm_subscription(db: &Db, tenant: &Tenant, id: &str, body: &Value) ->
     Ok(Confirmed { id: id.to_string(), status: SubscriptionStatus::Confirmed })
 }
 
-/// `DELETE /v1/webhooks/subscriptions/{id}`; pending deliveries are cancelled by a trigger.
+/// `DELETE /v1/webhooks/subscriptions/{id}`: the subscription, and with it
+/// every delivery of it not sent yet (cancelled; the log stays).
 pub fn delete_subscription(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<()> {
-    if !store::delete_subscription(db, &tenant.id_string(), id)? {
-        return Err(ApiError::not_found("Subscription"));
-    }
-    Ok(())
+    db.transaction(|tx| {
+        if !store::delete_subscription(tx, &tenant.id_string(), id)? {
+            return Err(ApiError::not_found("Subscription"));
+        }
+        store::cancel_pending_deliveries(tx, id, time::now())
+    })
+}
+
+/// A leased delivery with everything needed to send it.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub delivery_id: String,
+    pub tenant_id: String,
+    pub subscription_id: String,
+    pub event_id: String,
+    /// Attempts made before this one (all rounds / this round).
+    pub attempt_count: i64,
+    pub round_attempts: i64,
+    /// None when the subscription is gone (then the delivery is cancelled).
+    pub target_url: Option<String>,
+    pub secret: Option<String>,
+    pub payload: Option<String>,
 }
 
 // ---------------------------------------------------------------------------

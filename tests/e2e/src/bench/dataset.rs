@@ -9,15 +9,12 @@
 //! increases; `created_at` is its RFC 3339 UTC form with milliseconds. The two
 //! projects' interviews are interleaved in time, so every index holds both.
 //!
-//! Speed: one connection with triggers switched off (`SQLITE_DBCONFIG_ENABLE_TRIGGER`,
-//! this connection only: the turn triggers would refuse turns of an ended
-//! interview and update the interview row once per turn), `synchronous=OFF`, a
-//! large page cache and a transaction per few thousand interviews. The fields the
-//! triggers would have kept (`turn_count`, `response_count`, `interviewer_closed`,
+//! Speed: one connection with `synchronous=OFF`, a large page cache and a
+//! transaction per few thousand interviews. The counters the sessions' use
+//! cases keep (`turn_count`, `response_count`, `interviewer_closed`,
 //! `last_activity_ms`, the project's `completed_interviews`) are written directly.
 //! Deterministic: the same sizes give the same metadata and texts (ids differ).
 
-use rusqlite::config::DbConfig;
 use rusqlite::{params, Connection};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -166,7 +163,6 @@ pub fn generate(db_path: &Path, spec: &Spec) -> rusqlite::Result<Generated> {
     let started = Instant::now();
     let mut conn = Connection::open(db_path)?;
     conn.busy_timeout(Duration::from_secs(30))?;
-    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
     conn.pragma_update(None, "synchronous", "OFF")?;
     conn.pragma_update(None, "cache_size", -1_048_576)?; // 1 GiB
     conn.pragma_update(None, "temp_store", "MEMORY")?;
@@ -285,7 +281,7 @@ pub fn generate(db_path: &Path, spec: &Spec) -> rusqlite::Result<Generated> {
         }
         tx.commit()?;
     }
-    // What the triggers keep: completed production interviews per project.
+    // What ending an interview counts: completed production interviews per project.
     conn.execute(
         "UPDATE projects SET completed_interviews =
              (SELECT COUNT(*) FROM interviews i WHERE i.project_id = projects.project_id

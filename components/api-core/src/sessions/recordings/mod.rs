@@ -4,9 +4,12 @@
 //! before its SQLite row: a chunk without a row does not exist, and a refused
 //! chunk's bytes are deleted at once. The nonce keeps two racing uploads of the
 //! same index from overwriting each other's bytes: only the one whose row is
-//! written stays.
+//! written stays. The row is written in one transaction that checks the chunk
+//! against the recording as stored then (running interview, next index, the
+//! recording's type, its limit) and keeps the recording's totals.
 
-use super::store::{self, ChunkRefusal, NewChunk};
+mod store;
+
 use super::{session_closed, Interview};
 use crate::config;
 use crate::db::Db;
@@ -108,63 +111,89 @@ pub fn add_chunk(
     if bytes.is_empty() {
         return Err(ApiError::Validation(vec![FieldError::new(vec!["body".into()], "missing", "Field required")]));
     }
-    let current = store::recording(db, &interview.interview_id, kind)?;
-    let (size, chunks) = current.as_ref().map_or((0, 0), |r| (r.size, r.chunk_count));
-    if index != chunks {
-        return Err(out_of_order(chunks));
-    }
-    if let Some(recording) = &current {
-        if !same_type(&recording.content_type, content_type) {
-            // A type this kind takes, but not the recording's: the request is
-            // well-formed and conflicts with what the first chunk fixed.
-            return Err(ApiError::conflict(
-                "recording_type_mismatch",
-                format!("This recording is {}; every chunk must have that content type", recording.content_type),
-            ));
-        }
-    }
-    let limit = limits.of(kind);
-    if size + bytes.len() as u64 > limit {
-        return Err(ApiError::PayloadTooLarge(format!(
-            "The {kind} recording would exceed its limit of {limit} bytes"
-        )));
-    }
+    let chunk = Chunk { kind, index, content_type, size: bytes.len() as u64, limit: limits.of(kind) };
+    // Refused before its bytes are stored when it can be; checked again below.
+    chunk.fits(store::recording(db, &interview.interview_id, kind)?.as_ref())?;
     let nonce = uuid::Uuid::new_v4().simple().to_string();
     let blob_key = format!("recording:{}:{kind}:{index}:{nonce}", interview.interview_id);
     blobs.put(&blob_key, bytes)?;
     let now = time::now();
-    let refusal = store::add_chunk(
-        db,
-        &NewChunk {
-            interview_id: &interview.interview_id,
-            tenant_id: &interview.tenant_id,
-            kind,
-            index,
-            content_type,
-            blob_key: &blob_key,
-            size: bytes.len() as u64,
-            created_at: &time::rfc3339(now),
-            created_ms: time::unix_millis(now),
-        },
-    );
-    let refusal = match refusal {
-        Ok(Ok(())) => None,
-        Ok(Err(refusal)) => Some(Ok(refusal)),
-        Err(error) => Some(Err(error)),
-    };
-    if let Some(refusal) = refusal {
+    let stored = db.transaction(|tx| {
+        if !super::store::touch_running(tx, &interview.interview_id, time::unix_millis(now))? {
+            return Err(session_closed());
+        }
+        let offset = chunk.fits(store::recording(tx, &interview.interview_id, kind)?.as_ref())?;
+        store::add_chunk(
+            tx,
+            &store::NewChunk {
+                interview_id: &interview.interview_id,
+                tenant_id: &interview.tenant_id,
+                kind,
+                index,
+                content_type,
+                blob_key: &blob_key,
+                size: chunk.size,
+                byte_offset: offset,
+                created_at: &time::rfc3339(now),
+                created_ms: time::unix_millis(now),
+            },
+        )?;
+        Ok(Recording { kind, content_type: content_type.to_string(), chunk_count: index + 1, size: offset + chunk.size })
+    });
+    if stored.is_err() {
         if let Err(error) = blobs.delete(&blob_key) {
             eprintln!("could not delete refused recording chunk {blob_key}: {error:?}");
         }
-        return Err(match refusal? {
-            ChunkRefusal::SessionClosed => session_closed(),
-            ChunkRefusal::OutOfOrder => {
-                let now_at = store::recording(db, &interview.interview_id, kind)?.map_or(0, |r| r.chunk_count);
-                out_of_order(now_at)
-            }
-        });
     }
-    Ok(Recording { kind, content_type: content_type.to_string(), chunk_count: chunks + 1, size: size + bytes.len() as u64 })
+    stored
+}
+
+/// The recording of `kind` (for its export), if any chunk arrived.
+pub fn find(db: &Db, interview_id: &str, kind: RecordingKind) -> ApiResult<Option<Recording>> {
+    store::recording(db, interview_id, kind)
+}
+
+/// Where each chunk of a recording is, in order: (blob key, size, byte offset).
+pub fn chunks(db: &Db, interview_id: &str, kind: RecordingKind) -> ApiResult<Vec<(String, u64, u64)>> {
+    store::chunks(db, interview_id, kind)
+}
+
+/// A chunk as it arrived.
+struct Chunk<'a> {
+    kind: RecordingKind,
+    index: u64,
+    content_type: &'a str,
+    size: u64,
+    /// The recording's limit (its kind's).
+    limit: u64,
+}
+
+impl Chunk<'_> {
+    /// Whether the chunk extends `current` (the recording as stored): the next
+    /// index, the recording's type, within its limit. Its byte offset if so.
+    fn fits(&self, current: Option<&Recording>) -> ApiResult<u64> {
+        let (size, chunks) = current.map_or((0, 0), |r| (r.size, r.chunk_count));
+        if self.index != chunks {
+            return Err(out_of_order(chunks));
+        }
+        if let Some(recording) = current {
+            if !same_type(&recording.content_type, self.content_type) {
+                // A type this kind takes, but not the recording's: the request is
+                // well-formed and conflicts with what the first chunk fixed.
+                return Err(ApiError::conflict(
+                    "recording_type_mismatch",
+                    format!("This recording is {}; every chunk must have that content type", recording.content_type),
+                ));
+            }
+        }
+        if size + self.size > self.limit {
+            return Err(ApiError::PayloadTooLarge(format!(
+                "The {} recording would exceed its limit of {} bytes",
+                self.kind, self.limit
+            )));
+        }
+        Ok(size)
+    }
 }
 
 fn out_of_order(expected: u64) -> ApiError {
