@@ -9,6 +9,7 @@
 pub mod interviewer;
 pub mod link;
 pub mod page;
+pub mod probes;
 pub mod recordings;
 pub mod screeners;
 pub mod store;
