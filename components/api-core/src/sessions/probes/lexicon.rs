@@ -65,6 +65,13 @@ impl Lexicon {
         }
     }
 
+    /// Whether the content words `words[first]` and `words[second]` stand
+    /// together as two words of one expression: next to each other, or in
+    /// Japanese (whose words never touch) linked by の.
+    pub fn adjacent(&self, words: &[Word], first: usize, second: usize) -> bool {
+        second == first + 1 || (self.language == Language::Ja && second == first + 2 && words[first + 1].text == "の")
+    }
+
     /// A short word that may stand between two content words of one phrase.
     pub fn is_joiner(&self, word: &Word) -> bool {
         self.joiners.contains(&word.normalized.as_str())
@@ -132,39 +139,39 @@ fn fillers(language: Language) -> &'static [&'static str] {
             "faire", "ça", "cela", "ceci", "c'est", "cette", "cet", "comme", "tout", "tous", "toute", "toutes",
             "plus", "moins", "encore", "déjà", "toujours", "jamais", "parce", "quand", "si", "où", "être", "souvent",
             "surtout", "puis", "après", "avant", "là", "ici", "peut", "peut-être", "sans", "sont", "dont", "sais",
-            "pense", "crois", "voilà", "quoi", "rien", "merci", "désolé", "désolée",
+            "pense", "crois", "voilà", "quoi", "rien", "lors", "chaque", "merci", "désolé", "désolée",
         ],
         Language::De => &[
             "ja", "nein", "wirklich", "halt", "eben", "mal", "einfach", "schon", "immer", "eigentlich", "irgendwie",
             "vielleicht", "ziemlich", "ganz", "eher", "echt", "okay", "also", "sache", "sachen", "etwa", "gibt",
             "finde", "glaube", "denke", "meistens", "oft", "manchmal", "besonders", "ne", "naja", "gar", "genau",
-            "mehr", "weniger", "sehr", "viele", "wenig", "bisschen", "danke", "bitte", "entschuldigung",
+            "mehr", "weniger", "sehr", "viele", "wenig", "bisschen", "beim", "zum", "zur", "vom", "jeden", "jede", "jedes", "danke", "bitte", "entschuldigung",
         ],
         Language::Es => &[
             "sí", "bueno", "pues", "realmente", "cosa", "cosas", "vez", "veces", "creo", "pienso", "quizás", "quizá",
             "tal", "bastante", "mucho", "mucha", "muchos", "muchas", "poco", "siempre", "nunca", "solo", "sólo",
             "entonces", "bien", "claro", "verdad", "sobre", "todo", "toda", "todas", "hacer", "hace", "hay",
-            "normalmente", "así", "vale", "gracias", "perdón",
+            "normalmente", "así", "vale", "cada", "gracias", "perdón",
         ],
         Language::It => &[
             "sì", "no", "molto", "davvero", "cosa", "cose", "qualcosa", "proprio", "poi", "allora", "quindi", "bene",
             "tanto", "tanti", "tanta", "poco", "sempre", "mai", "solo", "forse", "credo", "penso", "insomma", "tipo",
             "appunto", "diciamo", "ecco", "niente", "nulla", "fare", "fatto", "c'è", "già", "ancora", "tutto",
-            "tutti", "tutta", "tutte", "spesso", "magari", "abbastanza", "anzi", "grazie", "scusi",
+            "tutti", "tutta", "tutte", "spesso", "magari", "abbastanza", "anzi", "ogni", "grazie", "scusi",
         ],
         Language::Ar => &["جدا", "جداً", "نعم", "ربما", "يعني", "طبعا", "طبعاً", "شيء", "أشياء", "دائما", "دائماً", "كثيرا", "كثيراً", "أحيانا", "أحياناً", "أعتقد", "أظن", "شكرا", "شكراً"],
         Language::Ru => &[
             "очень", "просто", "это", "ещё", "еще", "вообще", "например", "наверное", "думаю", "кажется", "всегда",
             "иногда", "часто", "много", "немного", "вещь", "вещи", "что-то", "как-то", "какой-то", "какая-то",
-            "какие-то", "спасибо", "извините", "из-за", "из-под", "потому", "поэтому", "именно", "конечно", "правда", "типа", "ладно", "хорошо", "весь", "вся", "всё",
+            "какие-то", "нам", "нас", "наш", "наша", "наше", "наши", "каждый", "каждая", "каждое", "каждую", "спасибо", "извините", "из-за", "из-под", "потому", "поэтому", "именно", "конечно", "правда", "типа", "ладно", "хорошо", "весь", "вся", "всё",
         ],
-        Language::Ja => &["特", "本当", "全部", "色々", "自分", "時", "事", "方", "今", "感じ", "思"],
-        Language::He => &["מאוד", "פשוט", "באמת", "כאילו", "נגיד", "אולי", "דבר", "דברים", "תמיד", "לפעמים", "הרבה", "קצת", "בטח", "חושב", "חושבת", "טוב", "כן", "תודה"],
+        Language::Ja => &["特", "本当", "全部", "色々", "自分", "事", "方", "今", "感じ", "思"],
+        Language::He => &["מאוד", "פשוט", "באמת", "כאילו", "נגיד", "אולי", "דבר", "דברים", "תמיד", "לפעמים", "הרבה", "קצת", "בטח", "חושב", "חושבת", "טוב", "כן", "היה", "היו", "הייתה", "כבר", "כל", "תודה"],
         Language::El => &[
             "πολυ", "πολλα", "απλα", "πραγματι", "ναι", "οχι", "ισως", "νομιζω", "πιστευω", "παντα", "συνηθως",
             "μερικες", "φορες", "καπως", "κατι", "πραγμα", "πραγματα", "λιγο", "βασικα", "δηλαδη", "ολα", "ολο",
             "ειχα", "ειχαμε", "εχω", "εχουμε", "ηταν", "μας", "μου", "μια", "ενα", "ενας", "στο", "στη", "στην",
-            "στον", "στα", "στις", "στους", "ευχαριστω", "συγγνωμη",
+            "στον", "στα", "στις", "στους", "καθε", "ευχαριστω", "συγγνωμη",
         ],
         Language::Uk => &[
             "і", "в", "у", "на", "не", "ні", "з", "зі", "за", "по", "а", "я", "мене", "мені", "мій", "моя", "моє",
@@ -182,11 +189,11 @@ fn fillers(language: Language) -> &'static [&'static str] {
 fn joiners(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &["of", "the", "a", "an", "every", "my", "our", "their", "your", "his", "her"],
-        Language::Fr => &["de", "du", "des", "à", "la", "le", "les", "un", "une", "mon", "ma", "mes", "notre", "nos", "leur", "leurs"],
-        Language::Es => &["de", "del", "el", "la", "los", "las", "un", "una", "mi", "mis", "nuestro", "nuestra", "su", "sus"],
-        Language::It => &["di", "del", "della", "dei", "delle", "dello", "degli", "il", "lo", "la", "i", "gli", "le", "un", "una", "mio", "mia", "nostro", "nostra"],
-        Language::De => &["der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "mein", "meine", "unser", "unsere"],
-        Language::El => &["του", "τησ", "των", "το", "τα", "η", "ο", "οι", "ενα", "μια"],
+        Language::Fr => &["de", "du", "des", "à", "la", "le", "les", "un", "une", "mon", "ma", "mes", "notre", "nos", "leur", "leurs", "chaque"],
+        Language::Es => &["de", "del", "el", "la", "los", "las", "un", "una", "mi", "mis", "nuestro", "nuestra", "su", "sus", "cada"],
+        Language::It => &["di", "del", "della", "dei", "delle", "dello", "degli", "il", "lo", "la", "i", "gli", "le", "un", "una", "mio", "mia", "nostro", "nostra", "ogni"],
+        Language::De => &["der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "mein", "meine", "unser", "unsere", "jeden", "jede", "jedes"],
+        Language::El => &["του", "τησ", "των", "το", "τα", "η", "ο", "οι", "ενα", "μια", "καθε"],
         Language::He => &["של"],
         Language::Ja => &["の"],
         Language::Ar | Language::Ru | Language::Uk => &[],

@@ -7,8 +7,8 @@
 //! the research question already names it (the interviewee echoing the
 //! question) and least when an earlier probe did. A phrase is at most four
 //! content words and 60 characters; one of two or more adjacent content words
-//! ("hidden shipping costs") is preferred to one that is not, then the heavier
-//! one, then the earlier one. Phrases whose every word an earlier probe named
+//! ("hidden shipping costs"; in Japanese also two linked by の) is preferred to
+//! one that is not, then the heavier one, then the earlier one. Phrases whose every word an earlier probe named
 //! are left out: the interviewer never asks about the same thing twice.
 
 use super::lexicon::Lexicon;
@@ -90,7 +90,7 @@ pub fn telling_phrases<'a>(answer: &'a str, lexicon: &Lexicon, named: &Named) ->
                 }
                 candidates.push(Candidate {
                     text,
-                    adjacent: chosen.windows(2).any(|pair| pair[1] == pair[0] + 1),
+                    adjacent: chosen.windows(2).any(|pair| lexicon.adjacent(&words, pair[0], pair[1])),
                     weight: chosen.iter().map(|&i| weight(i)).sum::<f64>() * LENGTH_FACTORS[chosen.len() - 1],
                     start,
                 });
@@ -197,5 +197,7 @@ mod tests {
         assert_eq!(best(Language::Ru, "Скрытые расходы на доставку в самом конце.", "Почему?", &[]).as_deref(), Some("Скрытые расходы"));
         // Never half a Japanese word: 近 goes on in kana (近い), 選 too (選びました).
         assert_eq!(best(Language::Ja, "職場に一番近いところを選びました。", "なぜですか？", &[]).as_deref(), Some("職場"));
+        // Two Japanese words linked by の stand together, as two adjacent words do elsewhere.
+        assert_eq!(best(Language::Ja, "見学の時に園長先生が答えてくれました。", "なぜですか？", &[]).as_deref(), Some("見学の時"));
     }
 }
