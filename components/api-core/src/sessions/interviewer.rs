@@ -216,9 +216,9 @@ fn closing(strings: &InterviewerStrings, time_up: bool) -> Message {
     builtin(TurnKind::Closing, None, text)
 }
 
-/// What the plan allows after an answer.
+/// What may follow an answer, as the plan allows.
 #[derive(Debug, Clone, PartialEq)]
-struct Options {
+struct NextSteps {
     /// The question the answer is to, when a probe on it may follow: probing
     /// allowed, budget and time left, and an answer that does not decline.
     probe_offered: Option<Offer>,
@@ -242,8 +242,8 @@ fn exchange(conversation: &[Turn]) -> Option<(&Turn, &str)> {
     (answer.speaker == Speaker::Interviewee).then_some((last, answer.text.as_str()))
 }
 
-fn options(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], elapsed_minutes: f64) -> Options {
-    let only = |move_on| Options { probe_offered: None, builtin_probe: None, move_on };
+fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], elapsed_minutes: f64) -> NextSteps {
+    let only = |move_on| NextSteps { probe_offered: None, builtin_probe: None, move_on };
     let Some((last, answer)) = exchange(conversation) else { return only(closing(strings, false)) };
     if !matches!(last.kind, TurnKind::Opening | TurnKind::Question | TurnKind::Probe) {
         return only(closing(strings, false));
@@ -271,8 +271,8 @@ fn options(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], ela
     let probes_left = plan.probes_per_question.saturating_sub(probed);
     // This probe, the questions after this one and the wrap-up must still fit.
     let exchanges_needed = 1 + plan.questions.len().saturating_sub(asked + 1) + 1;
-    let time_left = plan.length_minutes as f64 - elapsed_minutes >= exchanges_needed as f64 * MINUTES_PER_EXCHANGE;
-    if declined || probes_left == 0 || !time_left {
+    let probe_fits = plan.length_minutes as f64 - elapsed_minutes >= exchanges_needed as f64 * MINUTES_PER_EXCHANGE;
+    if declined || probes_left == 0 || !probe_fits {
         return only(move_on);
     }
     let context = ProbeContext {
@@ -283,14 +283,14 @@ fn options(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], ela
         earlier_probes: interviewer_turns().filter(is_probe).map(|t| t.text.as_str()).collect(),
     };
     let builtin_probe = probes::builtin_probe(answer, &context).map(|text| builtin(TurnKind::Probe, Some(asked), text));
-    Options { probe_offered: Some(Offer { question_index: asked, probes_left }), builtin_probe, move_on }
+    NextSteps { probe_offered: Some(Offer { question_index: asked, probes_left }), builtin_probe, move_on }
 }
 
 /// The built-in interviewer's next message: `conversation` is every turn so
 /// far, ending with the interviewee's answer, `elapsed_minutes` into the interview.
 pub fn next(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], elapsed_minutes: f64) -> Message {
-    let options = options(plan, strings, conversation, elapsed_minutes);
-    options.builtin_probe.unwrap_or(options.move_on)
+    let steps = next_steps(plan, strings, conversation, elapsed_minutes);
+    steps.builtin_probe.unwrap_or(steps.move_on)
 }
 
 /// The interviewer's next message, as [`next`], with the model when one is
@@ -304,14 +304,14 @@ pub fn reply(
     elapsed_minutes: f64,
     llm_config: &LlmConfig,
 ) -> Message {
-    let options = options(plan, strings, conversation, elapsed_minutes);
+    let steps = next_steps(plan, strings, conversation, elapsed_minutes);
     if !llm_config.enabled() {
-        return options.builtin_probe.unwrap_or(options.move_on);
+        return steps.builtin_probe.unwrap_or(steps.move_on);
     }
-    match options.probe_offered {
-        Some(offer) => choose_with_model(plan, conversation, offer, &options.move_on, llm_config)
-            .unwrap_or_else(|| options.builtin_probe.unwrap_or(options.move_on)),
-        None => word_with_model(plan, conversation, options.move_on, llm_config),
+    match steps.probe_offered {
+        Some(offer) => choose_with_model(plan, conversation, offer, &steps.move_on, llm_config)
+            .unwrap_or_else(|| steps.builtin_probe.unwrap_or(steps.move_on)),
+        None => word_with_model(plan, conversation, steps.move_on, llm_config),
     }
 }
 
