@@ -254,15 +254,20 @@ fn an_interviewee_types_an_interview_to_the_end_and_lands_on_the_redirect() {
     let opening = browser.find("#transcript li.turn.interviewer .text").text();
     assert!(opening.starts_with("Hello, and thank you"), "{opening}");
 
+    // The interviewer probes each answer while the question's budget lasts (10
+    // minutes, 3 questions: 2 probes each); declining moves on.
     let answers = [
         "We visited three daycares and chose the one closest to my office, mostly for the commute.",
+        "Last winter the bus strike made the trip to the other daycare take an hour.",
         "Honestly the staff: they were warm with our son and answered every question patiently.",
+        "The director showed us the nap room and the garden before we even asked.",
         "I would have started earlier and asked other parents in the neighbourhood for advice.",
-        "No, I think that covers it. Thank you!",
+        "Our neighbour knew the waiting lists by heart.",
+        "No, nothing else. Thank you!",
     ];
     let mut answered = 0;
     while browser.try_find("#finish").is_none_or(|f| !f.is_displayed()) {
-        assert!(answered < answers.len() + 2, "the interviewer should have closed by now:\n{}", browser.describe());
+        assert!(answered < answers.len() + 3, "the interviewer should have closed by now:\n{}", browser.describe());
         let before = interviewer_turns(&browser);
         let answer = browser.find("#answer");
         answer.click();

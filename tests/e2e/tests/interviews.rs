@@ -317,8 +317,11 @@ fn exports_hold_every_cell_the_sessions_recorded() {
         .unwrap()
         .iter()
         .map(|t| {
-            let who = if t["speaker"] == "interviewer" { "Interviewer" } else { "Interviewee" };
-            format!("{who}: {}", t["text"].as_str().unwrap().replace('\n', " "))
+            let text = t["text"].as_str().unwrap().replace('\n', " ");
+            match t["speaker"].as_str().unwrap() {
+                "interviewer" => format!("Interviewer: [{}, {}] {text}", t["kind"].as_str().unwrap(), t["written_by"].as_str().unwrap()),
+                _ => format!("Interviewee: {text}"),
+            }
         })
         .collect();
     let (summary, ended_at): (String, String) = database(app)
@@ -341,7 +344,7 @@ fn exports_hold_every_cell_the_sessions_recorded() {
         running_id.clone(), "ben@example.com".into(), "".into(), "INITIATED".into(), "false".into(), created_at(&running_id),
         "".into(), "INTERVIEW".into(), "MOBILE".into(), "{}".into(),
     ]);
-    assert!(second[10].starts_with("Interviewer: Hello"));
+    assert!(second[10].starts_with("Interviewer: [opening, builtin] Hello"));
     assert_eq!(second[11], "", "no summary before the interview ends");
 
     // The interviewees export: the same rows without transcript and summary.

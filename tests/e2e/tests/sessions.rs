@@ -54,18 +54,36 @@ fn a_typed_interview_goes_from_initiated_to_partial_to_completed() {
     assert_eq!(status_of(&session), ("INITIATED", 0));
     assert_eq!(session.body["state"], "in_progress");
 
-    assert_eq!(session.answer(app, LONG_ANSWER), "Thank you. What mattered most to you in that decision?");
+    // Every answer is probed while its question's budget lasts (10 minutes, 3
+    // questions: 2 probes each), quoting what the interviewee said.
+    assert_eq!(
+        session.answer(app, LONG_ANSWER),
+        "You mentioned “visited three daycares”. Can you tell me about a specific time when that came up?"
+    );
     assert_eq!(status_of(&session), ("INITIATED", 1));
-    // A thin answer gets one probe, then the plan moves on.
-    assert_eq!(session.answer(app, "The price."), "Can you give me a concrete example?");
-    assert_eq!(session.answer(app, LONG_ANSWER), "Thank you. What would you change about how you searched?");
+    assert_eq!(session.answer(app, "The price."), "You said “price”. What makes that matter to you?");
+    assert_eq!(session.answer(app, LONG_ANSWER), "Thank you. What mattered most to you in that decision?");
     assert_eq!(status_of(&session), ("INITIATED", 3));
-    assert_eq!(session.answer(app, LONG_ANSWER), "Before we finish: is there anything else you would like to add?");
+    // An answer that declines is never probed: the interviewer moves on politely.
+    assert_eq!(session.answer(app, "I don't know."), "That's all right. What would you change about how you searched?");
     assert_eq!(status_of(&session), ("PARTIAL", 4), "4 responses make an interview PARTIAL");
+    assert_eq!(
+        session.answer(app, "Nothing, really."),
+        "That's all right. Before we finish: is there anything else you would like to add?"
+    );
     let closing = session.answer(app, "No, that is all, thanks.");
     assert!(closing.starts_with("That is everything I wanted to ask."), "{closing}");
     assert_eq!(session.body["interviewer_closed"], true);
-    assert_eq!(status_of(&session), ("PARTIAL", 5));
+    assert_eq!(status_of(&session), ("PARTIAL", 6));
+    let steps: Vec<(&str, &str)> = session.body["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["speaker"] == "interviewer")
+        .map(|t| (t["kind"].as_str().unwrap(), t["written_by"].as_str().unwrap()))
+        .collect();
+    let builtin = |kind| (kind, "builtin");
+    assert_eq!(steps, ["opening", "probe", "probe", "question", "question", "wrap_up", "closing"].map(builtin));
 
     let (status, body) = session.answer_raw(app, "One more thing!");
     assert_eq!(status, 409);
@@ -82,7 +100,7 @@ fn a_typed_interview_goes_from_initiated_to_partial_to_completed() {
     assert_detail_error(&body, "session_closed");
     let (_, stored) = session.get(app);
     assert_eq!((stored["state"].as_str(), stored["interview_status"].as_str()), (Some("completed"), Some("COMPLETED")));
-    assert_eq!(stored["turns"].as_array().unwrap().len(), 11);
+    assert_eq!(stored["turns"].as_array().unwrap().len(), 13);
 
     // What was recorded.
     let conn = database(app);
@@ -96,7 +114,12 @@ fn a_typed_interview_goes_from_initiated_to_partial_to_completed() {
         .unwrap();
     assert_eq!((row.0.as_str(), row.1.as_str(), row.2.as_str(), row.3.as_str(), row.4), ("ada@example.com", "DE", "DESKTOP", r#"{"plan":"pro"}"#, 1));
     assert!(row.5.starts_with("1. How did you choose your current daycare?\n   We visited three daycares"), "{}", row.5);
-    assert!(row.5.contains("2. What mattered most to you in that decision?\n   The price. We visited"), "{}", row.5);
+    assert!(
+        row.5.contains("\n   Follow-up: You said “price”. What makes that matter to you?\n   We visited three daycares"),
+        "each question's answer with its follow-ups: {}",
+        row.5
+    );
+    assert!(row.5.contains("2. What mattered most to you in that decision?\n   I don't know.\n3."), "{}", row.5);
     assert!(row.5.ends_with("Additional remarks: No, that is all, thanks."), "{}", row.5);
     assert!(row.6.is_some() && row.6 == row.7, "a completed interview's ended_at is its closing time");
     let metadata: Vec<(String, String)> = conn
@@ -427,23 +450,29 @@ fn idle_interviews_are_ended_by_the_cron_run() {
 
 /// The fake model: a chat request whose transcript holds GARBAGE gets prose,
 /// SLOW gets no answer in time, a summary request gets a summary, anything else
-/// a message; transcriptions answer with fixed text.
+/// a message that counts the answers so far (so no two are the same): moving
+/// on when offered a probe; transcriptions answer with fixed text.
 fn interviewer_model() -> FakeModel {
     FakeModel::start(|request| {
         if request.path.ends_with("/audio/transcriptions") {
             return ModelReply::Json(json!({"text": "  I mostly asked other parents.  "}));
         }
         let body = request.json();
+        let system = body["messages"][0]["content"].as_str().unwrap_or_default().to_string();
         let user = body["messages"][1]["content"].as_str().unwrap_or_default().to_string();
         let last_line = user.lines().rfind(|l| l.starts_with("Interviewee:")).unwrap_or_default().to_string();
+        let answers = user.lines().filter(|l| l.starts_with("Interviewee:")).count();
+        let message = format!("MODEL: {answers} answers so far. Tell me more about how you compared the options?");
         if last_line.contains("GARBAGE") {
             ModelReply::chat("Great answer! Let me think about what to ask next...")
         } else if last_line.contains("SLOW") {
             ModelReply::Hang
-        } else if body["messages"][0]["content"].as_str().unwrap_or_default().contains("summarise") {
+        } else if system.contains("summarise") {
             ModelReply::chat(r#"{"summary": "MODEL SUMMARY: proximity decides."}"#)
+        } else if system.contains("\"move_on\"") {
+            ModelReply::chat(&json!({"step": "move_on", "message": message}).to_string())
         } else {
-            ModelReply::chat(r#"{"message": "MODEL: Tell me more about how you compared the options?"}"#)
+            ModelReply::chat(&json!({ "message": message }).to_string())
         }
     })
 }
@@ -457,18 +486,29 @@ fn the_model_interviewer_writes_messages_and_bad_answers_fall_back() {
     let tenant = app.create_tenant();
     let project_id = active_project(&app, &tenant, json!({}));
     let mut session = Session::start(&app, &start_body(&project_id, "production"));
-    assert_eq!(session.last_message(), "MODEL: Tell me more about how you compared the options?");
+    assert_eq!(session.last_message(), "MODEL: 0 answers so far. Tell me more about how you compared the options?");
     let opening_request = &model.requests_to("/chat/completions")[0];
     assert_eq!(opening_request.authorization, "Bearer test-model-key");
     let prompt = opening_request.json()["messages"][1]["content"].as_str().unwrap().to_string();
     assert!(prompt.contains("How did you choose your current daycare?"), "{prompt}");
 
-    // Prose instead of JSON: the built-in wording for that turn.
-    assert_eq!(session.answer(&app, "GARBAGE but long enough to be a real answer here"), "Thank you. What mattered most to you in that decision?");
-    // No answer within the timeout: the built-in wording again.
-    assert_eq!(session.answer(&app, "SLOW and also long enough to count as an answer"), "Thank you. What would you change about how you searched?");
-    assert_eq!(session.answer(&app, LONG_ANSWER), "MODEL: Tell me more about how you compared the options?");
-    let turns = session.body["turns"].as_array().unwrap().clone();
+    // Prose instead of JSON: the built-in step and wording for that turn, a probe on the answer.
+    let reply = session.answer(&app, "GARBAGE but long enough to be a real answer here");
+    assert!(reply.starts_with("You mentioned “"), "{reply}");
+    // No answer within the timeout: the built-in again.
+    let reply = session.answer(&app, "SLOW and also long enough to count as an answer");
+    assert!(reply.starts_with("You said “"), "{reply}");
+    // The question's two probes are spent: the model words the next question.
+    assert_eq!(session.answer(&app, LONG_ANSWER), "MODEL: 3 answers so far. Tell me more about how you compared the options?");
+    let steps: Vec<(String, String)> = session.body["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["speaker"] == "interviewer")
+        .map(|t| (t["kind"].as_str().unwrap().to_string(), t["written_by"].as_str().unwrap().to_string()))
+        .collect();
+    let expected = [("opening", "model"), ("probe", "builtin"), ("probe", "builtin"), ("question", "model")];
+    assert_eq!(steps, expected.map(|(kind, by)| (kind.to_string(), by.to_string())), "{:?}", session.body["turns"]);
     let sources: Vec<String> = database(&app)
         .prepare("SELECT source FROM interview_turns WHERE interview_id = ? AND speaker = 'interviewer' ORDER BY seq")
         .unwrap()
@@ -476,7 +516,7 @@ fn the_model_interviewer_writes_messages_and_bad_answers_fall_back() {
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    assert_eq!(sources, vec!["model", "builtin", "builtin", "model"], "{turns:?}");
+    assert_eq!(sources, vec!["model", "builtin", "builtin", "model"], "the session read shows what is stored");
 
     // Spoken answers are transcribed by the model's /audio/transcriptions.
     let (status, body) = json_of(

@@ -208,10 +208,10 @@ fn a_typed_survey_reaches_partial_at_one_third_and_completes() {
     assert_eq!((row[3].as_str(), row[7].as_str()), ("COMPLETED", "SURVEY"));
     let transcript = &row[10];
     for line in [
-        "Interviewer: Why did you choose us?",
+        "Interviewer: [block, builtin] Why did you choose us?",
         "Interviewee: Price, and a friend's advice.",
-        "Interviewer: Can you give me a concrete example?",
-        "Interviewer: Which plan, \"exactly\"?",
+        "Interviewer: [follow_up, builtin] Can you give me a concrete example?",
+        "Interviewer: [block, builtin] Which plan, \"exactly\"?",
         "Interviewee: Pro",
         "Interviewee: (skipped)",
         "Interviewee: 4/5",

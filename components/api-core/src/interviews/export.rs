@@ -4,6 +4,7 @@
 //! previous one has been written, so memory does not grow with the row count.
 
 use super::store::{self, ExportRow};
+use super::transcript::{self, transcription};
 use super::{metadata_json, Position};
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult};
@@ -66,20 +67,6 @@ pub fn project_type_label(project_type: &str) -> &'static str {
     }
 }
 
-/// The turns in order, one per line: `Interviewer: <text>` / `Interviewee: <text>`.
-/// A line break inside a turn becomes a space, so each turn stays one line.
-pub fn transcription<'a>(turns: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    turns
-        .into_iter()
-        .map(|(speaker, text)| {
-            let label = if speaker == "interviewer" { "Interviewer" } else { "Interviewee" };
-            let one_line = text.split(['\r', '\n']).filter(|part| !part.is_empty()).collect::<Vec<_>>().join(" ");
-            format!("{label}: {one_line}")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 fn cells(kind: ExportKind, row: &ExportRow, transcription: &str) -> Vec<String> {
     let mut cells = vec![
         row.interview_id.clone(),
@@ -130,14 +117,12 @@ impl ExportStream {
         self.done = (rows.len() as i64) < PAGE_ROWS;
         let turns = if self.kind.with_turns() {
             let ids: Vec<&str> = rows.iter().map(|r| r.interview_id.as_str()).collect();
-            store::turns_of(&self.db, &ids)?
+            transcript::turns_of(&self.db, &ids)?
         } else {
             Vec::new()
         };
         let records = rows.iter().map(|row| {
-            let text = transcription(
-                turns.iter().filter(|(id, _, _)| *id == row.interview_id).map(|(_, speaker, text)| (speaker.as_str(), text.as_str())),
-            );
+            let text = transcription(turns.iter().filter(|turn| turn.interview_id == row.interview_id));
             cells(self.kind, row, &text).into_iter().map(Cow::Owned).collect()
         });
         csv_lines(records).map(Some)
@@ -204,12 +189,6 @@ mod tests {
     fn lines_quote_what_needs_it_and_end_with_crlf() {
         let lines = csv_lines([vec![Cow::Borrowed("a,b"), Cow::Borrowed("say \"hi\""), Cow::Borrowed("two\nlines"), Cow::Borrowed("=1+1")]]).unwrap();
         assert_eq!(String::from_utf8(lines).unwrap(), "\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",'=1+1\r\n");
-    }
-
-    #[test]
-    fn transcripts_are_one_turn_per_line() {
-        let text = transcription([("interviewer", "Why?"), ("interviewee", "Because,\r\nwell, \"reasons\".")]);
-        assert_eq!(text, "Interviewer: Why?\nInterviewee: Because, well, \"reasons\".");
     }
 
     #[test]

@@ -2,12 +2,13 @@
 //! list; the two CSV exports of a project, streamed page by page; the
 //! recordings, with `Range`; flagging.
 //!
-//! Submodules: [`export`] (the CSV exports), [`media`] (recording downloads),
-//! [`store`] (SQLite).
+//! Submodules: [`export`] (the CSV exports), [`transcript`] (their transcription
+//! cell), [`media`] (recording downloads), [`store`] (SQLite).
 
 pub mod export;
 pub mod media;
 pub mod store;
+pub mod transcript;
 
 use crate::error::{ApiError, ApiResult, FieldError, LocPart};
 use crate::metadata::{self, ExternalMetadata};

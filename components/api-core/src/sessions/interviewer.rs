@@ -2,29 +2,35 @@
 //!
 //! A conversation follows a [`Plan`] made from the project: the research
 //! questions (split from `research_questions`), as many as the interview length
-//! allows. The built-in interviewer is a pure function of the plan, the last
-//! interviewer turn and the answer to it, so the same inputs always give the
-//! same conversation:
+//! allows, and a budget of follow-up probes per question. The built-in
+//! interviewer is a pure function of the plan, the conversation so far and the
+//! answer, so the same inputs always give the same conversation:
 //!
 //! opening (greeting, what the conversation is about, the first question) ->
-//! for each question: a probe once when the answer is thin, then the next
-//! question -> wrap-up ("anything else?") -> closing. When the interview's
-//! length has passed, the next message is the closing.
+//! for each question: probes on what the interviewee said while the question's
+//! budget and the time last ([`super::probes`]), then the next question ->
+//! wrap-up ("anything else?") -> closing. An answer that declines ("I don't
+//! know") is never probed: the interviewer moves on politely. When the
+//! interview's length has passed, the next message is the closing.
 //!
-//! With a language model, the model words each message for the step the plan
-//! chose; a failed, empty, malformed or slow answer keeps the built-in wording
+//! With a language model, the model chooses between a probe and the next
+//! question whenever the plan allows a probe, and words each message; a
+//! failed, empty, malformed or slow answer keeps the built-in step and wording
 //! for that turn. Summaries work the same way.
 
+use super::probes::{self, ProbeContext};
 use super::strings::{fill, InterviewerStrings};
 use super::{Speaker, Turn, TurnKind, TurnSource};
 use crate::llm::{self, LlmConfig};
 use crate::projects::{Language, ProjectFields};
+use crate::text_enum;
 
 /// Minutes of interview per research question (10 minutes: 4 questions).
 const MINUTES_PER_QUESTION: f64 = 2.5;
-/// An answer with fewer words and characters than these gets one probe.
-const THIN_WORDS: usize = 6;
-const THIN_CHARS: usize = 40;
+/// Minutes one exchange (a message and its answer) is planned to take.
+const MINUTES_PER_EXCHANGE: f64 = 1.0;
+/// The most probes one research question gets, however long the interview.
+const MAX_PROBES_PER_QUESTION: usize = 3;
 /// How much of the objective the opening quotes.
 const OBJECTIVE_CHARS: usize = 200;
 const MAX_MODEL_MESSAGE_CHARS: usize = 1_500;
@@ -37,8 +43,9 @@ pub struct Plan {
     pub objective: String,
     /// The research questions to ask, in order, at most the length allows.
     pub questions: Vec<String>,
-    /// Whether thin answers get a probe (guidelines may forbid it).
-    pub probing: bool,
+    /// Follow-up probes each question may get: [`probe_budget`] (0 when the
+    /// guidelines forbid probing).
+    pub probes_per_question: usize,
     pub length_minutes: i64,
     pub guidelines: Option<String>,
     pub language: Language,
@@ -54,10 +61,15 @@ impl Plan {
         if fields.survey_blocks.is_none() {
             questions.truncate(max_questions(fields.interview_length));
         }
+        let probes_per_question = if probing_allowed(fields.specific_guidelines.as_deref()) {
+            probe_budget(fields.interview_length, questions.len())
+        } else {
+            0
+        };
         Plan {
             objective: fields.project_objective.clone(),
             questions,
-            probing: probing_allowed(fields.specific_guidelines.as_deref()),
+            probes_per_question,
             length_minutes: fields.interview_length,
             guidelines: fields.specific_guidelines.clone(),
             language,
@@ -77,6 +89,16 @@ pub struct Message {
 /// How many research questions fit the interview length.
 pub fn max_questions(length_minutes: i64) -> usize {
     ((length_minutes.max(0) as f64 / MINUTES_PER_QUESTION).floor() as usize).max(1)
+}
+
+/// Probes per research question: the minutes each question has (the length
+/// over the question count), less one for the question itself, at a minute per
+/// probe; at least 1, at most 3. 10 minutes: 3 probes for 1 or 2 questions, 2
+/// for 3, 1 for 4; 20 minutes: 3 for up to 5 questions, 1 for 8.
+pub fn probe_budget(length_minutes: i64, question_count: usize) -> usize {
+    let minutes_per_question = length_minutes.max(0) as f64 / question_count.max(1) as f64;
+    let probes = (minutes_per_question / MINUTES_PER_EXCHANGE).floor() as usize;
+    probes.saturating_sub(1).clamp(1, MAX_PROBES_PER_QUESTION)
 }
 
 /// Splits the research questions: one per line or list item (`1.`, `2)`, `-`,
@@ -131,11 +153,6 @@ pub fn probing_allowed(guidelines: Option<&str>) -> bool {
     let forbidding = ["do not probe", "don't probe", "no probing", "never probe", "no follow-up", "no follow up",
         "do not follow up", "don't follow up", "no follow-up questions", "without follow-up"];
     !forbidding.iter().any(|phrase| lower.contains(phrase))
-}
-
-/// Whether an answer is too short to stand alone.
-pub fn is_thin(answer: &str) -> bool {
-    answer.split_whitespace().count() < THIN_WORDS && answer.trim().chars().count() < THIN_CHARS
 }
 
 /// The subject of an English objective written as "Understand how ...": the
@@ -199,27 +216,102 @@ fn closing(strings: &InterviewerStrings, time_up: bool) -> Message {
     builtin(TurnKind::Closing, None, text)
 }
 
-/// The built-in interviewer's message after `answer` to `last`, the interviewer's
-/// latest turn, `elapsed_minutes` into the interview.
-pub fn next(plan: &Plan, strings: &InterviewerStrings, last: &Turn, answer: &str, elapsed_minutes: f64) -> Message {
-    if elapsed_minutes >= plan.length_minutes as f64 && last.kind != TurnKind::WrapUp {
-        return closing(strings, true);
+/// What may follow an answer, as the plan allows.
+#[derive(Debug, Clone, PartialEq)]
+struct NextSteps {
+    /// The question the answer is to, when a probe on it may follow: probing
+    /// allowed, budget and time left, and an answer that does not decline.
+    probe_offered: Option<Offer>,
+    /// The built-in probe, when one is offered and there is something to ask.
+    builtin_probe: Option<Message>,
+    /// The step otherwise: the next question, the wrap-up or the closing.
+    move_on: Message,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Offer {
+    question_index: usize,
+    probes_left: usize,
+}
+
+/// The interviewer's latest message and the interviewee's answer to it: the
+/// last two turns of `conversation`, which ends with the answer.
+fn exchange(conversation: &[Turn]) -> Option<(&Turn, &str)> {
+    let (answer, before) = conversation.split_last()?;
+    let last = before.iter().rev().find(|t| t.speaker == Speaker::Interviewer)?;
+    (answer.speaker == Speaker::Interviewee).then_some((last, answer.text.as_str()))
+}
+
+fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], elapsed_minutes: f64) -> NextSteps {
+    let only = |move_on| NextSteps { probe_offered: None, builtin_probe: None, move_on };
+    let Some((last, answer)) = exchange(conversation) else { return only(closing(strings, false)) };
+    if !matches!(last.kind, TurnKind::Opening | TurnKind::Question | TurnKind::Probe) {
+        return only(closing(strings, false));
     }
-    match last.kind {
-        TurnKind::Opening | TurnKind::Question | TurnKind::Probe => {
-            let asked = last.question_index.unwrap_or(0);
-            if last.kind != TurnKind::Probe && plan.probing && is_thin(answer) {
-                let probe = &strings.probes[asked % strings.probes.len().max(1)];
-                return builtin(TurnKind::Probe, Some(asked), probe.clone());
-            }
-            match plan.questions.get(asked + 1) {
-                Some(question) => {
-                    builtin(TurnKind::Question, Some(asked + 1), fill(&strings.next_question, "question", question))
-                }
-                None => builtin(TurnKind::WrapUp, None, strings.wrap_up.clone()),
-            }
+    if elapsed_minutes >= plan.length_minutes as f64 {
+        return only(closing(strings, true));
+    }
+    let asked = last.question_index.unwrap_or(0);
+    let declined = probes::declines(answer, plan.language);
+    let acknowledged = |next: &str| {
+        if declined {
+            fill(&strings.after_refusal, "question", next)
+        } else {
+            fill(&strings.next_question, "question", next)
         }
-        _ => closing(strings, false),
+    };
+    let move_on = match plan.questions.get(asked + 1) {
+        Some(question) => builtin(TurnKind::Question, Some(asked + 1), acknowledged(question)),
+        None if declined => builtin(TurnKind::WrapUp, None, acknowledged(&strings.wrap_up)),
+        None => builtin(TurnKind::WrapUp, None, strings.wrap_up.clone()),
+    };
+    let interviewer_turns = || conversation.iter().filter(|t| t.speaker == Speaker::Interviewer);
+    let is_probe = |t: &&Turn| t.kind == TurnKind::Probe;
+    let probed = interviewer_turns().filter(is_probe).filter(|t| t.question_index == Some(asked)).count();
+    let probes_left = plan.probes_per_question.saturating_sub(probed);
+    // This probe, the questions after this one and the wrap-up must still fit.
+    let exchanges_needed = 1 + plan.questions.len().saturating_sub(asked + 1) + 1;
+    let probe_fits = plan.length_minutes as f64 - elapsed_minutes >= exchanges_needed as f64 * MINUTES_PER_EXCHANGE;
+    if declined || probes_left == 0 || !probe_fits {
+        return only(move_on);
+    }
+    let context = ProbeContext {
+        language: plan.language,
+        strings,
+        question: plan.questions.get(asked).map_or("", String::as_str),
+        said: interviewer_turns().map(|t| t.text.as_str()).collect(),
+        earlier_probes: interviewer_turns().filter(is_probe).map(|t| t.text.as_str()).collect(),
+    };
+    let builtin_probe = probes::builtin_probe(answer, &context).map(|text| builtin(TurnKind::Probe, Some(asked), text));
+    NextSteps { probe_offered: Some(Offer { question_index: asked, probes_left }), builtin_probe, move_on }
+}
+
+/// The built-in interviewer's next message: `conversation` is every turn so
+/// far, ending with the interviewee's answer, `elapsed_minutes` into the interview.
+pub fn next(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], elapsed_minutes: f64) -> Message {
+    let steps = next_steps(plan, strings, conversation, elapsed_minutes);
+    steps.builtin_probe.unwrap_or(steps.move_on)
+}
+
+/// The interviewer's next message, as [`next`], with the model when one is
+/// configured: it chooses between a probe and moving on whenever the plan
+/// offers a probe, and words the step otherwise. The built-in step and wording
+/// stand in for any answer of the model that is unusable.
+pub fn reply(
+    plan: &Plan,
+    strings: &InterviewerStrings,
+    conversation: &[Turn],
+    elapsed_minutes: f64,
+    llm_config: &LlmConfig,
+) -> Message {
+    let steps = next_steps(plan, strings, conversation, elapsed_minutes);
+    if !llm_config.enabled() {
+        return steps.builtin_probe.unwrap_or(steps.move_on);
+    }
+    match steps.probe_offered {
+        Some(offer) => choose_with_model(plan, conversation, offer, &steps.move_on, llm_config)
+            .unwrap_or_else(|| steps.builtin_probe.unwrap_or(steps.move_on)),
+        None => word_with_model(plan, conversation, steps.move_on, llm_config),
     }
 }
 
@@ -284,11 +376,29 @@ fn instruction(plan: &Plan, step: &Message) -> String {
             "Acknowledge the last answer briefly and neutrally, then ask this research question in your own words: {}",
             question(step.question_index)
         ),
-        TurnKind::Probe => "The last answer was short. Ask one open, non-leading follow-up question about it.".into(),
+        TurnKind::Probe => PROBE_INSTRUCTION.into(),
         TurnKind::FollowUp => "Ask one open, non-leading follow-up question about the participant's last answer.".into(),
         TurnKind::WrapUp => "Ask whether there is anything else the participant would like to add.".into(),
         _ => "Close the interview: thank the participant warmly. Do not ask any question.".into(),
     }
+}
+
+/// What a probe is, for the model: the interviewer's craft the built-in probes follow too.
+const PROBE_INSTRUCTION: &str = "Ask one open, non-leading follow-up question about what the participant actually \
+    said: echo their own words and ask for a specific instance, a reason, a consequence or a contrast.";
+
+fn persona(plan: &Plan) -> String {
+    format!(
+        "You are a warm, neutral user-research interviewer. Write the interviewer's next message in {}: at most three \
+         short sentences, one question at a time, never leading, never answering for the participant.",
+        language_name(plan.language)
+    )
+}
+
+/// Whether the interviewer already sent `text` in this conversation (a message
+/// is never sent twice: a model that repeats itself is an unusable answer).
+fn said_before(conversation: &[Turn], text: &str) -> bool {
+    conversation.iter().any(|t| t.speaker == Speaker::Interviewer && t.text == text)
 }
 
 /// The message the model writes for `step`, the step the plan chose; the
@@ -297,12 +407,7 @@ pub fn word_with_model(plan: &Plan, turns: &[Turn], step: Message, llm_config: &
     if !llm_config.enabled() {
         return step;
     }
-    let system = format!(
-        "You are a warm, neutral user-research interviewer. Write the interviewer's next message in {}: at most three \
-         short sentences, one question at a time, never leading, never answering for the participant. Answer with one \
-         JSON object with exactly one string key, \"message\".",
-        language_name(plan.language)
-    );
+    let system = format!("{} Answer with one JSON object with exactly one string key, \"message\".", persona(plan));
     let user = format!(
         "{}\n\nTranscript so far:\n{}\n\nYour next step: {}",
         context(plan),
@@ -311,10 +416,15 @@ pub fn word_with_model(plan: &Plan, turns: &[Turn], step: Message, llm_config: &
     );
     let answer = llm::complete(llm_config, &system, &user).and_then(|text| {
         let map = llm::parse_json_answer(&text)?;
-        llm::exact_string_fields(&map, &["message"], |_| MAX_MODEL_MESSAGE_CHARS)
+        let mut fields = llm::exact_string_fields(&map, &["message"], |_| MAX_MODEL_MESSAGE_CHARS)?;
+        let message = fields.remove(0);
+        if said_before(turns, &message) {
+            return Err(llm::LlmError::BadAnswer("a message already sent".into()));
+        }
+        Ok(message)
     });
     match answer {
-        Ok(mut fields) => Message { text: fields.remove(0), source: TurnSource::Model, ..step },
+        Ok(text) => Message { text, source: TurnSource::Model, ..step },
         Err(error) => {
             eprintln!("interviewer: {error}; using the built-in wording for this turn");
             step
@@ -322,33 +432,107 @@ pub fn word_with_model(plan: &Plan, turns: &[Turn], step: Message, llm_config: &
     }
 }
 
+text_enum! {
+    /// What the model chose when the plan offered it a probe.
+    pub enum ModelStep { Probe = "probe", MoveOn = "move_on" }
+}
+
+/// The model's choice between a probe on the last answer and `move_on`, with
+/// the message for it; `None` when its answer is unusable.
+fn choose_with_model(plan: &Plan, conversation: &[Turn], offer: Offer, move_on: &Message, llm_config: &LlmConfig) -> Option<Message> {
+    let system = format!(
+        "{} Answer with one JSON object with exactly two string keys: \"step\", either \"probe\" or \"move_on\", and \
+         \"message\".",
+        persona(plan)
+    );
+    let last_answer = exchange(conversation).map_or("", |(_, answer)| answer);
+    let user = format!(
+        "{}\n\nTranscript so far:\n{}\n\nThe participant's last answer: {last_answer}\n\nYour next step: choose one.\n\
+         - \"probe\", when the last answer opens something worth exploring: {PROBE_INSTRUCTION} You may ask {} more \
+         follow-up question(s) on this research question.\n\
+         - \"move_on\", when it does not: {}",
+        context(plan),
+        transcript(conversation),
+        offer.probes_left,
+        instruction(plan, move_on)
+    );
+    let answer = llm::complete(llm_config, &system, &user).and_then(|text| {
+        let map = llm::parse_json_answer(&text)?;
+        let mut fields = llm::exact_string_fields(&map, &["step", "message"], |_| MAX_MODEL_MESSAGE_CHARS)?;
+        let (step, message) = (fields.remove(0), fields.remove(0));
+        let step = ModelStep::parse(&step)
+            .ok_or_else(|| llm::LlmError::BadAnswer(format!("step {step:?} is neither \"probe\" nor \"move_on\"")))?;
+        if said_before(conversation, &message) {
+            return Err(llm::LlmError::BadAnswer("a message already sent".into()));
+        }
+        Ok((step, message))
+    });
+    match answer {
+        Ok((ModelStep::Probe, text)) => Some(Message {
+            kind: TurnKind::Probe,
+            question_index: Some(offer.question_index),
+            text,
+            source: TurnSource::Model,
+        }),
+        Ok((ModelStep::MoveOn, text)) => Some(Message { text, source: TurnSource::Model, ..move_on.clone() }),
+        Err(error) => {
+            eprintln!("interviewer: {error}; using the built-in step and wording for this turn");
+            None
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Summaries
 
-/// The built-in summary: per research question, what the interviewee said to it
-/// (the first 400 characters), then their closing remarks. Extractive, in the
-/// interviewee's own words.
+/// One research question in the built-in summary: what the interviewee said
+/// to it, and each follow-up probe with what they said to that.
+#[derive(Default)]
+struct Thread<'a> {
+    asked: bool,
+    answer: Vec<&'a str>,
+    follow_ups: Vec<(&'a str, Vec<&'a str>)>,
+}
+
+/// The built-in summary: per research question, the interviewee's answer, then
+/// each follow-up probe and the answer to it (each up to 400 characters), then
+/// their closing remarks. Extractive, in the interviewee's own words.
 pub fn builtin_summary(plan: &Plan, turns: &[Turn]) -> String {
-    let mut answers: Vec<Vec<&str>> = vec![Vec::new(); plan.questions.len()];
-    let mut asked = vec![false; plan.questions.len()];
+    let mut threads: Vec<Thread> = plan.questions.iter().map(|_| Thread::default()).collect();
     let mut remarks = Vec::new();
     for turn in turns {
-        match (turn.speaker, turn.question_index) {
-            (Speaker::Interviewer, Some(i)) if i < asked.len() => asked[i] = true,
-            (Speaker::Interviewee, Some(i)) if i < answers.len() => answers[i].push(&turn.text),
-            (Speaker::Interviewee, None) => remarks.push(turn.text.as_str()),
+        let thread = turn.question_index.and_then(|i| threads.get_mut(i));
+        match (turn.speaker, thread) {
+            (Speaker::Interviewer, Some(thread)) => {
+                thread.asked = true;
+                if turn.kind == TurnKind::Probe {
+                    thread.follow_ups.push((&turn.text, Vec::new()));
+                }
+            }
+            (Speaker::Interviewee, Some(thread)) => match thread.follow_ups.last_mut() {
+                Some((_, answers)) => answers.push(&turn.text),
+                None => thread.answer.push(&turn.text),
+            },
+            (Speaker::Interviewee, None) if turn.question_index.is_none() => remarks.push(turn.text.as_str()),
             _ => {}
         }
     }
+    let said = |answers: &[&str]| {
+        let said = collapse(&answers.join(" "));
+        if said.is_empty() { "   (no answer)".to_string() } else { format!("   {}", cut(&said, EXCERPT_CHARS)) }
+    };
     let mut lines = Vec::new();
-    for (index, question) in plan.questions.iter().enumerate() {
+    for (index, (question, thread)) in plan.questions.iter().zip(&threads).enumerate() {
         lines.push(format!("{}. {question}", index + 1));
-        let said = collapse(&answers[index].join(" "));
-        lines.push(match (asked[index], said.is_empty()) {
-            (false, _) => "   (not asked)".to_string(),
-            (true, true) => "   (no answer)".to_string(),
-            (true, false) => format!("   {}", cut(&said, EXCERPT_CHARS)),
-        });
+        if !thread.asked {
+            lines.push("   (not asked)".to_string());
+            continue;
+        }
+        lines.push(said(&thread.answer));
+        for (probe, answers) in &thread.follow_ups {
+            lines.push(format!("   Follow-up: {}", cut(&collapse(probe), EXCERPT_CHARS)));
+            lines.push(said(answers));
+        }
     }
     let remarks = collapse(&remarks.join(" "));
     if !remarks.is_empty() {
@@ -385,7 +569,7 @@ mod tests {
         Plan {
             objective: "Understand how parents of toddlers choose a daycare.".into(),
             questions: split_questions(questions),
-            probing: true,
+            probes_per_question: 3,
             length_minutes: 10,
             guidelines: None,
             language: Language::En,
@@ -396,8 +580,6 @@ mod tests {
         let speaker = if kind == TurnKind::Answer { Speaker::Interviewee } else { Speaker::Interviewer };
         Turn { seq, speaker, kind, question_index, source: TurnSource::BuiltIn, text: text.into(), created_at: String::new() }
     }
-
-    const LONG: &str = "We visited three places and picked the one closest to work because of the commute.";
 
     #[test]
     fn questions_are_split_by_line_marker_and_question_mark() {
@@ -442,61 +624,143 @@ mod tests {
         assert_eq!(topic("Identify the main pain points in checkout!"), Some("the main pain points in checkout".into()));
     }
 
-    #[test]
-    fn the_conversation_probes_thin_answers_once_then_moves_on() {
-        let en = strings::for_language("en").interviewer;
-        let plan = plan("How do you choose?\nWhat matters most?");
-        let open = turn(0, TurnKind::Opening, Some(0), "…");
-        let probe = next(&plan, &en, &open, "Price.", 1.0);
-        assert_eq!((probe.kind, probe.question_index, probe.text.as_str()), (TurnKind::Probe, Some(0), "Could you tell me a bit more about that?"));
-        let probe_turn = turn(2, TurnKind::Probe, Some(0), &probe.text);
-        let second = next(&plan, &en, &probe_turn, "Still price.", 2.0);
-        assert_eq!((second.kind, second.question_index), (TurnKind::Question, Some(1)));
-        assert_eq!(second.text, "Thank you. What matters most?");
-        let second_turn = turn(4, TurnKind::Question, Some(1), &second.text);
-        let wrap_up = next(&plan, &en, &second_turn, LONG, 3.0);
-        assert_eq!(wrap_up.kind, TurnKind::WrapUp);
-        let closing = next(&plan, &en, &turn(6, TurnKind::WrapUp, None, &wrap_up.text), "No.", 4.0);
-        assert_eq!(closing.kind, TurnKind::Closing);
-        assert_eq!(closing.text, en.closing);
+    /// A conversation driven through [`next`]: each answer is appended with the
+    /// interviewer's reply, one minute apart.
+    struct Conversation {
+        plan: Plan,
+        strings: InterviewerStrings,
+        turns: Vec<Turn>,
+    }
+
+    impl Conversation {
+        fn start(plan: Plan) -> Conversation {
+            let strings = strings::for_language(plan.language.as_str()).interviewer;
+            let opening = opening(&plan, &strings);
+            let turns = vec![turn(0, opening.kind, opening.question_index, &opening.text)];
+            Conversation { plan, strings, turns }
+        }
+
+        fn answer(&mut self, text: &str) -> Message {
+            self.answer_at(text, self.turns.len() as f64 / 2.0)
+        }
+
+        fn answer_at(&mut self, text: &str, elapsed_minutes: f64) -> Message {
+            let last = self.turns.iter().rev().find(|t| t.speaker == Speaker::Interviewer).unwrap();
+            let seq = self.turns.len() as i64;
+            self.turns.push(turn(seq, TurnKind::Answer, answered_question(last), text));
+            let reply = next(&self.plan, &self.strings, &self.turns, elapsed_minutes);
+            let mut stored = turn(seq + 1, reply.kind, reply.question_index, &reply.text);
+            stored.source = reply.source;
+            self.turns.push(stored);
+            reply
+        }
     }
 
     #[test]
-    fn time_up_closes_and_guidelines_can_forbid_probes() {
-        let en = strings::for_language("en").interviewer;
-        let mut plan = plan("First question?\nSecond question?");
-        let open = turn(0, TurnKind::Opening, Some(0), "…");
-        let late = next(&plan, &en, &open, LONG, 10.0);
-        assert_eq!(late.kind, TurnKind::Closing);
-        assert!(late.text.starts_with(&en.time_up));
-        assert!(!probing_allowed(Some("Please do not probe on income.")));
-        assert!(probing_allowed(Some("Be friendly.")));
-        plan.probing = false;
-        assert_eq!(next(&plan, &en, &open, "Yes.", 1.0).kind, TurnKind::Question);
+    fn the_budget_comes_from_the_length_and_the_question_count() {
+        let budgets: Vec<usize> = [(10, 1), (10, 2), (10, 3), (10, 4), (15, 3), (15, 6), (20, 5), (20, 8)]
+            .into_iter()
+            .map(|(length, questions)| probe_budget(length, questions))
+            .collect();
+        assert_eq!(budgets, vec![3, 3, 2, 1, 3, 1, 3, 1]);
+        let fields = |guidelines: Option<&str>| -> ProjectFields {
+            serde_json::from_value(serde_json::json!({
+                "project_name": "n", "project_objective": "o", "research_questions": "One? Two? Three?", "success_criteria": "s",
+                "recruiting_criteria": "r", "interview_modes": ["typing"], "camera_access": "not_allowed",
+                "interview_languages": ["en"], "interview_length": 10, "specific_guidelines": guidelines
+            }))
+            .unwrap()
+        };
+        assert_eq!(Plan::for_project(&fields(None), Language::En).probes_per_question, 2);
+        assert_eq!(Plan::for_project(&fields(Some("Be friendly.")), Language::En).probes_per_question, 2);
+        assert_eq!(Plan::for_project(&fields(Some("Please do not probe on income.")), Language::En).probes_per_question, 0);
     }
 
     #[test]
-    fn thin_means_few_words_and_few_characters() {
-        assert!(is_thin("Yes."));
-        assert!(is_thin("I don't really know"));
-        assert!(!is_thin("I usually ask friends for advice first"));
-        assert!(!is_thin("私は毎朝近くの保育園まで子供を連れて行きますが、仕事の時間に間に合わせるのが大変です。"));
+    fn substantive_and_thin_answers_are_probed_until_the_budget_is_spent() {
+        let mut talk = Conversation::start(plan("How do you choose?\nWhat matters most?"));
+        let first = talk.answer("Hidden shipping costs at the last step make me leave.");
+        assert_eq!((first.kind, first.question_index), (TurnKind::Probe, Some(0)));
+        assert_eq!(first.text, "You mentioned “Hidden shipping costs”. Can you tell me about a specific time when that came up?");
+        let second = talk.answer("Last week a shoe shop added twelve euros for delivery.");
+        assert_eq!(second.text, "You said “shop added twelve euros”. What makes that matter to you?");
+        let third = talk.answer("Price.");
+        assert_eq!(third.text, "You brought up “Price”. What did that lead to for you?");
+        let moved_on = talk.answer("I left the shop and bought the shoes elsewhere.");
+        assert_eq!((moved_on.kind, moved_on.question_index), (TurnKind::Question, Some(1)), "three probes spent");
+        assert_eq!(moved_on.text, "Thank you. What matters most?");
+        let probe = talk.answer("Yes.");
+        assert_eq!((probe.kind, probe.text.as_str()), (TurnKind::Probe, "Could you tell me a bit more about that?"), "nothing to quote");
     }
 
     #[test]
-    fn the_builtin_summary_quotes_answers_per_question() {
+    fn an_answer_that_declines_moves_on_politely_and_the_closing_follows_the_wrap_up() {
+        let mut talk = Conversation::start(plan("How do you choose?\nWhat matters most?"));
+        let next_question = talk.answer("I don't know.");
+        assert_eq!((next_question.kind, next_question.text.as_str()), (TurnKind::Question, "That's all right. What matters most?"));
+        let wrap_up = talk.answer("Nothing, really.");
+        assert_eq!((wrap_up.kind, wrap_up.text.as_str()), (TurnKind::WrapUp, "That's all right. Before we finish: is there anything else you would like to add?"));
+        let closing = talk.answer("The opening hours, maybe, they matter a lot to working parents.");
+        assert_eq!((closing.kind, closing.text.as_str()), (TurnKind::Closing, talk.strings.closing.as_str()));
+        let said: Vec<&str> = talk.turns.iter().filter(|t| t.speaker == Speaker::Interviewer).map(|t| t.text.as_str()).collect();
+        assert_eq!(said.len(), 4);
+    }
+
+    #[test]
+    fn time_decides_too_and_guidelines_can_forbid_probes() {
+        let mut talk = Conversation::start(plan("First question?\nSecond question?\nThird question?"));
+        // 10 minutes, 3 questions: after 6 minutes a probe, the two questions left and the wrap-up no longer fit.
+        let late = talk.answer_at("The waiting list decided everything for us.", 6.5);
+        assert_eq!((late.kind, late.question_index), (TurnKind::Question, Some(1)));
+        let over = talk.answer_at("The waiting list decided everything for us.", 10.0);
+        assert_eq!(over.kind, TurnKind::Closing);
+        assert!(over.text.starts_with(&talk.strings.time_up));
+
+        let mut silent = plan("First question?\nSecond question?");
+        silent.probes_per_question = 0;
+        let mut talk = Conversation::start(silent);
+        assert_eq!(talk.answer("The waiting list decided everything for us.").kind, TurnKind::Question);
+    }
+
+    #[test]
+    fn no_interviewer_message_repeats_when_the_answers_do() {
+        let mut talk = Conversation::start(plan("How do you choose?\nWhat matters most?\nWho decides?"));
+        for _ in 0..20 {
+            if talk.turns.last().unwrap().kind == TurnKind::Closing {
+                break;
+            }
+            talk.answer("We compared three places and chose the one closest to work, mainly for the commute.");
+        }
+        let said: Vec<&str> = talk.turns.iter().filter(|t| t.speaker == Speaker::Interviewer).map(|t| t.text.as_str()).collect();
+        let mut unique = said.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), said.len(), "{said:#?}");
+        assert_eq!(talk.turns.last().unwrap().kind, TurnKind::Closing);
+        for question in &talk.plan.questions {
+            assert!(said.iter().any(|s| s.ends_with(question.as_str())), "{question} was asked");
+        }
+    }
+
+    #[test]
+    fn the_builtin_summary_groups_each_answer_with_its_follow_ups() {
         let plan = plan("How do you choose?\nWhat matters most?\nWho decides?");
         let turns = vec![
             turn(0, TurnKind::Opening, Some(0), "…"),
             turn(1, TurnKind::Answer, Some(0), "Price."),
-            turn(2, TurnKind::Probe, Some(0), "More?"),
+            turn(2, TurnKind::Probe, Some(0), "You mentioned “Price”. Why?"),
             turn(3, TurnKind::Answer, Some(0), "Mostly the price and the distance."),
-            turn(4, TurnKind::Question, Some(1), "What matters most?"),
-            turn(5, TurnKind::Answer, Some(1), "Friendly staff."),
+            turn(4, TurnKind::Probe, Some(0), "You said “distance”. How so?"),
+            turn(5, TurnKind::Answer, Some(0), "Ten minutes on foot."),
+            turn(6, TurnKind::Question, Some(1), "What matters most?"),
+            turn(7, TurnKind::Answer, Some(1), "Friendly staff."),
+            turn(8, TurnKind::Probe, Some(1), "You mentioned “Friendly staff”. When?"),
         ];
         assert_eq!(
             builtin_summary(&plan, &turns),
-            "1. How do you choose?\n   Price. Mostly the price and the distance.\n2. What matters most?\n   Friendly staff.\n3. Who decides?\n   (not asked)"
+            "1. How do you choose?\n   Price.\n   Follow-up: You mentioned “Price”. Why?\n   Mostly the price and the distance.\n   \
+             Follow-up: You said “distance”. How so?\n   Ten minutes on foot.\n2. What matters most?\n   Friendly staff.\n   \
+             Follow-up: You mentioned “Friendly staff”. When?\n   (no answer)\n3. Who decides?\n   (not asked)"
         );
     }
 

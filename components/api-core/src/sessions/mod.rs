@@ -9,6 +9,7 @@
 pub mod interviewer;
 pub mod link;
 pub mod page;
+pub mod probes;
 pub mod recordings;
 pub mod screeners;
 pub mod store;
@@ -56,7 +57,7 @@ text_enum! {
 
 text_enum! {
     /// What a turn is: the interviewer's opening (with the first question), a
-    /// research question, a probe on a thin answer, the wrap-up, a survey block,
+    /// research question, a follow-up probe on an answer, the wrap-up, a survey block,
     /// a follow-up on a survey answer, the closing; or the interviewee's answer
     /// (or skip of an optional survey block).
     pub enum TurnKind {
@@ -161,6 +162,10 @@ pub struct Interview {
 struct TurnBody<'a> {
     seq: i64,
     speaker: Speaker,
+    /// What the turn is: opening, question, probe, wrap-up, closing, answer, ...
+    kind: TurnKind,
+    /// Who wrote its text: the built-in interviewer, the model or the interviewee.
+    written_by: TurnSource,
     text: &'a str,
     created_at: &'a str,
     /// An optional survey block the interviewee skipped.
@@ -221,6 +226,8 @@ impl Interview {
             .map(|t| TurnBody {
                 seq: t.seq,
                 speaker: t.speaker,
+                kind: t.kind,
+                written_by: t.source,
                 text: &t.text,
                 created_at: &t.created_at,
                 skipped: t.kind == TurnKind::Skip,
@@ -728,10 +735,9 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
                 .cloned()
                 .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {} has no opening", interview.interview_id)))?;
             let elapsed_minutes = (time::unix_millis(now) - interview.created_ms) as f64 / 60_000.0;
-            let step = interviewer::next(&plan, &strings.interviewer, &last, &text, elapsed_minutes);
             let turn = answered(TurnKind::Answer, interviewer::answered_question(&last), text);
             turns.push(turn.clone());
-            (turn, None, vec![interviewer::word_with_model(&plan, &turns, step, llm)])
+            (turn, None, vec![interviewer::reply(&plan, &strings.interviewer, &turns, elapsed_minutes, llm)])
         }
     };
     let stored_at = time::now();

@@ -21,10 +21,24 @@ pub struct InterviewerStrings {
     pub first_question: String,
     /// `{question}`
     pub next_question: String,
+    /// `{question}` (or the wrap-up) after an answer that declines ("I don't know").
+    pub after_refusal: String,
+    /// Plain probes, for an answer with nothing to quote.
     pub probes: Vec<String>,
+    pub quoted_probes: QuotedProbes,
     pub wrap_up: String,
     pub time_up: String,
     pub closing: String,
+}
+
+/// The probes that quote the answer, one per kind (`{phrase}`, between the
+/// language's quotation marks: see `sessions::probes`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct QuotedProbes {
+    pub instance: String,
+    pub reason: String,
+    pub consequence: String,
+    pub contrast: String,
 }
 
 /// The error pages' titles and messages.
@@ -114,8 +128,13 @@ mod tests {
             for key in ["title", "noscript", "logo_alt"] {
                 assert!(strings.page.contains_key(key), "{language} lacks page.{key}");
             }
-            for template in [&strings.interviewer.first_question, &strings.interviewer.next_question] {
+            let interviewer = &strings.interviewer;
+            for template in [&interviewer.first_question, &interviewer.next_question, &interviewer.after_refusal] {
                 assert!(template.contains("{question}"), "{language}: {template}");
+            }
+            let quoted = &interviewer.quoted_probes;
+            for template in [&quoted.instance, &quoted.reason, &quoted.consequence, &quoted.contrast] {
+                assert_eq!(template.matches("{phrase}").count(), 1, "{language}: {template}");
             }
             assert!(strings.interviewer.objective_intro.contains("{objective}"), "{language}");
         }

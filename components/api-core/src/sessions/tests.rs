@@ -178,7 +178,7 @@ fn the_session_body_shows_turns_without_internals() {
     let body = interview.session_body(&[turn], None);
     assert_eq!(body["environment"], "sandbox");
     assert_eq!(body["interview_status"], "INITIATED");
-    assert_eq!(body["turns"], json!([{"seq": 0, "speaker": "interviewer", "text": "Hello", "created_at": "2026-11-23T10:00:00.000Z"}]));
+    assert_eq!(body["turns"], json!([{"seq": 0, "speaker": "interviewer", "kind": "opening", "written_by": "builtin", "text": "Hello", "created_at": "2026-11-23T10:00:00.000Z"}]));
     assert!(!body.to_string().contains("secret-hash"));
     assert!(body.get("survey").is_none(), "interviews have no survey progress");
 }

@@ -1,0 +1,290 @@
+//! What the probes know of each interview language: which words carry no
+//! content (a stop-word list plus the fillers of spoken answers), which short
+//! words may link two content words inside a phrase ("cost *of* delivery"),
+//! how an answer says "I don't know", and how words are stemmed.
+
+use super::words::{normalize, Script, Word};
+use crate::projects::Language;
+use rust_stemmers::{Algorithm, Stemmer};
+use std::collections::HashSet;
+
+/// The stop-word lists of the interview languages, compiled in by `build.rs`.
+mod lists {
+    include!(concat!(env!("OUT_DIR"), "/stop_words.rs"));
+}
+
+/// One language's word knowledge, normalized like an answer's words.
+pub struct Lexicon {
+    language: Language,
+    stop_words: HashSet<String>,
+    joiners: &'static [&'static str],
+    stemmer: Option<Stemmer>,
+}
+
+impl Lexicon {
+    pub fn of(language: Language) -> Lexicon {
+        let stop_words = stop_list(language).iter().chain(fillers(language)).map(|word| normalize(word)).collect();
+        Lexicon { language, stop_words, joiners: joiners(language), stemmer: stemmer(language) }
+    }
+
+    pub fn language(&self) -> Language {
+        self.language
+    }
+
+    /// Whether a word says something of its own: not a stop word or a filler,
+    /// not a lone letter, not Japanese kana particles and endings.
+    pub fn is_content(&self, word: &Word) -> bool {
+        if word.script == Script::Hiragana {
+            return false;
+        }
+        if word.script == Script::Other && word.normalized.chars().count() < 2 {
+            return false;
+        }
+        if self.stop_words.contains(&word.normalized) {
+            return false;
+        }
+        // French and Italian elide articles and pronouns: "l'école", "j'ai", "dell'asilo".
+        match word.normalized.rsplit_once('\'') {
+            Some((_, tail)) if matches!(self.language, Language::Fr | Language::It) => {
+                !tail.is_empty() && !self.stop_words.contains(tail)
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether a phrase may end after `words[i]`. Not in the middle of a
+    /// Japanese word: a kanji stem that goes on in kana ("近い", "選びました")
+    /// ends only where a particle or the copula follows it ("送料が", "便利な").
+    pub fn may_end_phrase(&self, words: &[Word], i: usize) -> bool {
+        const PARTICLES: [char; 14] = ['の', 'が', 'を', 'に', 'で', 'は', 'と', 'も', 'へ', 'や', 'か', 'よ', 'な', 'だ'];
+        match words.get(i + 1) {
+            Some(next) if self.language == Language::Ja && words[i].script == Script::Han => {
+                !(next.follows_closely && next.script == Script::Hiragana) || next.text.starts_with(PARTICLES)
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether the content words `words[first]` and `words[second]` stand
+    /// together as two words of one expression: next to each other, or in
+    /// Japanese (whose words never touch) linked by の.
+    pub fn adjacent(&self, words: &[Word], first: usize, second: usize) -> bool {
+        second == first + 1 || (self.language == Language::Ja && second == first + 2 && words[first + 1].text == "の")
+    }
+
+    /// A short word that may stand between two content words of one phrase.
+    pub fn is_joiner(&self, word: &Word) -> bool {
+        self.joiners.contains(&word.normalized.as_str())
+    }
+
+    /// The word's stem (its normalized form where the language has no stemmer).
+    pub fn stem(&self, word: &Word) -> String {
+        match &self.stemmer {
+            Some(stemmer) => stemmer.stem(&word.normalized).into_owned(),
+            None => word.normalized.clone(),
+        }
+    }
+}
+
+fn stop_list(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => lists::EN,
+        Language::Fr => lists::FR,
+        Language::De => lists::DE,
+        Language::Es => lists::ES,
+        Language::It => lists::IT,
+        Language::Ar => lists::AR,
+        Language::Ru => lists::RU,
+        Language::Ja => lists::JA,
+        Language::He => lists::HE,
+        Language::El => lists::EL,
+        Language::Uk => lists::UK,
+    }
+}
+
+/// Snowball stemmers where one exists (Hebrew, Japanese and Ukrainian have none:
+/// their words are compared as written). Each arm names its algorithm, so only
+/// these eight are linked into a component.
+fn stemmer(language: Language) -> Option<Stemmer> {
+    let algorithm = match language {
+        Language::En => Algorithm::English,
+        Language::Fr => Algorithm::French,
+        Language::De => Algorithm::German,
+        Language::Es => Algorithm::Spanish,
+        Language::It => Algorithm::Italian,
+        Language::Ar => Algorithm::Arabic,
+        Language::Ru => Algorithm::Russian,
+        Language::El => Algorithm::Greek,
+        Language::Ja | Language::He | Language::Uk => return None,
+    };
+    Some(Stemmer::create(algorithm))
+}
+
+/// Words the stop-word lists leave out that say nothing in a spoken answer:
+/// fillers, hedges, yes and no, light verbs and pronouns.
+fn fillers(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "really", "also", "mostly", "mainly", "pretty", "actually", "basically", "honestly", "like", "yeah", "yes",
+            "okay", "ok", "well", "lot", "lots", "bit", "thing", "things", "something", "anything", "everything",
+            "stuff", "kind", "sort", "maybe", "probably", "perhaps", "think", "guess", "would", "could", "might",
+            "must", "much", "many", "even", "still", "always", "usually", "sometimes", "often", "quite", "rather",
+            "one", "get", "got", "go", "went", "us", "i'm", "i've", "i'd", "i'll", "we're", "we've", "we'd", "that's",
+            "there's", "it'd", "let's", "though", "anyway", "etc", "sure", "definitely", "especially", "every",
+            "able", "yet", "since", "across", "however", "else", "per", "via", "around", "thank", "thanks", "please", "sorry",
+        ],
+        Language::Fr => &[
+            "oui", "non", "très", "vraiment", "aussi", "alors", "donc", "juste", "peu", "beaucoup", "trop", "plutôt",
+            "assez", "chose", "choses", "quelque", "truc", "trucs", "genre", "enfin", "bon", "ben", "bah", "fait",
+            "faire", "ça", "cela", "ceci", "c'est", "cette", "cet", "comme", "tout", "tous", "toute", "toutes",
+            "plus", "moins", "encore", "déjà", "toujours", "jamais", "parce", "quand", "si", "où", "être", "souvent",
+            "surtout", "puis", "après", "avant", "là", "ici", "peut", "peut-être", "sans", "sont", "dont", "sais",
+            "pense", "crois", "voilà", "quoi", "rien", "lors", "chaque", "merci", "désolé", "désolée",
+        ],
+        Language::De => &[
+            "ja", "nein", "wirklich", "halt", "eben", "mal", "einfach", "schon", "immer", "eigentlich", "irgendwie",
+            "vielleicht", "ziemlich", "ganz", "eher", "echt", "okay", "also", "sache", "sachen", "etwa", "gibt",
+            "finde", "glaube", "denke", "meistens", "oft", "manchmal", "besonders", "ne", "naja", "gar", "genau",
+            "mehr", "weniger", "sehr", "viele", "wenig", "bisschen", "beim", "zum", "zur", "vom", "jeden", "jede", "jedes", "danke", "bitte", "entschuldigung",
+        ],
+        Language::Es => &[
+            "sí", "bueno", "pues", "realmente", "cosa", "cosas", "vez", "veces", "creo", "pienso", "quizás", "quizá",
+            "tal", "bastante", "mucho", "mucha", "muchos", "muchas", "poco", "siempre", "nunca", "solo", "sólo",
+            "entonces", "bien", "claro", "verdad", "sobre", "todo", "toda", "todas", "hacer", "hace", "hay",
+            "normalmente", "así", "vale", "cada", "gracias", "perdón",
+        ],
+        Language::It => &[
+            "sì", "no", "molto", "davvero", "cosa", "cose", "qualcosa", "proprio", "poi", "allora", "quindi", "bene",
+            "tanto", "tanti", "tanta", "poco", "sempre", "mai", "solo", "forse", "credo", "penso", "insomma", "tipo",
+            "appunto", "diciamo", "ecco", "niente", "nulla", "fare", "fatto", "c'è", "già", "ancora", "tutto",
+            "tutti", "tutta", "tutte", "spesso", "magari", "abbastanza", "anzi", "ogni", "grazie", "scusi",
+        ],
+        Language::Ar => &["جدا", "جداً", "نعم", "ربما", "يعني", "طبعا", "طبعاً", "شيء", "أشياء", "دائما", "دائماً", "كثيرا", "كثيراً", "أحيانا", "أحياناً", "أعتقد", "أظن", "شكرا", "شكراً"],
+        Language::Ru => &[
+            "очень", "просто", "это", "ещё", "еще", "вообще", "например", "наверное", "думаю", "кажется", "всегда",
+            "иногда", "часто", "много", "немного", "вещь", "вещи", "что-то", "как-то", "какой-то", "какая-то",
+            "какие-то", "нам", "нас", "наш", "наша", "наше", "наши", "каждый", "каждая", "каждое", "каждую", "спасибо", "извините", "из-за", "из-под", "потому", "поэтому", "именно", "конечно", "правда", "типа", "ладно", "хорошо", "весь", "вся", "всё",
+        ],
+        Language::Ja => &["特", "本当", "全部", "色々", "自分", "事", "方", "今", "感じ", "思"],
+        Language::He => &["מאוד", "פשוט", "באמת", "כאילו", "נגיד", "אולי", "דבר", "דברים", "תמיד", "לפעמים", "הרבה", "קצת", "בטח", "חושב", "חושבת", "טוב", "כן", "היה", "היו", "הייתה", "כבר", "כל", "תודה"],
+        Language::El => &[
+            "πολυ", "πολλα", "απλα", "πραγματι", "ναι", "οχι", "ισως", "νομιζω", "πιστευω", "παντα", "συνηθως",
+            "μερικες", "φορες", "καπως", "κατι", "πραγμα", "πραγματα", "λιγο", "βασικα", "δηλαδη", "ολα", "ολο",
+            "ειχα", "ειχαμε", "εχω", "εχουμε", "ηταν", "μας", "μου", "μια", "ενα", "ενας", "στο", "στη", "στην",
+            "στον", "στα", "στις", "στους", "καθε", "ευχαριστω", "συγγνωμη",
+        ],
+        Language::Uk => &[
+            "і", "в", "у", "на", "не", "ні", "з", "зі", "за", "по", "а", "я", "мене", "мені", "мій", "моя", "моє",
+            "мої", "нас", "наш", "наша", "наше", "наші", "він", "його", "їй", "її", "вони", "їм", "так", "дуже",
+            "просто", "це", "ще", "взагалі", "наприклад", "мабуть", "думаю", "здається", "завжди", "іноді", "часто",
+            "багато", "трохи", "щось", "якось", "справді", "звичайно", "то", "бо", "ж", "же", "тому", "коли", "там",
+            "тут", "всі", "все", "усе", "був", "була", "було", "були", "є", "ми", "нам", "вже", "теж", "або", "дякую", "вибачте",
+        ],
+    }
+}
+
+/// Short words a phrase may hold between two content words: prepositions of a
+/// noun phrase, articles, possessives ("frais *de* livraison", "answered *every*
+/// question", "最後*の*段階"); never at a phrase's ends. Normalized.
+fn joiners(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &["of", "the", "a", "an", "every", "my", "our", "their", "your", "his", "her"],
+        Language::Fr => &["de", "du", "des", "à", "la", "le", "les", "un", "une", "mon", "ma", "mes", "notre", "nos", "leur", "leurs", "chaque"],
+        Language::Es => &["de", "del", "el", "la", "los", "las", "un", "una", "mi", "mis", "nuestro", "nuestra", "su", "sus", "cada"],
+        Language::It => &["di", "del", "della", "dei", "delle", "dello", "degli", "il", "lo", "la", "i", "gli", "le", "un", "una", "mio", "mia", "nostro", "nostra", "ogni"],
+        Language::De => &["der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "mein", "meine", "unser", "unsere", "jeden", "jede", "jedes"],
+        Language::El => &["του", "τησ", "των", "το", "τα", "η", "ο", "οι", "ενα", "μια", "καθε"],
+        Language::He => &["של"],
+        Language::Ja => &["の"],
+        Language::Ar | Language::Ru | Language::Uk => &[],
+    }
+}
+
+/// How an answer declines in each language ("I don't know", "no", "nothing"),
+/// as normalized words: an answer made only of these and words without content
+/// refuses, and is never probed. Japanese is matched as written (no spaces).
+pub fn refusals(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "i don't know", "don't know", "dont know", "do not know", "no idea", "not sure", "no", "nope", "nah",
+            "nothing", "not really", "none", "no comment", "pass", "skip", "rather not say", "prefer not to say",
+            "can't remember", "cannot remember", "don't remember", "can't say", "nothing comes to mind",
+            "nothing to add", "nothing else", "no thanks", "idk", "dunno", "n/a", "not applicable", "that's all",
+        ],
+        Language::Fr => &[
+            "je ne sais pas", "je sais pas", "sais pas", "aucune idée", "non", "rien", "pas vraiment", "aucun",
+            "aucune", "pas d'avis", "sans avis", "je préfère ne pas répondre", "je ne me souviens pas",
+            "je ne sais plus", "rien à ajouter", "rien de plus", "c'est tout", "pas sûr", "pas sûre", "je passe",
+        ],
+        Language::De => &[
+            "ich weiß nicht", "weiß nicht", "weiss nicht", "keine ahnung", "nein", "nichts", "nicht wirklich",
+            "eigentlich nicht", "keine", "kein kommentar", "möchte ich nicht sagen", "weiß ich nicht",
+            "ich erinnere mich nicht", "nichts weiter", "das war's", "das wars", "nicht sicher", "nö",
+        ],
+        Language::Es => &[
+            "no sé", "no lo sé", "ni idea", "no", "nada", "la verdad no", "no realmente", "ninguno", "ninguna",
+            "sin comentarios", "prefiero no decirlo", "prefiero no responder", "no me acuerdo", "no recuerdo",
+            "nada más", "eso es todo", "no estoy seguro", "no estoy segura", "paso",
+        ],
+        Language::It => &[
+            "non lo so", "non so", "boh", "nessuna idea", "no", "niente", "nulla", "non proprio", "non direi",
+            "nessuno", "nessuna", "preferisco non rispondere", "non ricordo", "non mi ricordo", "nient'altro",
+            "è tutto", "non sono sicuro", "non sono sicura", "passo",
+        ],
+        Language::Ar => &[
+            "لا أعرف", "لا اعرف", "لا أدري", "لا ادري", "ليس لدي فكرة", "لا", "لا شيء", "لا شي", "ليس حقا",
+            "ليس حقًا", "لا تعليق", "أفضل عدم الإجابة", "لا أتذكر", "لا اتذكر", "لا شيء آخر", "هذا كل شيء",
+            "لست متأكدا", "لست متأكدًا", "لست متأكدة",
+        ],
+        Language::Ru => &[
+            "не знаю", "я не знаю", "понятия не имею", "без понятия", "нет", "ничего", "не особо", "не очень",
+            "никакой", "никаких", "без комментариев", "не хочу отвечать", "не помню", "больше ничего",
+            "это всё", "это все", "не уверен", "не уверена", "пропущу",
+        ],
+        Language::Ja => &[
+            "わかりません", "分かりません", "わからない", "分からない", "知りません", "知らない", "特にありません",
+            "特にないです", "特にない", "特になし", "ありません", "ないです", "いいえ", "なし", "覚えていません",
+            "思いつきません", "特に何も", "何もない", "何も", "パス", "以上です",
+        ],
+        Language::He => &[
+            "לא יודע", "לא יודעת", "אין לי מושג", "לא", "כלום", "שום דבר", "לא ממש", "אין", "אין תגובה",
+            "מעדיף לא לענות", "מעדיפה לא לענות", "לא זוכר", "לא זוכרת", "זה הכל", "לא בטוח", "לא בטוחה",
+        ],
+        Language::El => &[
+            "δεν ξερω", "δεν γνωριζω", "καμια ιδεα", "δεν εχω ιδεα", "οχι", "τιποτα", "τιποτα ιδιαιτερο",
+            "οχι ιδιαιτερα", "κανενα", "καμια", "χωρισ σχολιο", "προτιμω να μην απαντησω", "δεν θυμαμαι",
+            "τιποτα αλλο", "αυτα", "δεν ειμαι σιγουροσ", "δεν ειμαι σιγουρη",
+        ],
+        Language::Uk => &[
+            "не знаю", "я не знаю", "гадки не маю", "без поняття", "ні", "нічого", "не дуже", "не особливо",
+            "жодного", "жодних", "без коментарів", "не хочу відповідати", "не пам'ятаю", "більше нічого",
+            "це все", "не впевнений", "не впевнена", "пропущу",
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text_enum::TextEnum;
+
+    #[test]
+    fn every_interview_language_has_stop_words_and_refusals() {
+        for name in Language::NAMES {
+            let language = Language::parse(name).unwrap();
+            assert!(stop_list(language).len() > 50, "{name}: {} stop words", stop_list(language).len());
+            assert!(!refusals(language).is_empty(), "{name}");
+        }
+    }
+
+    #[test]
+    fn stems_join_a_words_forms_where_a_stemmer_exists() {
+        let stem = |language, text: &str| {
+            let lexicon = Lexicon::of(language);
+            super::super::words::words(text).iter().map(|w| lexicon.stem(w)).collect::<Vec<_>>()
+        };
+        assert_eq!(stem(Language::En, "costs cost"), vec!["cost", "cost"]);
+        assert_eq!(stem(Language::De, "Kosten Kosten"), vec!["kost", "kost"]);
+        assert_eq!(stem(Language::Uk, "доставка доставки"), vec!["доставка", "доставки"], "no Ukrainian stemmer");
+    }
+}

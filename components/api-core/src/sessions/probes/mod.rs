@@ -1,0 +1,224 @@
+//! The built-in interviewer's follow-up probes (docs/sessions.md, "The
+//! interviewer"): offline and deterministic, on what the interviewee actually said.
+//!
+//! A probe quotes the answer's most telling phrase ([`phrase`]) in the
+//! interviewee's own words and asks about it in one of four ways, taken in turn
+//! through the interview: a specific instance, a reason, a consequence, a
+//! contrast (`quoted_probes` in `strings.json`: each language's template puts
+//! the phrase between its quotation marks, so any phrase reads grammatically).
+//! An answer with nothing to quote ("Yes.") gets a plain probe; an answer that
+//! declines ("I don't know", "no", "nothing") gets none. No probe repeats
+//! anything the interviewer already said.
+
+pub mod lexicon;
+pub mod phrase;
+pub mod words;
+
+use super::strings::{fill, InterviewerStrings, QuotedProbes};
+use crate::projects::Language;
+use crate::text_enum;
+use lexicon::Lexicon;
+use phrase::Named;
+
+text_enum! {
+    /// How a probe asks about the quoted phrase.
+    pub enum ProbeKind { Instance = "instance", Reason = "reason", Consequence = "consequence", Contrast = "contrast" }
+}
+
+impl ProbeKind {
+    /// The order an interview's probes take, round and round.
+    pub const ROTATION: [ProbeKind; 4] = [ProbeKind::Instance, ProbeKind::Reason, ProbeKind::Consequence, ProbeKind::Contrast];
+
+    fn template(self, templates: &QuotedProbes) -> &str {
+        match self {
+            ProbeKind::Instance => &templates.instance,
+            ProbeKind::Reason => &templates.reason,
+            ProbeKind::Consequence => &templates.consequence,
+            ProbeKind::Contrast => &templates.contrast,
+        }
+    }
+}
+
+/// How many of the most telling phrases a probe may fall back on when the
+/// best ones would repeat a message.
+const PHRASES_TRIED: usize = 3;
+
+/// Where the interview stands when a probe is wanted.
+pub struct ProbeContext<'a> {
+    pub language: Language,
+    pub strings: &'a InterviewerStrings,
+    /// The research question the answer is to.
+    pub question: &'a str,
+    /// Every message the interviewer has sent in this interview.
+    pub said: Vec<&'a str>,
+    /// The probes among them.
+    pub earlier_probes: Vec<&'a str>,
+}
+
+/// The built-in probe on `answer`, or none when the answer declines or every
+/// probe would repeat a message already sent.
+pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
+    let lexicon = Lexicon::of(context.language);
+    if is_refusal(answer, &lexicon) {
+        return None;
+    }
+    let fresh = |text: &String| !context.said.contains(&text.as_str());
+    let named = Named {
+        by_question: Named::stems_of(&lexicon, [context.question]),
+        by_probes: Named::stems_of(&lexicon, context.earlier_probes.iter().copied()),
+    };
+    let turn = context.earlier_probes.len();
+    let kinds = (0..ProbeKind::ROTATION.len()).map(|k| ProbeKind::ROTATION[(turn + k) % ProbeKind::ROTATION.len()]);
+    let kinds: Vec<ProbeKind> = kinds.collect();
+    let quoted = phrase::telling_phrases(answer, &lexicon, &named)
+        .into_iter()
+        .take(PHRASES_TRIED)
+        .flat_map(|phrase| kinds.iter().map(move |kind| fill(kind.template(&context.strings.quoted_probes), "phrase", phrase)))
+        .find(fresh);
+    let plain = || {
+        let probes = &context.strings.probes;
+        (0..probes.len()).map(|k| probes[(turn + k) % probes.len()].clone()).find(fresh)
+    };
+    quoted.or_else(plain)
+}
+
+/// Whether an answer declines: it holds a way of saying "I don't know", "no"
+/// or "nothing" of its language, and no content word besides.
+pub fn declines(answer: &str, language: Language) -> bool {
+    is_refusal(answer, &Lexicon::of(language))
+}
+
+fn is_refusal(answer: &str, lexicon: &Lexicon) -> bool {
+    let mut refusals: Vec<&str> = lexicon::refusals(lexicon.language()).to_vec();
+    refusals.sort_by_key(|r| std::cmp::Reverse(r.chars().count()));
+    if lexicon.language() == Language::Ja {
+        // No spaces: the refusals are cut out of the text, then what is left must say nothing.
+        let mut rest = answer.to_string();
+        let mut matched = false;
+        for refusal in refusals {
+            if rest.contains(refusal) {
+                rest = rest.replace(refusal, "、");
+                matched = true;
+            }
+        }
+        return matched && words::words(&rest).iter().all(|w| !lexicon.is_content(w));
+    }
+    let answer_words = words::words(answer);
+    let refusals: Vec<Vec<String>> =
+        refusals.iter().map(|r| r.split_whitespace().map(words::normalize).collect()).collect();
+    let mut matched = false;
+    let mut i = 0;
+    while i < answer_words.len() {
+        let rest = &answer_words[i..];
+        let found = refusals.iter().find(|refusal| {
+            refusal.len() <= rest.len() && refusal.iter().zip(rest).all(|(r, w)| *r == w.normalized)
+        });
+        match found {
+            Some(refusal) => {
+                matched = true;
+                i += refusal.len();
+            }
+            None if lexicon.is_content(&answer_words[i]) => return false,
+            None => i += 1,
+        }
+    }
+    matched
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sessions::strings;
+    use crate::text_enum::TextEnum;
+
+    fn context<'a>(language: Language, strings: &'a InterviewerStrings, said: &[&'a str]) -> ProbeContext<'a> {
+        ProbeContext {
+            language,
+            strings,
+            question: "What makes you abandon a checkout?",
+            said: said.to_vec(),
+            earlier_probes: said.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_probe_quotes_the_answer_and_rotates_its_kind() {
+        let en = strings::for_language("en").interviewer;
+        let answer = "Hidden shipping costs at the last step make me leave.";
+        let first = builtin_probe(answer, &context(Language::En, &en, &[])).unwrap();
+        assert_eq!(first, "You mentioned “Hidden shipping costs”. Can you tell me about a specific time when that came up?");
+        let second = builtin_probe("Then I compare prices in another shop.", &context(Language::En, &en, &[&first])).unwrap();
+        assert_eq!(second, "You said “compare prices”. What makes that matter to you?");
+    }
+
+    #[test]
+    fn a_phrase_is_never_probed_twice_and_no_message_repeats() {
+        let en = strings::for_language("en").interviewer;
+        let answer = "Hidden shipping costs.";
+        let first = builtin_probe(answer, &context(Language::En, &en, &[])).unwrap();
+        let second = builtin_probe(answer, &context(Language::En, &en, &[&first])).unwrap();
+        assert!(!second.contains("Hidden shipping costs"), "{second}");
+        assert_ne!(first, second);
+        // Nothing left to quote and every plain probe said: no probe.
+        let mut said = vec![first.as_str(), second.as_str()];
+        said.extend(en.probes.iter().map(String::as_str));
+        assert_eq!(builtin_probe("Yes.", &context(Language::En, &en, &said)), None);
+        assert_eq!(builtin_probe("Yes.", &context(Language::En, &en, &[])).as_deref(), Some(en.probes[0].as_str()));
+    }
+
+    #[test]
+    fn refusals_are_never_probed_in_any_language() {
+        let refusing = [
+            (Language::En, "I don't know."), (Language::En, "No."), (Language::En, "Nothing, really."),
+            (Language::En, "Not really, no."), (Language::En, "No, nothing else. Thank you!"), (Language::Fr, "Je ne sais pas."), (Language::Fr, "Non, rien."),
+            (Language::De, "Weiß nicht."), (Language::De, "Nein, eigentlich nichts."), (Language::Es, "No sé."),
+            (Language::Es, "Nada."), (Language::It, "Non lo so."), (Language::Ar, "لا أعرف."), (Language::Ru, "Не знаю."),
+            (Language::Ru, "Нет, ничего."), (Language::Ja, "特にありません。"), (Language::Ja, "いいえ、わかりません。"),
+            (Language::He, "לא יודע."), (Language::El, "Δεν ξέρω."), (Language::El, "Όχι, τίποτα."),
+            (Language::Uk, "Не знаю."), (Language::Uk, "Ні, нічого."),
+        ];
+        for (language, answer) in refusing {
+            assert!(declines(answer, language), "{language}: {answer}");
+        }
+        let answering = [
+            (Language::En, "I don't know, maybe the price?"), (Language::En, "No, the waiting list decided it."),
+            (Language::En, "Yes."), (Language::Fr, "Non, c'est le prix."), (Language::Ja, "いいえ、送料が高いからです。"),
+            (Language::Ru, "Нет, дело в цене."),
+        ];
+        for (language, answer) in answering {
+            assert!(!declines(answer, language), "{language}: {answer}");
+        }
+    }
+
+    #[test]
+    fn every_language_quotes_between_its_own_quotation_marks() {
+        let answers = [
+            ("en", "Hidden shipping costs make me leave."),
+            ("fr", "Les frais de livraison cachés me font partir."),
+            ("de", "Versteckte Versandkosten lassen mich abbrechen."),
+            ("es", "Los gastos de envío ocultos me hacen abandonar."),
+            ("it", "Le spese di spedizione nascoste mi fanno rinunciare."),
+            ("ar", "تكاليف الشحن المخفية تجعلني أغادر."),
+            ("ru", "Скрытые расходы на доставку заставляют меня уйти."),
+            ("ja", "隠れた送料が最後に出ると、やめてしまいます。"),
+            ("he", "עלויות משלוח נסתרות גורמות לי לעזוב."),
+            ("el", "Τα κρυφά έξοδα αποστολής με κάνουν να φύγω."),
+            ("uk", "Приховані витрати на доставку змушують мене піти."),
+        ];
+        for name in Language::NAMES {
+            let language = Language::parse(name).unwrap();
+            let strings = strings::for_language(name).interviewer;
+            let (_, answer) = answers.iter().find(|(code, _)| code == name).unwrap();
+            for (turn, kind) in ProbeKind::ROTATION.iter().enumerate() {
+                let earlier: Vec<&str> = vec!["…"; turn];
+                let context = ProbeContext { language, strings: &strings, question: "?", said: Vec::new(), earlier_probes: earlier };
+                let probe = builtin_probe(answer, &context).unwrap();
+                let template = kind.template(&strings.quoted_probes);
+                let (before, after) = template.split_once("{phrase}").unwrap();
+                let quoted = probe.strip_prefix(before).and_then(|rest| rest.strip_suffix(after));
+                let quoted = quoted.unwrap_or_else(|| panic!("{name} {kind}: {probe}"));
+                assert!(answer.contains(quoted) && quoted.chars().count() >= 2, "{name} {kind}: {probe}");
+            }
+        }
+    }
+}
