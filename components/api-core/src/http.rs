@@ -6,6 +6,10 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use std::net::IpAddr;
 
+/// JSON bodies larger than this are refused with 413 without being read further
+/// (and the largest recording chunk the page sends).
+pub const MAX_JSON_BODY: usize = 1024 * 1024;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
     Get,

@@ -5,7 +5,7 @@ use crate::auth::{self, Credentials, Tenant};
 use crate::config;
 use crate::db::{Admission, Db};
 use crate::error::{ApiError, ApiResult, Credential};
-use crate::http::{ApiRequest, ApiResponse, Method, PathParams, Reply, RouteMatch, Router};
+use crate::http::{ApiRequest, ApiResponse, Method, PathParams, Reply, RouteMatch, Router, MAX_JSON_BODY};
 use crate::rate_limit::{self, Window};
 use crate::routes;
 use crate::sessions::{self, Interview};
@@ -58,9 +58,6 @@ pub enum Handler {
     /// Like `Tenant`, but the body is not read for the handler (uploads, downloads).
     TenantStream(TenantStreamHandler),
 }
-
-/// JSON bodies larger than this are refused with 413 without being read further.
-pub const MAX_JSON_BODY: usize = 1024 * 1024;
 
 pub const GLOBAL_LIMIT_VARIABLE: &str = "rate_limit_per_minute";
 const GLOBAL_LIMIT_DEFAULT: u64 = 50;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::error::{ApiError, ApiResult, LocPart};
 use crate::llm::LlmConfig;
 use serde_json::json;
 

@@ -1,5 +1,6 @@
 use super::*;
 use crate::projects::tests_support::project;
+use crate::projects::Status;
 use serde_json::json;
 
 fn kinds(result: ApiResult<impl std::fmt::Debug>) -> Vec<(Vec<LocPart>, &'static str)> {

@@ -2,27 +2,26 @@
 //! (API side), and claiming / signing / recording deliveries (dispatcher side).
 //!
 //! Storage is `migrations/0004_webhooks.sql`. Events come from the `events`
-//! outbox ([`outbox`]): the change that raises one writes it, in its own
+//! outbox: the change that raises one writes it ([`emit`]) in its own
 //! transaction, with one `webhook_deliveries` row per subscription confirmed
-//! at that moment.
+//! at that moment; an event raised before a subscription was confirmed is
+//! never sent to it. The dispatcher sends them later.
 
 pub mod dispatch;
-pub mod outbox;
 pub mod signing;
 mod store;
 pub mod target;
 
 use crate::auth::Tenant;
-use crate::db::Db;
+use crate::db::{Db, Tx};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::keys;
 use crate::time;
 use crate::validation::{self, Fields};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::time::Duration;
 
-pub use outbox::{emit, Event, FinishedInterview};
 pub use signing::{after_attempt, sign, RetrySchedule, Transition};
 pub use target::{TargetError, TargetPolicy, TargetUrl};
 
@@ -69,6 +68,79 @@ fn check_workspace(tenant: &Tenant, workspace_id: &str) -> ApiResult<()> {
     } else {
         Err(ApiError::Forbidden("workspace_id does not belong to the authenticated tenant".into()))
     }
+}
+
+// ---------------------------------------------------------------------------
+// Events (the outbox)
+
+/// An event, as its receivers get it: the payload is the exact JSON body POSTed
+/// (docs/webhooks.md), its members in the order they are written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub event_id: String,
+    pub tenant_id: String,
+    pub event_type: EventType,
+    pub payload: Value,
+    /// When it happened (RFC 3339, UTC): the payload's own time member too.
+    pub at: String,
+}
+
+impl Event {
+    fn new(tenant_id: &str, event_type: EventType, payload: Value, at: &str) -> Event {
+        Event {
+            event_id: uuid::Uuid::new_v4().to_string(),
+            tenant_id: tenant_id.to_string(),
+            event_type,
+            payload,
+            at: at.to_string(),
+        }
+    }
+
+    /// A project became active (its first publication, or a resume).
+    pub fn project_published(tenant_id: &str, project_id: &str, at: &str) -> Event {
+        let payload = json!({"project_id": project_id, "event_type": EventType::ProjectPublished, "published_at": at});
+        Event::new(tenant_id, EventType::ProjectPublished, payload, at)
+    }
+
+    /// A project became completed (by request, or its `max_interviews` reached).
+    pub fn project_completed(tenant_id: &str, project_id: &str, at: &str) -> Event {
+        let payload = json!({"project_id": project_id, "event_type": EventType::ProjectCompleted, "completed_at": at});
+        Event::new(tenant_id, EventType::ProjectCompleted, payload, at)
+    }
+
+    /// An interview left `in_progress`: `interviewee_id` is its identifier;
+    /// `interview_status` and `environment` are additive members.
+    pub fn interview_finished(finished: &FinishedInterview, at: &str) -> Event {
+        let payload = json!({
+            "project_id": finished.project_id,
+            "event_type": EventType::InterviewFinished,
+            "interview_id": finished.interview_id,
+            "interviewee_id": finished.identifier,
+            "finished_at": at,
+            "interview_status": finished.interview_status,
+            "environment": finished.environment,
+        });
+        Event::new(finished.tenant_id, EventType::InterviewFinished, payload, at)
+    }
+}
+
+/// What `interview.finished` says about the interview.
+pub struct FinishedInterview<'a> {
+    pub tenant_id: &'a str,
+    pub project_id: &'a str,
+    pub interview_id: &'a str,
+    pub identifier: &'a str,
+    pub interview_status: &'a str,
+    pub environment: &'a str,
+}
+
+/// Writes `event` and its deliveries, in the caller's transaction; returns the
+/// number of deliveries it fanned out to.
+pub fn emit(tx: &Tx, event: &Event) -> ApiResult<usize> {
+    store::insert_event(tx, event)?;
+    let subscriptions = store::subscriptions_to_notify(tx, &event.tenant_id, event.event_type)?;
+    store::insert_deliveries(tx, event, &subscriptions)?;
+    Ok(subscriptions.len())
 }
 
 // ---------------------------------------------------------------------------

@@ -2,9 +2,9 @@
 //! the event outbox and the delivery log. Every query is scoped by `tenant_id`;
 //! writes of several rows run in the caller's transaction (`&Tx`).
 
-use super::outbox::Event;
 use super::{
-    Attempt, Delivery, DeliveryFilter, DeliveryStatus, EventType, Job, NewSubscription, Subscription, SubscriptionStatus,
+    Attempt, Delivery, DeliveryFilter, DeliveryStatus, Event, EventType, Job, NewSubscription, Subscription,
+    SubscriptionStatus,
 };
 use crate::db::{self, Db, Row, SqlValue, Tx};
 use crate::error::ApiResult;

@@ -1,0 +1,80 @@
+//! Reading a session: its bearer token, its body as the interviewee sees it,
+//! and a survey block's media.
+
+use super::{find_project, project_of, store, Interview, SurveyView, Turn};
+
+use crate::db::Db;
+use crate::error::{ApiError, ApiResult, Credential};
+use crate::http::ApiRequest;
+use crate::keys;
+use serde_json::Value;
+
+/// An interview and its turns, as just written.
+pub fn load(db: &Db, interview_id: &str) -> ApiResult<(Interview, Vec<Turn>)> {
+    let interview = store::find(db, interview_id)?
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {interview_id} vanished")))?;
+    let turns = store::turns(db, interview_id)?;
+    Ok((interview, turns))
+}
+
+/// The bearer token of `Authorization: Bearer <token>`.
+fn bearer(request: &ApiRequest) -> Option<&str> {
+    let value = request.header("authorization")?.trim();
+    let (scheme, token) = value.split_once(' ')?;
+    (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty()).then(|| token.trim())
+}
+
+/// The interview whose session token the request carries. Any failure is the
+/// same 401, and an unknown interview costs the same hash and comparison as a
+/// wrong token.
+pub fn authenticate(db: &Db, request: &ApiRequest, interview_id: &str) -> ApiResult<Interview> {
+    const NO_SESSION: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+    let token = bearer(request);
+    let interview = match (token, uuid::Uuid::parse_str(interview_id)) {
+        (Some(_), Ok(id)) => store::find(db, &id.to_string())?,
+        _ => None,
+    };
+    let stored = interview.as_ref().map_or(NO_SESSION, |i| i.session_token_hash.as_str());
+    let matches = keys::secret_matches(token.unwrap_or_default(), stored);
+    match interview {
+        Some(interview) if matches => Ok(interview),
+        _ => Err(ApiError::Unauthorized(Credential::SessionToken)),
+    }
+}
+
+/// The session body of an interview (with its survey's blocks, for a survey).
+pub fn session_json(db: &Db, interview: &Interview, turns: &[Turn]) -> ApiResult<Value> {
+    let project = project_of(db, interview)?;
+    let view = SurveyView::load(db, &project)?;
+    Ok(interview.session_body(turns, view.as_ref()))
+}
+
+/// `GET /i/{project_id}/media/{file_id}`: a file that one of the survey's blocks
+/// shows, and nothing else (any other file, even the tenant's, is a 404). Public
+/// like the page, cacheable, with `Range` for videos.
+pub fn survey_media(
+    db: &Db,
+    blobs: impl crate::files::BlobStore + 'static,
+    request: &ApiRequest,
+    project_id: &str,
+    file_id: &str,
+) -> ApiResult<crate::http::Reply> {
+    let not_found = || ApiError::not_found("Media");
+    let project = find_project(db, project_id)?.ok_or_else(not_found)?;
+    let blocks = project.fields.survey_blocks.as_deref().unwrap_or_default();
+    if !blocks.iter().any(|b| b.media.as_ref().is_some_and(|m| m.file_id == file_id)) {
+        return Err(not_found());
+    }
+    let record = crate::files::find(db, &project.tenant_id, file_id)?;
+    let mut head = crate::files::download_head(&record, request.header("if-none-match"));
+    head.headers.retain(|(name, _)| name != "content-length" && name != "cache-control");
+    let head = head.with_header("cache-control", "public, max-age=86400");
+    if head.status == 304 {
+        return Ok(crate::http::Reply::Full(head));
+    }
+    let chunk = crate::files::CHUNK_BYTES as u64;
+    let chunks = (0..record.chunk_count)
+        .map(|n| (crate::files::chunk_key(&record.file_id, n), chunk.min(record.size - n * chunk), n * chunk))
+        .collect();
+    crate::interviews::media::ranged(head, record.size, request.header("range"), chunks, blobs)
+}
