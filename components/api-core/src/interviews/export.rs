@@ -4,7 +4,7 @@
 //! previous one has been written, so memory does not grow with the row count.
 
 use super::store::{self, ExportRow};
-use super::transcript::{self, transcription};
+use super::transcript::transcription;
 use super::{metadata_json, Position};
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult};
@@ -117,7 +117,7 @@ impl ExportStream {
         self.done = (rows.len() as i64) < PAGE_ROWS;
         let turns = if self.kind.with_turns() {
             let ids: Vec<&str> = rows.iter().map(|r| r.interview_id.as_str()).collect();
-            transcript::turns_of(&self.db, &ids)?
+            store::turns_of(&self.db, &ids)?
         } else {
             Vec::new()
         };

@@ -9,6 +9,7 @@
 //! by index lookups before the interview row is read; when none is selective,
 //! the newest-first index drives and the page ends as soon as it is full.
 
+use super::transcript::TranscriptTurn;
 use super::{ListItem, ListQuery, Position};
 use crate::db::{self, Db, SqlValue, Tx};
 use crate::projects::Environment;
@@ -308,20 +309,29 @@ pub fn export_page(
     })
 }
 
-/// The turns of several interviews: `(interview_id, speaker, text)` in order.
-pub fn turns_of(db: &Db, interview_ids: &[&str]) -> ApiResult<Vec<(String, String, String)>> {
+/// The turns of a page of interviews, each interview's in order: one statement.
+pub fn turns_of(db: &Db, interview_ids: &[&str]) -> ApiResult<Vec<TranscriptTurn>> {
     if interview_ids.is_empty() {
         return Ok(Vec::new());
     }
     let values: Vec<SqlValue> = interview_ids.iter().map(|id| db::text(*id)).collect();
     let result = db.query(
         &format!(
-            "SELECT interview_id, speaker, text FROM interview_turns WHERE interview_id IN ({}) ORDER BY interview_id, seq",
+            "SELECT interview_id, speaker, kind, source, text FROM interview_turns WHERE interview_id IN ({})
+             ORDER BY interview_id, seq",
             placeholders(values.len())
         ),
         &values,
     )?;
-    db::read_all(&result, |row| Ok((row.text("interview_id")?, row.text("speaker")?, row.text("text")?)))
+    db::read_all(&result, |row| {
+        Ok(TranscriptTurn {
+            interview_id: row.text("interview_id")?,
+            speaker: row.named("speaker")?,
+            kind: row.named("kind")?,
+            written_by: row.named("source")?,
+            text: row.text("text")?,
+        })
+    })
 }
 
 /// How a survey's blocks were answered across the project's production,

@@ -4,8 +4,6 @@
 //! `Interviewer: [probe, model] <text>`, as the session read does in `kind`
 //! and `written_by`.
 
-use crate::db::{self, Db, SqlValue};
-use crate::error::ApiResult;
 use crate::sessions::{Speaker, TurnKind, TurnSource};
 
 /// One turn of an exported interview.
@@ -16,31 +14,6 @@ pub struct TranscriptTurn {
     pub kind: TurnKind,
     pub written_by: TurnSource,
     pub text: String,
-}
-
-/// The turns of a page of interviews, each interview's in order: one statement.
-pub fn turns_of(db: &Db, interview_ids: &[&str]) -> ApiResult<Vec<TranscriptTurn>> {
-    if interview_ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let values: Vec<SqlValue> = interview_ids.iter().map(|id| db::text(*id)).collect();
-    let result = db.query(
-        &format!(
-            "SELECT interview_id, speaker, kind, source, text FROM interview_turns WHERE interview_id IN ({})
-             ORDER BY interview_id, seq",
-            vec!["?"; values.len()].join(", ")
-        ),
-        &values,
-    )?;
-    db::read_all(&result, |row| {
-        Ok(TranscriptTurn {
-            interview_id: row.text("interview_id")?,
-            speaker: row.named("speaker")?,
-            kind: row.named("kind")?,
-            written_by: row.named("source")?,
-            text: row.text("text")?,
-        })
-    })
 }
 
 /// The cell: one turn per line; a line break inside a turn becomes a space, so
