@@ -128,6 +128,9 @@ pub fn engine() -> &'static Engine {
     ENGINE.get_or_init(|| {
         let mut config = wasmtime::Config::new();
         config.epoch_interruption(true);
+        if std::env::var_os("SPIN_HOST_PERFMAP").is_some() {
+            config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+        }
         config.wasm_component_model(true);
         config.wasm_component_model_async(true);
         if pooling_works() {
