@@ -99,6 +99,61 @@ pub fn statements(sql: &str) -> Vec<String> {
 
 pub struct Db {
     conn: Connection,
+    backend: Backend,
+}
+
+/// Where the `default` database lives, as the `database_backend` variable
+/// says (the component cannot see the runtime config): a local SQLite file
+/// (`local`, the default) or a libSQL server (`libsql`: sqld, Turso). Only a
+/// local file takes the pragmas below; a libSQL server refuses them ("unsupported
+/// statement") and keeps its own journal and durability (docs/deploy.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Local,
+    Libsql,
+}
+
+impl Backend {
+    pub const VARIABLE: &'static str = "database_backend";
+
+    pub fn configured() -> Backend {
+        match crate::config::var(Backend::VARIABLE).as_deref().map(str::trim) {
+            Some(name) if name.eq_ignore_ascii_case("libsql") => Backend::Libsql,
+            _ => Backend::Local,
+        }
+    }
+}
+
+impl Db {
+    /// Per connection, on a local file only: commits go to the WAL without an
+    /// fsync (see the module docs). When the variable was forgotten on libSQL
+    /// the pragma is refused; the request goes on without it, treated as
+    /// libSQL from then on.
+    fn apply_local_pragmas(&mut self) -> ApiResult<()> {
+        if self.backend != Backend::Local {
+            return Ok(());
+        }
+        match self.conn.execute("PRAGMA synchronous = NORMAL", &[]) {
+            Err(spin_sdk::sqlite::Error::Io(message)) if message.contains("unsupported statement") => {
+                eprintln!(
+                    "the database refused `PRAGMA synchronous` (a libSQL server?): set the variable {}=libsql",
+                    Backend::VARIABLE
+                );
+                self.backend = Backend::Libsql;
+                Ok(())
+            }
+            other => other.map(drop).map_err(|error| ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `PRAGMA synchronous`"))),
+        }
+    }
+
+    /// Once per database, on a local file only: WAL makes each write several
+    /// times cheaper, and persists in the file.
+    fn apply_local_file_settings(&self) -> ApiResult<()> {
+        match self.backend {
+            Backend::Local => self.execute("PRAGMA journal_mode=WAL", &[]),
+            Backend::Libsql => Ok(()),
+        }
+    }
 }
 
 /// Passes of a migration refused by a concurrent one (see [`Db::migrate_from`]):
@@ -117,9 +172,8 @@ impl Db {
     /// Opens the `default` database for a request. The schema is checked by
     /// the request's first statement, [`Db::admit`], not here.
     pub fn connect() -> ApiResult<Db> {
-        let db = Db { conn: Connection::open_default()? };
-        // Per connection: commits go to the WAL without an fsync (see the module docs).
-        db.execute("PRAGMA synchronous = NORMAL", &[])?;
+        let mut db = Db { conn: Connection::open_default()?, backend: Backend::configured() };
+        db.apply_local_pragmas()?;
         Ok(db)
     }
 
@@ -186,8 +240,7 @@ impl Db {
     }
 
     fn apply_migrations_after(&self, current: i64) -> ApiResult<()> {
-        // WAL makes each write several times cheaper and persists in the file.
-        self.execute("PRAGMA journal_mode=WAL", &[])?;
+        self.apply_local_file_settings()?;
         for migration in MIGRATIONS.iter().filter(|m| m.version > current) {
             for statement in statements(migration.sql) {
                 if let Err(error) = self.conn.execute(&statement, &[]) {
