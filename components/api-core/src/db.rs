@@ -116,6 +116,15 @@ pub enum Backend {
 impl Backend {
     pub const VARIABLE: &'static str = "database_backend";
 
+    /// A refusal caused by another writer, which a later try gets past:
+    /// SQLite's "database is locked"; on sqld also SQLITE_BUSY, and
+    /// SQLITE_INTERRUPT (sqld aborts a write that holds its write lock while
+    /// others queue for it: seen when several nodes migrate a new database).
+    fn is_contention(error: &ApiError) -> bool {
+        let text = format!("{error:?}");
+        ["database is locked", "SQLITE_BUSY", "SQLITE_INTERRUPT"].iter().any(|needle| text.contains(needle))
+    }
+
     pub fn configured() -> Backend {
         match crate::config::var(Backend::VARIABLE).as_deref().map(str::trim) {
             Some(name) if name.eq_ignore_ascii_case("libsql") => Backend::Libsql,
@@ -221,8 +230,9 @@ impl Db {
     /// Instances that start together on a fresh database all migrate it. Until
     /// WAL is on, SQLite refuses some of them at once rather than wait (its
     /// deadlock rule: a reader may not queue for the write lock behind another
-    /// writer), with "database is locked". Every step is idempotent, so a
-    /// refused pass is run again after a short pause.
+    /// writer), with "database is locked"; sqld refuses some too (see
+    /// [`Backend::is_contention`]). Every step is idempotent, so a refused
+    /// pass is run again after a short pause.
     fn migrate_from(&self, current: i64) -> ApiResult<()> {
         if current >= latest_version() {
             return Ok(());
@@ -230,7 +240,7 @@ impl Db {
         let mut attempt = 0;
         loop {
             match self.apply_migrations_after(current) {
-                Err(error) if attempt < MIGRATION_ATTEMPTS && format!("{error:?}").contains("database is locked") => {
+                Err(error) if attempt < MIGRATION_ATTEMPTS && Backend::is_contention(&error) => {
                     attempt += 1;
                     std::thread::sleep(std::time::Duration::from_millis(10 * attempt));
                 }
