@@ -61,8 +61,9 @@ fuzz: build
 	scripts/fuzz.sh
 
 # Builds what it needs itself (wasm with the anchor components, an optimised host).
+# BENCH_ARGS go to the driver, e.g. BENCH_ARGS='--database libsql' (docs/deploy.md).
 bench: setup
-	scripts/bench.sh
+	scripts/bench.sh $(BENCH_ARGS)
 
 clean:
 	cargo clean

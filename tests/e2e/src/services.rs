@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 pub struct Sqld {
     child: Child,
     pub port: u16,
+    /// sqld's admin API (statistics).
+    pub admin_port: u16,
     dir: tempfile::TempDir,
 }
 
@@ -49,18 +51,19 @@ impl Sqld {
     pub fn start(binary: &Path) -> Sqld {
         for _ in 0..5 {
             let dir = tempfile::tempdir().unwrap();
-            let port = free_port();
+            let (port, admin_port) = (free_port(), free_port());
             let log = std::fs::File::create(dir.path().join("sqld.log")).unwrap();
             let child = Command::new(binary)
                 .arg("--db-path")
                 .arg(dir.path().join("data.sqld"))
-                .args(["--http-listen-addr", &format!("127.0.0.1:{port}"), "--no-welcome"])
+                .args(["--http-listen-addr", &format!("127.0.0.1:{port}")])
+                .args(["--admin-listen-addr", &format!("127.0.0.1:{admin_port}"), "--no-welcome"])
                 .stdin(Stdio::null())
                 .stdout(log.try_clone().unwrap())
                 .stderr(log)
                 .spawn()
                 .unwrap_or_else(|e| panic!("cannot run {}: {e}", binary.display()));
-            let mut sqld = Sqld { child, port, dir };
+            let mut sqld = Sqld { child, port, admin_port, dir };
             let deadline = Instant::now() + Duration::from_secs(30);
             while Instant::now() < deadline {
                 if sqld.try_query("SELECT 1").is_ok() {
@@ -138,6 +141,18 @@ impl Sqld {
                     .collect()
             })
             .collect())
+    }
+
+    /// Statements sqld has executed so far (its admin API's `query_count`):
+    /// the difference over some requests is what they cost in round trips.
+    pub fn query_count(&self) -> u64 {
+        let stats: Value = reqwest::blocking::Client::new()
+            .get(format!("http://127.0.0.1:{}/v1/namespaces/default/stats", self.admin_port))
+            .timeout(Duration::from_secs(30))
+            .send()
+            .and_then(|r| r.json())
+            .unwrap_or_else(|e| panic!("sqld's statistics: {e}"));
+        stats["query_count"].as_u64().expect("query_count")
     }
 
     /// The first column of the first row.
