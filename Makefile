@@ -8,6 +8,11 @@ STATE_DIR ?= .spin
 # The native crates, always built together: building a subset would resolve
 # dependency features differently and rebuild wasmtime and friends.
 NATIVE := -p api-core -p spin-host -p e2e
+# libSQL's server, for the suites that put the database on it (two_nodes,
+# libsql, deploy): SQLD, else the sqld beside SPIN (../shared/runtime/install.sh
+# unpacks both); without it those tests say so and skip.
+SQLD ?= $(if $(SPIN),$(wildcard $(dir $(SPIN))sqld))
+export SQLD
 
 .PHONY: up test build wasm host unit e2e fuzz bench clean setup setup-browser setup-redis clients
 
@@ -64,8 +69,9 @@ fuzz: build
 	scripts/fuzz.sh
 
 # Builds what it needs itself (wasm with the anchor components, an optimised host).
+# BENCH_ARGS go to the driver, e.g. BENCH_ARGS='--database libsql' (docs/deploy.md).
 bench: setup
-	scripts/bench.sh
+	scripts/bench.sh $(BENCH_ARGS)
 
 clean:
 	cargo clean

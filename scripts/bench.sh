@@ -7,6 +7,9 @@
 #   scripts/bench.sh --runtime spin   # only under Spin (SPIN, else spin on PATH)
 #   scripts/bench.sh --seconds 2 --rounds 1 --writers-seconds 5 --projects 1000 --interviews 10000   # a quick look
 #   scripts/bench.sh --only interviews --interviews 10000   # only the interviews table (list, paging, exports)
+#   scripts/bench.sh --database libsql   # the app's database on libSQL (sqld: SQLD, else beside SPIN):
+#                                         # statements per request, two nodes against one
+#   make bench BENCH_ARGS='--database libsql'   # the same through make
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -108,6 +108,88 @@ pub fn statements(sql: &str) -> Vec<String> {
 
 pub struct Db {
     conn: Connection,
+    backend: Backend,
+    /// Inside [`Db::transaction`]: a refused statement is not sent again there.
+    in_transaction: std::cell::Cell<bool>,
+}
+
+/// Where the `default` database lives, as the `database_backend` variable
+/// says (the component cannot see the runtime config): a local SQLite file
+/// (`local`, the default) or a libSQL server (`libsql`: sqld, Turso). Only a
+/// local file takes the pragmas below; a libSQL server refuses them ("unsupported
+/// statement") and keeps its own journal and durability (docs/deploy.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Local,
+    Libsql,
+}
+
+impl Backend {
+    pub const VARIABLE: &'static str = "database_backend";
+
+    pub fn configured() -> Backend {
+        match crate::config::var(Backend::VARIABLE).as_deref().map(str::trim) {
+            Some(name) if name.eq_ignore_ascii_case("libsql") => Backend::Libsql,
+            _ => Backend::Local,
+        }
+    }
+}
+
+impl Db {
+    /// Per connection, on a local file only: commits go to the WAL without an
+    /// fsync (see the module docs). When the variable was forgotten on libSQL
+    /// the pragma is refused; the request goes on without it, treated as
+    /// libSQL from then on.
+    fn apply_local_pragmas(&mut self) -> ApiResult<()> {
+        if self.backend != Backend::Local {
+            return Ok(());
+        }
+        match self.conn.execute("PRAGMA synchronous = NORMAL", &[]) {
+            Err(spin_sdk::sqlite::Error::Io(message)) if message.contains("unsupported statement") => {
+                eprintln!(
+                    "the database refused `PRAGMA synchronous` (a libSQL server?): set the variable {}=libsql",
+                    Backend::VARIABLE
+                );
+                self.backend = Backend::Libsql;
+                Ok(())
+            }
+            other => other.map(drop).map_err(|error| ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `PRAGMA synchronous`"))),
+        }
+    }
+
+    /// One statement. On libSQL, one that sqld refused for contention
+    /// (SQLITE_BUSY, at once while it checkpoints; SQLITE_INTERRUPT when it
+    /// aborts a writer others queue behind) did not happen, so it is sent
+    /// again after a short pause, for up to about 2 s: under concurrent writers
+    /// through several nodes a few statements in a thousand meet one. Only for
+    /// statements outside a transaction: inside one, sqld's refusal ends the
+    /// transaction, and only the whole of it may be tried again.
+    fn execute_with_retry(&self, sql: &str, params: &[Value]) -> Result<QueryResult, spin_sdk::sqlite::Error> {
+        let mut attempt = 0;
+        loop {
+            match self.conn.execute(sql, params) {
+                Err(spin_sdk::sqlite::Error::Io(message))
+                    if self.backend == Backend::Libsql
+                        && !self.in_transaction.get()
+                        && attempt < CONTENTION_ATTEMPTS
+                        && is_contention(&message) =>
+                {
+                    attempt += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(10 * attempt));
+                }
+                result => return result,
+            }
+        }
+    }
+
+    /// Once per database, on a local file only: WAL makes each write several
+    /// times cheaper, and persists in the file.
+    fn apply_local_file_settings(&self) -> ApiResult<()> {
+        match self.backend {
+            Backend::Local => self.execute("PRAGMA journal_mode=WAL", &[]),
+            Backend::Libsql => Ok(()),
+        }
+    }
 }
 
 /// A write in progress on one connection, from [`Db::transaction`]: what it
@@ -131,14 +213,20 @@ impl std::ops::Deref for Tx<'_> {
 /// short pause, growing to about 1.5 s in all.
 const BEGIN_ATTEMPTS: u32 = 8;
 
-/// Whether a failure is SQLite's "another connection holds the lock".
-fn is_busy(message: &str) -> bool {
-    message.contains("database is locked") || message.contains("SQLITE_BUSY") || message.contains("database is busy")
+/// Whether a failure is a refusal caused by another writer, which a later try
+/// gets past: SQLite's "database is locked"; on sqld also SQLITE_BUSY, and
+/// SQLITE_INTERRUPT (sqld aborts a write that holds its write lock while others
+/// queue for it: seen when several nodes migrate a new database).
+fn is_contention(message: &str) -> bool {
+    ["database is locked", "database is busy", "SQLITE_BUSY", "SQLITE_INTERRUPT"].iter().any(|needle| message.contains(needle))
 }
 
 /// Passes of a migration refused by a concurrent one (see [`Db::migrate_from`]):
 /// about 2 s of pauses in all.
 const MIGRATION_ATTEMPTS: u64 = 20;
+
+/// Tries of a statement libSQL refused for contention (see `Db::execute_with_retry`).
+const CONTENTION_ATTEMPTS: u64 = 20;
 
 /// What the request's rate-limit statement found: each bucket's count in this
 /// window (in the order asked), and the tenant key hash it looked up on the way.
@@ -152,9 +240,8 @@ impl Db {
     /// Opens the `default` database for a request. The schema is checked by
     /// the request's first statement, [`Db::admit`], not here.
     pub fn connect() -> ApiResult<Db> {
-        let db = Db { conn: Connection::open_default()? };
-        // Per connection: commits go to the WAL without an fsync (see the module docs).
-        db.execute("PRAGMA synchronous = NORMAL", &[])?;
+        let mut db = Db { conn: Connection::open_default()?, backend: Backend::configured(), in_transaction: Default::default() };
+        db.apply_local_pragmas()?;
         Ok(db)
     }
 
@@ -171,7 +258,7 @@ impl Db {
     }
 
     pub fn query(&self, sql: &str, params: &[Value]) -> ApiResult<QueryResult> {
-        self.conn.execute(sql, params).map_err(|error| {
+        self.execute_with_retry(sql, params).map_err(|error| {
             ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(sql)))
         })
     }
@@ -185,7 +272,7 @@ impl Db {
     /// (a second answer to one message hits the turns' primary key); any other
     /// failure is internal.
     pub fn query_refusable(&self, sql: &str, params: &[Value]) -> ApiResult<Result<QueryResult, String>> {
-        match self.conn.execute(sql, params) {
+        match self.execute_with_retry(sql, params) {
             Ok(result) => Ok(Ok(result)),
             Err(spin_sdk::sqlite::Error::Io(message)) => Ok(Err(message)),
             Err(error) => Err(ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(sql)))),
@@ -200,7 +287,10 @@ impl Db {
     /// connection that closes with its instance, which rolls it back.)
     pub fn transaction<T>(&self, work: impl FnOnce(&Tx) -> ApiResult<T>) -> ApiResult<T> {
         self.begin_immediate()?;
-        match work(&Tx { db: self }) {
+        self.in_transaction.set(true);
+        let outcome = work(&Tx { db: self });
+        self.in_transaction.set(false);
+        match outcome {
             Ok(value) => match self.execute("COMMIT", &[]) {
                 Ok(()) => Ok(value),
                 Err(error) => {
@@ -222,7 +312,7 @@ impl Db {
         loop {
             match self.conn.execute("BEGIN IMMEDIATE", &[]) {
                 Ok(_) => return Ok(()),
-                Err(spin_sdk::sqlite::Error::Io(message)) if is_busy(&message) && attempt + 1 < BEGIN_ATTEMPTS => {
+                Err(spin_sdk::sqlite::Error::Io(message)) if is_contention(&message) && attempt + 1 < BEGIN_ATTEMPTS => {
                     attempt += 1;
                     // 10, 20, 40 ... 320 ms, with jitter so that waiting writers spread out.
                     let pause = 10u64 << attempt.min(5);
@@ -247,31 +337,33 @@ impl Db {
     /// Instances that start together on a fresh database all try to migrate
     /// it. Each pass is one transaction that reads the version again once it
     /// holds the write lock, so the first pass migrates and the others find
-    /// nothing left to do. Switching to WAL (outside any transaction) may be
-    /// refused at once while another connection holds the file ("database is
-    /// locked"); it is asked again after a short pause.
+    /// nothing left to do. A pass refused for contention (see
+    /// [`is_contention`]: switching a local file to WAL outside any
+    /// transaction, or sqld aborting one of several nodes' passes) is rolled
+    /// back whole and run again after a short pause.
     fn migrate_from(&self, current: i64) -> ApiResult<()> {
         if current >= latest_version() {
             return Ok(());
         }
         let mut attempt = 0;
         loop {
-            // WAL makes each write several times cheaper and persists in the file.
-            match self.execute("PRAGMA journal_mode=WAL", &[]) {
-                Err(error) if attempt < MIGRATION_ATTEMPTS && format!("{error:?}").contains("database is locked") => {
+            let pass = self.apply_local_file_settings().and_then(|()| {
+                self.transaction(|tx| {
+                    let current = match tx.query_scalar("PRAGMA user_version", &[])? {
+                        Some(Value::Integer(version)) => version,
+                        _ => 0,
+                    };
+                    tx.apply_migrations_after(current)
+                })
+            });
+            match pass {
+                Err(error) if attempt < MIGRATION_ATTEMPTS && is_contention(&format!("{error:?}")) => {
                     attempt += 1;
                     std::thread::sleep(std::time::Duration::from_millis(10 * attempt));
                 }
-                done => break done?,
+                done => return done,
             }
         }
-        self.transaction(|tx| {
-            let current = match tx.query_scalar("PRAGMA user_version", &[])? {
-                Some(Value::Integer(version)) => version,
-                _ => 0,
-            };
-            tx.apply_migrations_after(current)
-        })
     }
 
     fn apply_migrations_after(&self, current: i64) -> ApiResult<()> {
@@ -320,7 +412,7 @@ impl Db {
             .flat_map(|bucket| [Value::Text(bucket.clone()), Value::Integer(window_start as i64)])
             .collect();
         params.push(opt_text(tenant_id));
-        let result = match self.conn.execute(&sql, &params) {
+        let result = match self.execute_with_retry(&sql, &params) {
             Err(spin_sdk::sqlite::Error::Io(message)) if message.contains("no such table") => {
                 self.migrate_from(0)?;
                 self.query(&sql, &params)?

@@ -124,10 +124,16 @@ fn write_all(stream: &OutputStream, mut bytes: &[u8], deadline: u64) -> Result<(
         stream.write(&bytes[..n]).map_err(io_error)?;
         bytes = &bytes[n..];
     }
-    stream.flush().map_err(io_error)?;
+    // Every byte is handed over. A receiver that has read the whole body may
+    // answer and close before this side finishes: the stream is then closed,
+    // and the response (not this) says how the exchange went.
+    let closed_is_done = |result: Result<(), StreamError>| match result {
+        Ok(()) | Err(StreamError::Closed) => Ok(()),
+        Err(error) => Err(io_error(error)),
+    };
+    closed_is_done(stream.flush())?;
     wait(&stream.subscribe(), deadline)?;
-    stream.check_write().map_err(io_error)?;
-    Ok(())
+    closed_is_done(stream.check_write().map(drop))
 }
 
 /// A request whose head and body are sent; its answer arrives later.

@@ -16,6 +16,7 @@ pub use reqwest::StatusCode;
 pub mod fake_model;
 pub mod markdown;
 pub mod runtime;
+pub mod services;
 pub mod sessions;
 pub mod webdriver;
 

@@ -2,15 +2,17 @@
 //! manifests. Nothing here runs a cluster; the test checks what would only show
 //! as a broken deploy: that every runtime config parses with the host's own
 //! parser (which follows Spin's), and that the names which must agree across
-//! the SpinKube files, spin.toml and the README do agree.
+//! the SpinKube files, spin.toml and the README do agree. The libSQL example,
+//! rendered as docs/deploy.md says, serves the app on a real sqld under the
+//! selected runtime (skipped, saying so, without sqld).
 
-use e2e::workspace_root;
+use e2e::services::Sqld;
+use e2e::{json_of, workspace_root, TestApp};
 use serde::Deserialize as _;
 use serde_norway::Value;
 use spin_host::manifest::{Manifest, RouteConfig};
 use spin_host::routes::Router;
-use spin_host::runtime_config::{KeyValueStoreConfig, RuntimeConfig, SqliteDatabaseConfig};
-use spin_host::{Host, HostConfig};
+use spin_host::runtime_config::{KeyValueStoreConfig, RuntimeConfig, SqliteBackend, SqliteDatabaseConfig};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -122,6 +124,23 @@ fn assert_no_credentials(config: &RuntimeConfig, what: &str) {
     }
 }
 
+/// `envsubst` of the `${NAME}` placeholders a deploy file asks to render.
+fn render(text: &str, values: &[(&str, &str)]) -> String {
+    values.iter().fold(text.to_string(), |text, (name, value)| text.replace(&format!("${{{name}}}"), value))
+}
+
+/// The placeholders of the libSQL example: the server's URL and its token.
+const LIBSQL_PLACEHOLDERS: [&str; 2] = ["LIBSQL_URL", "LIBSQL_AUTH_TOKEN"];
+
+/// A runtime config file, read as the parser sees it once rendered: a URL
+/// placeholder (which Spin checks for http(s)://) stands for a Turso URL, the
+/// others stay placeholders.
+fn load_rendered(path: &Path) -> RuntimeConfig {
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = render(&text, &[("LIBSQL_URL", "https://db-org.turso.io")]);
+    RuntimeConfig::parse(&text, Some(path)).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()))
+}
+
 #[test]
 fn every_runtime_config_parses_with_the_hosts_parser() {
     let tomls = files(&deploy_dir(), ".toml");
@@ -131,7 +150,7 @@ fn every_runtime_config_parses_with_the_hosts_parser() {
     }
     let mut configs = BTreeMap::new();
     for path in &tomls {
-        let config = RuntimeConfig::load(path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+        let config = load_rendered(path);
         assert!(config.summary().is_some(), "{} configures no store", path.display());
         assert_no_credentials(&config, &path.display().to_string());
         configs.insert(path.file_name().unwrap().to_string_lossy().into_owned(), config);
@@ -146,34 +165,50 @@ fn every_runtime_config_parses_with_the_hosts_parser() {
     local.ensure_supported().expect("the test host runs the local example");
     let state = Path::new("/unused-state-dir");
     let kv = local.key_value_backends(state).unwrap();
-    let db = local.sqlite_locations(state).unwrap();
+    let db = local.sqlite_backends(state).unwrap();
     let kv_path = match &kv["default"] {
         spin_host::runtime_config::KeyValueBackend::Sqlite(Some(p)) => p.clone(),
         other => panic!("the local example's key-value store is a file: {other:?}"),
     };
-    let db_path = db["default"].path.clone().expect("the local example's database is a file");
+    let db_path = match &db["default"] {
+        SqliteBackend::Local(location) => location.path.clone().expect("the local example's database is a file"),
+        other => panic!("the local example's database is local: {other:?}"),
+    };
     assert!(!kv_path.starts_with(state) && !db_path.starts_with(state), "explicit paths, not the state dir");
     assert_eq!(kv_path.parent(), db_path.parent(), "both files in one data directory");
 
     let libsql = &configs["runtime-config.libsql.toml"];
-    assert!(matches!(&libsql.sqlite_databases["default"], SqliteDatabaseConfig::Libsql { url, .. } if url.starts_with("https://")));
-    let refused = format!("{:#}", libsql.ensure_supported().unwrap_err());
-    assert!(refused.contains("libsql is not supported by this test host; use spin up"), "{refused}");
+    assert!(matches!(&libsql.sqlite_databases["default"], SqliteDatabaseConfig::Libsql { .. }));
+    libsql.ensure_supported().expect("the test host runs the libSQL example");
+    let raw = std::fs::read_to_string(deploy_dir().join("runtime-config.libsql.toml")).unwrap();
+    for placeholder in LIBSQL_PLACEHOLDERS {
+        assert!(raw.contains(&format!("${{{placeholder}}}")), "the libSQL example takes ${{{placeholder}}}");
+    }
+    assert!(raw.contains("SPIN_VARIABLE_DATABASE_BACKEND=libsql"), "the libSQL example says to set database_backend");
 }
 
+/// The libSQL example rendered as its comment says (`envsubst` with a
+/// self-hosted sqld's URL) and `database_backend=libsql`: the app serves
+/// from sqld, and what it writes is there, not in a local file.
 #[test]
-fn the_test_host_refuses_the_libsql_example_at_start_up() {
+fn the_libsql_example_serves_the_app_from_sqld() {
+    let Some(sqld) = Sqld::start_or_skip("the_libsql_example_serves_the_app_from_sqld") else { return };
+    let config_dir = tempfile::tempdir().unwrap();
+    let rendered = config_dir.path().join("runtime-config.toml");
+    let example = std::fs::read_to_string(deploy_dir().join("runtime-config.libsql.toml")).unwrap();
+    std::fs::write(&rendered, render(&example, &[("LIBSQL_URL", &sqld.url()), ("LIBSQL_AUTH_TOKEN", "unused")])).unwrap();
     let state = tempfile::tempdir().unwrap();
-    let mut config = HostConfig::new(workspace_root().join("spin.toml"));
-    config.state_dir = state.path().to_path_buf();
-    config.runtime_config_file = Some(deploy_dir().join("runtime-config.libsql.toml"));
-    let error = Host::start(config)
-        .err()
-        .expect("the host does not start on libSQL");
-    let message = format!("{error:#}");
-    assert!(message.contains("libsql is not supported by this test host; use spin up"), "{message}");
-    // It stopped before touching anything: no local database was made instead.
-    assert!(!state.path().join("sqlite_db.db").exists());
+    let app = TestApp::start_configured(state.path(), &[("database_backend", "libsql")], |config| {
+        config.runtime_config_file = Some(rendered)
+    });
+    let tenant = app.create_tenant();
+    let (status, listed) = json_of(
+        app.get("/v1/projects").header("X-Api-Key", &tenant.api_key).header("X-Tenant-Id", &tenant.tenant_id).send().unwrap(),
+    );
+    assert_eq!((status.as_u16(), listed), (200, serde_json::json!({"data": []})));
+    let stored = sqld.query(&format!("SELECT tenant_id FROM tenants WHERE tenant_id = '{}'", tenant.tenant_id));
+    assert_eq!(stored.len(), 1, "the tenant is in sqld");
+    assert!(!state.path().join("sqlite_db.db").exists(), "no local database was made");
 }
 
 #[test]
@@ -225,6 +260,9 @@ fn spinkube_manifests_agree_with_each_other_and_with_spin_toml() {
     for var in ["partner_api_key", "partner_tenant_id", "maintenance_token"] {
         assert!(variable_refs.contains_key(var), "{var} comes from a Secret");
     }
+    // Records on libSQL: the app must know, or it sends pragmas sqld refuses.
+    let backend = spec["variables"].as_sequence().unwrap().iter().find(|v| v["name"] == "database_backend");
+    assert_eq!(backend.map(|v| str_at(&v["value"], "database_backend's value")), Some("libsql"), "the SpinApp sets database_backend");
 
     // Components: every HTTP component, no cron component (the shim runs no cron trigger).
     let http: BTreeSet<&str> = spin.trigger.http.iter().map(|t| t.component.as_str()).collect();

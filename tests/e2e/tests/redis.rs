@@ -8,108 +8,13 @@
 //! scripts/setup-redis.sh). Each test runs its own server on a free loopback
 //! port, without persistence, killed when the test ends.
 
+use e2e::services::RedisServer;
 use e2e::sessions::{project_body, start_body};
 use e2e::*;
 use serde_json::json;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
 const MIB: usize = 1024 * 1024;
-
-fn redis_binary(var: &str, name: &str) -> String {
-    std::env::var(var).unwrap_or_else(|_| name.to_string())
-}
-
-/// A `redis-server --port N --save '' --appendonly no` of its own, killed on drop.
-struct RedisServer {
-    child: Child,
-    port: u16,
-    _dir: tempfile::TempDir,
-}
-
-impl RedisServer {
-    fn start() -> RedisServer {
-        for _ in 0..5 {
-            if let Some(redis) = RedisServer::try_start() {
-                return redis;
-            }
-        }
-        panic!("redis-server did not start");
-    }
-
-    /// `None` when the server exits before answering (the port was taken meanwhile).
-    fn try_start() -> Option<RedisServer> {
-        let server = redis_binary("REDIS_SERVER", "redis-server");
-        let dir = tempfile::tempdir().unwrap();
-        // A free port, released just before the server takes it.
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(&server)
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-            .arg("--dir")
-            .arg(dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot run {server} ({e}): run scripts/setup-redis.sh (make test does)"));
-        let mut redis = RedisServer { child, port, _dir: dir };
-        for _ in 0..400 {
-            if redis.try_cli(&["PING"]).is_some_and(|out| out == b"PONG\n") {
-                return Some(redis);
-            }
-            if redis.child.try_wait().unwrap().is_some() {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(25));
-        }
-        panic!("redis-server on port {port} did not answer PING");
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
-    }
-
-    /// `redis-cli -p N <args>`'s stdout (raw, as it prints when not on a terminal).
-    fn try_cli(&self, args: &[&str]) -> Option<Vec<u8>> {
-        let out = Command::new(redis_binary("REDIS_CLI", "redis-cli"))
-            .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
-            .args(args)
-            .stderr(Stdio::null())
-            .output()
-            .ok()?;
-        out.status.success().then_some(out.stdout)
-    }
-
-    fn cli(&self, args: &[&str]) -> Vec<u8> {
-        self.try_cli(args).unwrap_or_else(|| panic!("redis-cli {args:?} failed"))
-    }
-
-    /// Keys matching a glob, from `redis-cli --scan`, sorted.
-    fn scan(&self, pattern: &str) -> Vec<String> {
-        let out = String::from_utf8(self.cli(&["--scan", "--pattern", pattern])).unwrap();
-        let mut keys: Vec<String> = out.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
-        keys.sort();
-        keys
-    }
-
-    /// A value's bytes, from `redis-cli GET` (which ends them with a newline).
-    fn get(&self, key: &str) -> Vec<u8> {
-        let mut out = self.cli(&["GET", key]);
-        assert_eq!(out.pop(), Some(b'\n'), "redis-cli ends a value with a newline");
-        out
-    }
-
-    fn strlen(&self, key: &str) -> usize {
-        String::from_utf8(self.cli(&["STRLEN", key])).unwrap().trim().parse().unwrap()
-    }
-}
-
-impl Drop for RedisServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// A runtime config in its own directory putting the `default` key-value store on `redis`.
 fn redis_runtime_config(redis: &RedisServer) -> tempfile::TempDir {

@@ -22,9 +22,10 @@
 //!   and `<state-dir>/sqlite_key_value.db` through one shared connection per app;
 //!   any other import links but traps when called;
 //! - reads Spin's runtime config file (`--runtime-config-file`): key-value
-//!   stores on local SQLite files or Redis, SQLite databases on local files,
+//!   stores on local SQLite files or Redis, SQLite databases on local files or
+//!   a libSQL server (Spin's libSQL client, one per open: `sqlite_libsql.rs`),
 //!   `env` and `static` variables providers, extra store labels (see
-//!   `runtime_config.rs`); what it cannot do (libSQL, Vault, ...) fails at start-up;
+//!   `runtime_config.rs`); what it cannot do (Vault, Azure, ...) fails at start-up;
 //! - fires cron components on schedule (`spin-trigger-cron` semantics).
 //!
 //! # Library use (sync, from plain `#[test]` functions)
@@ -68,6 +69,7 @@ pub mod routes;
 pub mod runtime_config;
 pub mod server;
 pub mod sqlite;
+pub mod sqlite_libsql;
 pub mod state;
 pub mod variables;
 
@@ -99,7 +101,7 @@ pub struct HostConfig {
     /// Run `[[trigger.cron]]` components on their schedules.
     pub enable_cron: bool,
     /// Spin's runtime config file (`spin up --runtime-config-file`), if any:
-    /// key-value stores (`spin`, `redis`), SQLite databases (`spin`), variables
+    /// key-value stores (`spin`, `redis`), SQLite databases (`spin`, `libsql`), variables
     /// providers (`env`, `static`), store labels besides `default`. `state_dir`
     /// above wins over a `state_dir` set in the file (as `--state-dir` does in Spin).
     pub runtime_config_file: Option<PathBuf>,

@@ -145,19 +145,22 @@ fn run() -> Result<()> {
         // connection of the default database; `@file` runs the file as a batch.
         std::fs::create_dir_all(&state_dir)
             .with_context(|| format!("cannot create state dir {}", state_dir.display()))?;
-        let location = runtime_config
-            .sqlite_locations(&std::path::absolute(&state_dir)?)?
+        let backend = runtime_config
+            .sqlite_backends(&std::path::absolute(&state_dir)?)?
             .remove("default")
             .context("no default database")?;
-        let db = spin_host::sqlite::SqliteDatabase::create(&location)?;
+        let db = spin_host::sqlite::Database::create(&backend)?;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
         for stmt in &args.sqlite {
             let result = match stmt.strip_prefix('@') {
                 Some(file) => {
                     let sql = std::fs::read_to_string(file)
                         .with_context(|| format!("cannot read SQL file {file}"))?;
-                    db.open().execute_batch(&sql)
+                    rt.block_on(db.open().execute_batch(sql))
                 }
-                None => db.open().execute(stmt, Vec::new()).map(drop),
+                None => rt.block_on(db.open().execute(stmt.clone(), Vec::new())).map(drop),
             };
             result
                 .map_err(|e| anyhow::anyhow!("{e:?}"))

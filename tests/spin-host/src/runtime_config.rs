@@ -12,9 +12,9 @@
 //!   Redis database, as in Spin);
 //! - `[sqlite_database.<label>]` with `type = "spin"` (`path` relative to the
 //!   current directory, as Spin 4.0.2 resolves it; without `path` every open is
-//!   a fresh in-memory database; `allow_attach_file`); `type = "libsql"` is
-//!   parsed and checked like Spin does (`url` over http(s), `token`) but the
-//!   host refuses to start with it: it has no libSQL client;
+//!   a fresh in-memory database; `allow_attach_file`) and `type = "libsql"`
+//!   (`url` over http(s), `token`: a libSQL server such as sqld or Turso,
+//!   through Spin's own client, see `sqlite_libsql.rs`);
 //! - `[[variables_provider]]` (or the older `[[config_provider]]`) with
 //!   `type = "env"` (`prefix`, `dotenv_path`) and `type = "static"` (`values`),
 //!   ahead of the default `SPIN_VARIABLE_*` provider, in file order;
@@ -119,6 +119,15 @@ pub enum KeyValueBackend {
 }
 
 /// Where a resolved SQLite database lives.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SqliteBackend {
+    /// A local file, or memory.
+    Local(SqliteLocation),
+    /// A libSQL server: `url` (`http://` or `https://`) and its auth token.
+    Libsql { url: String, token: String },
+}
+
+/// A local SQLite database.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SqliteLocation {
     /// Absolute path, or `None` for a fresh in-memory database per open.
@@ -264,13 +273,6 @@ impl RuntimeConfig {
                 _ => {}
             }
         }
-        for (label, db) in &self.sqlite_databases {
-            if let SqliteDatabaseConfig::Libsql { .. } = db {
-                problems.push(format!(
-                    "sqlite_database.{label}: libsql is not supported by this test host; use spin up"
-                ));
-            }
-        }
         for provider in &self.variables_providers {
             if let VariablesProviderConfig::Unsupported { kind } = provider {
                 problems.push(format!(
@@ -342,9 +344,9 @@ impl RuntimeConfig {
         Ok(out)
     }
 
-    /// Every SQLite database label and its location: the file's databases plus
-    /// `default` (in `state_dir`) unless the file defines it.
-    pub fn sqlite_locations(&self, state_dir: &Path) -> Result<BTreeMap<String, SqliteLocation>> {
+    /// Every SQLite database label and where it lives: the file's databases
+    /// plus `default` (in `state_dir`) unless the file defines it.
+    pub fn sqlite_backends(&self, state_dir: &Path) -> Result<BTreeMap<String, SqliteBackend>> {
         let mut out = BTreeMap::new();
         for (label, db) in &self.sqlite_databases {
             let location = match db {
@@ -353,21 +355,22 @@ impl RuntimeConfig {
                 SqliteDatabaseConfig::Spin {
                     path,
                     allow_attach_file,
-                } => SqliteLocation {
+                } => SqliteBackend::Local(SqliteLocation {
                     path: path.as_ref().map(std::path::absolute).transpose()?,
                     allow_attach_file: *allow_attach_file,
+                }),
+                SqliteDatabaseConfig::Libsql { url, token } => SqliteBackend::Libsql {
+                    url: url.clone(),
+                    token: token.clone(),
                 },
-                SqliteDatabaseConfig::Libsql { .. } => {
-                    bail!("sqlite_database.{label}: libsql is not supported by this test host; use spin up")
-                }
             };
             out.insert(label.clone(), location);
         }
         out.entry(DEFAULT_LABEL.to_string())
-            .or_insert_with(|| SqliteLocation {
+            .or_insert_with(|| SqliteBackend::Local(SqliteLocation {
                 path: Some(state_dir.join(DEFAULT_SQLITE_FILE)),
                 allow_attach_file: false,
-            });
+            }));
         Ok(out)
     }
 
@@ -552,10 +555,10 @@ mod tests {
             BTreeMap::from([("default".to_string(), KeyValueBackend::Sqlite(Some(state.join("sqlite_key_value.db"))))])
         );
         assert_eq!(
-            c.sqlite_locations(state).unwrap(),
+            c.sqlite_backends(state).unwrap(),
             BTreeMap::from([(
                 "default".to_string(),
-                SqliteLocation { path: Some(state.join("sqlite_db.db")), allow_attach_file: false }
+                SqliteBackend::Local(SqliteLocation { path: Some(state.join("sqlite_db.db")), allow_attach_file: false })
             )])
         );
         assert_eq!(c.summary(), None);
@@ -615,18 +618,19 @@ type = "spin"
         )
         .unwrap();
         c.ensure_supported().unwrap();
-        let dbs = c.sqlite_locations(Path::new("/state")).unwrap();
-        assert_eq!(dbs["default"], SqliteLocation { path: Some("/data/app.db".into()), allow_attach_file: false });
+        let dbs = c.sqlite_backends(Path::new("/state")).unwrap();
+        let local = |location| SqliteBackend::Local(location);
+        assert_eq!(dbs["default"], local(SqliteLocation { path: Some("/data/app.db".into()), allow_attach_file: false }));
         // Relative to the current directory (Spin 4.0.2), not to the file's.
         assert_eq!(
             dbs["reports"],
-            SqliteLocation { path: Some(std::env::current_dir().unwrap().join("reports.db")), allow_attach_file: true }
+            local(SqliteLocation { path: Some(std::env::current_dir().unwrap().join("reports.db")), allow_attach_file: true })
         );
-        assert_eq!(dbs["scratch"], SqliteLocation { path: None, allow_attach_file: false });
+        assert_eq!(dbs["scratch"], local(SqliteLocation { path: None, allow_attach_file: false }));
     }
 
     #[test]
-    fn libsql_parses_but_does_not_start() {
+    fn libsql_databases_resolve_like_spin() {
         let c = parse(
             "[sqlite_database.default]\ntype = \"libsql\"\nurl = \"https://db-org.turso.io\"\ntoken = \"${TOKEN}\"\n",
         )
@@ -635,9 +639,13 @@ type = "spin"
             c.sqlite_databases["default"],
             SqliteDatabaseConfig::Libsql { url: "https://db-org.turso.io".into(), token: "${TOKEN}".into() }
         );
-        let e = format!("{:#}", c.ensure_supported().unwrap_err());
-        assert!(e.contains("libsql is not supported by this test host; use spin up"), "{e}");
-        assert!(c.sqlite_locations(Path::new("/s")).is_err());
+        c.ensure_supported().unwrap();
+        assert_eq!(
+            c.sqlite_backends(Path::new("/s")).unwrap()["default"],
+            SqliteBackend::Libsql { url: "https://db-org.turso.io".into(), token: "${TOKEN}".into() }
+        );
+        assert_eq!(c.summary().unwrap(), "[sqlite_database.default: libsql]");
+        assert!(parse("[sqlite_database.default]\ntype = \"libsql\"\nurl = \"http://127.0.0.1:8080\"\ntoken = \"t\"\n").is_ok());
         // Spin's checks: an http(s) URL, both fields, nothing else.
         assert!(err("[sqlite_database.default]\ntype = \"libsql\"\nurl = \"libsql://x\"\ntoken = \"t\"\n")
             .contains("URL does not start with 'https://' or 'http://'"));

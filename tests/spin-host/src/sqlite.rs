@@ -31,6 +31,9 @@
 //! (Spin 4.0.2 bundles rusqlite 0.34); both are built with the same options.
 //! The key-value store is different in Spin: ONE connection per store (see
 //! `key_value.rs`).
+//!
+//! A database of `type = "libsql"` is a remote libSQL server, opened with
+//! Spin's own client, a client per open: see `sqlite_libsql.rs`.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -40,7 +43,8 @@ use rusqlite::types::ValueRef;
 use wasmtime::component::Resource;
 
 use crate::bindings::spin::fermyon::spin::sqlite::{self, Error, QueryResult, RowResult, Value};
-use crate::runtime_config::SqliteLocation;
+use crate::runtime_config::{SqliteBackend, SqliteLocation};
+use crate::sqlite_libsql::{LazyLibsqlConnection, LibsqlDatabase};
 use crate::state::StoreState;
 
 /// Spin's per-instance cap on open SQLite connections (its resource table size).
@@ -49,7 +53,70 @@ pub const MAX_OPEN_CONNECTIONS: usize = 256;
 /// Spin's cap on the bytes of one query result (`MAX_HOST_BUFFERED_BYTES`).
 pub const MAX_RESULT_BYTES: usize = 128 << 20;
 
-/// A database that components open; the host keeps no connection to it.
+/// A database that components open, by its runtime-config type: a local
+/// SQLite file (`spin`) or a libSQL server (`libsql`).
+#[derive(Debug, Clone)]
+pub enum Database {
+    Local(SqliteDatabase),
+    Libsql(LibsqlDatabase),
+}
+
+impl Database {
+    /// The database of a runtime config entry (creating a local file's directory).
+    pub fn create(backend: &SqliteBackend) -> anyhow::Result<Database> {
+        Ok(match backend {
+            SqliteBackend::Local(location) => Database::Local(SqliteDatabase::create(location)?),
+            SqliteBackend::Libsql { url, token } => Database::Libsql(LibsqlDatabase::new(url, token)),
+        })
+    }
+
+    /// What one `Connection::open` gets: a connection (or client) of its own, made on first use.
+    pub fn open(&self) -> OpenConnection {
+        match self {
+            Database::Local(db) => OpenConnection::Local(Arc::new(db.open())),
+            Database::Libsql(db) => OpenConnection::Libsql(Arc::new(db.open())),
+        }
+    }
+}
+
+/// One opened connection, of either kind.
+#[derive(Clone)]
+pub enum OpenConnection {
+    Local(Arc<LazyConnection>),
+    Libsql(Arc<LazyLibsqlConnection>),
+}
+
+impl OpenConnection {
+    /// One statement: a local one on a blocking thread (opening, waiting for
+    /// locks and file I/O block), a remote one as the HTTP request it is.
+    pub async fn execute(&self, sql: String, params: Vec<Value>) -> Result<QueryResult, Error> {
+        match self {
+            OpenConnection::Local(conn) => {
+                let conn = conn.clone();
+                tokio::task::spawn_blocking(move || conn.execute(&sql, params))
+                    .await
+                    .unwrap_or_else(|e| Err(Error::Io(format!("internal runtime error: {e}"))))
+            }
+            OpenConnection::Libsql(conn) => conn.execute(&sql, params).await,
+        }
+    }
+
+    /// Several `;`-separated statements, as `spin up --sqlite @file` runs a file.
+    pub async fn execute_batch(&self, sql: String) -> Result<(), Error> {
+        match self {
+            OpenConnection::Local(conn) => {
+                let conn = conn.clone();
+                tokio::task::spawn_blocking(move || conn.execute_batch(&sql))
+                    .await
+                    .unwrap_or_else(|e| Err(Error::Io(format!("internal runtime error: {e}"))))
+            }
+            OpenConnection::Libsql(conn) => conn.execute_batch(&sql).await,
+        }
+    }
+}
+
+/// A local database file (or memory) that components open; the host keeps no
+/// connection to it.
 #[derive(Debug, Clone)]
 pub struct SqliteDatabase {
     /// `None`: in memory (a fresh database per open, as in Spin).
@@ -151,7 +218,7 @@ pub(crate) fn lock(m: &Mutex<rusqlite::Connection>) -> MutexGuard<'_, rusqlite::
 }
 
 /// The `connection` resource.
-pub struct SqliteConnection(Arc<LazyConnection>);
+pub struct SqliteConnection(OpenConnection);
 
 fn execute(
     conn: &rusqlite::Connection,
@@ -216,7 +283,7 @@ impl sqlite::HostConnection for StoreState {
         if self.open_sqlite_connections >= MAX_OPEN_CONNECTIONS {
             return Ok(Err(Error::Io("too many connections opened".into())));
         }
-        let conn = SqliteConnection(Arc::new(db.open()));
+        let conn = SqliteConnection(db.open());
         let resource = self.table.push(conn)?;
         self.open_sqlite_connections += 1;
         Ok(Ok(resource))
@@ -232,11 +299,7 @@ impl sqlite::HostConnection for StoreState {
             Ok(c) => c.0.clone(),
             Err(_) => return Ok(Err(Error::InvalidConnection)),
         };
-        // Opening (on first use), waiting for locks and I/O all block.
-        let result = tokio::task::spawn_blocking(move || conn.execute(&statement, parameters))
-            .await
-            .unwrap_or_else(|e| Err(Error::Io(format!("internal runtime error: {e}"))));
-        Ok(result)
+        Ok(conn.execute(statement, parameters).await)
     }
 
     async fn drop(&mut self, rep: Resource<SqliteConnection>) -> wasmtime::Result<()> {

@@ -19,7 +19,7 @@ use crate::bindings::spin::fermyon::spin::{key_value, sqlite, variables};
 use crate::manifest::Manifest;
 use crate::outbound::{AllowedHosts, OutboundHooks};
 use crate::key_value::KvStores;
-use crate::sqlite::SqliteDatabase;
+use crate::sqlite::Database;
 use crate::variables::Resolver;
 
 /// State shared by all components of one running app.
@@ -27,7 +27,7 @@ pub struct AppState {
     pub variables: Resolver,
     /// SQLite databases by label (`default`: `<state-dir>/sqlite_db.db` unless
     /// the runtime config says otherwise), a connection per open.
-    pub sqlite: HashMap<String, SqliteDatabase>,
+    pub sqlite: HashMap<String, Database>,
     /// Key-value stores by label (`default`: `<state-dir>/sqlite_key_value.db`
     /// unless the runtime config says otherwise), one connection per store.
     pub key_value: KvStores,
@@ -42,9 +42,9 @@ impl AppState {
         state_dir: &Path,
     ) -> Result<AppState> {
         let sqlite = config
-            .sqlite_locations(state_dir)?
+            .sqlite_backends(state_dir)?
             .iter()
-            .map(|(label, location)| Ok((label.clone(), SqliteDatabase::create(location)?)))
+            .map(|(label, backend)| Ok((label.clone(), Database::create(backend)?)))
             .collect::<Result<HashMap<_, _>>>()?;
         let key_value = KvStores::new(&config.key_value_backends(state_dir)?);
         Ok(AppState {

@@ -21,6 +21,14 @@
 //! project and a tenth as many in another, written straight into its SQLite
 //! file, then the metadata filter, paging and the CSV exports over HTTP, with
 //! the runtime's memory while an export streams.
+//! With `--database libsql` the app's `default` database is a libSQL server
+//! (`sqld`, one per database, on loopback) instead of a local file, as
+//! docs/deploy.md runs several nodes: the one-select anchor reads from a sqld
+//! of its own and "one-select, app's schema" from the app's; each app row also
+//! shows the statements a request made (sqld's count over the run: each is a
+//! round trip), and a last table compares two nodes of the app on that one
+//! database with one node (the interviews table, which writes its data set
+//! straight into a SQLite file, is left out).
 //! Targets are printed next to the figures, never asserted; they are judged on
 //! Spin where it ran. Traffic goes to 127.0.0.1 only.
 
@@ -29,6 +37,7 @@ mod dataset;
 #[path = "../bench/interviews.rs"]
 mod interviews;
 
+use e2e::services::Sqld;
 use e2e::{RuntimeProcess, PARTNER_TENANT_ID};
 use reqwest::blocking::Client;
 use serde_json::{json, Value};
@@ -41,10 +50,13 @@ use std::time::Instant;
 const USAGE: &str = "\
 usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seconds N] [--rounds N]
              [--writers-seconds N] [--projects N] [--interviews N] [--only load|interviews]
-             [--manifest PATH]
+             [--manifest PATH] [--database local|libsql] [--sqld PATH]
   --runtime          which runtime serves the components [both when SPIN is set, else spin-host]
   --host             the spin-host binary [target/bench-host/spin-host]
   --spin             the spin binary [$SPIN, else spin on PATH]
+  --database         where the app's database lives: a local SQLite file, or a libSQL server
+                     (sqld; the load table, statements per request, two nodes against one) [local]
+  --sqld             the sqld binary for --database libsql [$SQLD, else sqld beside the spin binary]
   --manifest         the app's manifest, to compare a variant of the app [spin.toml]
   --seconds          length of each scenario run [5]
   --rounds           rounds over all scenarios [3]
@@ -55,6 +67,8 @@ usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seco
 
 struct Options {
     runtimes: Vec<Runtime>,
+    /// `--database libsql`: the sqld binary the databases are served by.
+    libsql: Option<PathBuf>,
     manifest: PathBuf,
     seconds: u32,
     rounds: usize,
@@ -80,8 +94,11 @@ fn parse_options() -> Result<Options, String> {
     let mut runtime = if spin_set { "both" } else { "spin-host" }.to_string();
     let mut host = root.join("target/bench-host/spin-host");
     let mut spin = std::env::var_os("SPIN").filter(|v| !v.is_empty()).map_or_else(|| PathBuf::from("spin"), PathBuf::from);
+    let mut database = "local".to_string();
+    let mut sqld = Sqld::binary();
     let mut options = Options {
         runtimes: Vec::new(),
+        libsql: None,
         manifest: root.join("spin.toml"),
         seconds: 5,
         rounds: 3,
@@ -100,6 +117,8 @@ fn parse_options() -> Result<Options, String> {
             "--host" => host = PathBuf::from(value()?),
             "--spin" => spin = PathBuf::from(value()?),
             "--manifest" => options.manifest = PathBuf::from(value()?),
+            "--database" => database = value()?,
+            "--sqld" => sqld = Some(PathBuf::from(value()?)),
             "--seconds" => options.seconds = number(value()?)?.max(1) as u32,
             "--rounds" => options.rounds = number(value()?)?.max(1),
             "--writers-seconds" => options.writers_seconds = number(value()?)?.max(1) as u32,
@@ -114,6 +133,17 @@ fn parse_options() -> Result<Options, String> {
             other => return Err(format!("unknown option {other}\n{USAGE}")),
         }
     }
+    options.libsql = match database.as_str() {
+        "local" => None,
+        "libsql" => {
+            let sqld = sqld.or_else(|| Some(spin.with_file_name("sqld")).filter(|p| p.is_file()));
+            let sqld = sqld.ok_or("--database libsql needs sqld: --sqld PATH, SQLD, or sqld beside the spin binary")?;
+            // The interviews table writes its data set into a local SQLite file.
+            options.interviews_part = false;
+            Some(sqld)
+        }
+        other => return Err(format!("--database: local or libsql, not {other}\n{USAGE}")),
+    };
     let test_host = Runtime { name: "test host", binary: host, spin: false };
     let spin = Runtime { name: "spin", binary: spin, spin: true };
     options.runtimes = match runtime.as_str() {
@@ -139,12 +169,18 @@ pub struct Server {
 
 impl Server {
     fn start(runtime: &Runtime, manifest: &Path, variables: &HashMap<String, String>) -> Server {
-        Server::start_on(runtime, manifest, variables, None)
+        Server::start_on(runtime, manifest, variables, None, None)
     }
 
     /// Like [`Server::start`], on a state directory whose `default` database
-    /// is first a consistent copy of `database`.
-    fn start_on(runtime: &Runtime, manifest: &Path, variables: &HashMap<String, String>, database: Option<&Path>) -> Server {
+    /// is first a consistent copy of `database`, or with a runtime config file.
+    fn start_on(
+        runtime: &Runtime,
+        manifest: &Path,
+        variables: &HashMap<String, String>,
+        database: Option<&Path>,
+        runtime_config: Option<&Path>,
+    ) -> Server {
         let state = tempfile::tempdir().unwrap();
         if let Some(database) = database {
             let copy = state.path().join("sqlite_db.db");
@@ -156,6 +192,7 @@ impl Server {
         config.state_dir = state.path().to_path_buf();
         config.variables = variables.clone();
         config.enable_cron = false;
+        config.runtime_config_file = runtime_config.map(Path::to_path_buf);
         let process = RuntimeProcess::start_binary(&runtime.binary, runtime.spin, &config);
         Server { base: process.base_url(), process, state }
     }
@@ -309,6 +346,8 @@ struct Run {
     /// Answers without the expected status, and socket errors/timeouts.
     unexpected: u64,
     server_errors: u64,
+    /// On libSQL: statements sqld executed per request of the run.
+    statements: Option<f64>,
 }
 
 fn lua_string(text: &str) -> String {
@@ -391,6 +430,43 @@ fn wrk(base: &str, scenario: &Scenario, connections: u32, seconds: u32, count_st
         requests,
         unexpected,
         server_errors: n[5].max(0) as u64,
+        statements: None,
+    }
+}
+
+/// Like [`wrk`], counting what sqld executed meanwhile when there is one.
+fn wrk_counted(base: &str, scenario: &Scenario, connections: u32, seconds: u32, pool: &[(String, String)], sqld: Option<&Sqld>) -> Run {
+    let before = sqld.map(Sqld::query_count);
+    let mut run = wrk(base, scenario, connections, seconds, false, pool);
+    if let (Some(sqld), Some(before)) = (sqld, before) {
+        run.statements = Some((sqld.query_count() - before) as f64 / run.requests.max(1) as f64);
+    }
+    run
+}
+
+/// The libSQL servers of one runtime's load table (`--database libsql`): the
+/// app's database (which "one-select, app's schema" reads too) and the
+/// one-select anchor's own, each with a runtime config naming it.
+struct Libsql {
+    app: Sqld,
+    /// Kept running for the anchor.
+    _select: Sqld,
+    app_config: tempfile::TempDir,
+    select_config: tempfile::TempDir,
+}
+
+impl Libsql {
+    fn start(sqld: &Path) -> Libsql {
+        let (app, select) = (Sqld::start(sqld), Sqld::start(sqld));
+        Libsql { app_config: app.runtime_config(""), select_config: select.runtime_config(""), app, _select: select }
+    }
+
+    fn app_config(&self) -> PathBuf {
+        self.app_config.path().join("runtime-config.toml")
+    }
+
+    fn select_config(&self) -> PathBuf {
+        self.select_config.path().join("runtime-config.toml")
     }
 }
 
@@ -412,6 +488,9 @@ fn main() {
     let mut variables = e2e::default_variables(&partner_key);
     for limit in ["rate_limit_per_minute", "project_create_rate_limit_per_minute"] {
         variables.insert(limit.into(), "100000000".into());
+    }
+    if options.libsql.is_some() {
+        variables.insert("database_backend".into(), "libsql".into());
     }
     if options.load {
         load(&options, &variables, &partner_key);
@@ -440,6 +519,8 @@ fn main() {
 /// Everything one runtime serves for the load table.
 struct Servers {
     runtime: Runtime,
+    /// `--database libsql`: where the app's and the anchor's databases live.
+    libsql: Option<Libsql>,
     hello: Server,
     select: Server,
     app: Server,
@@ -458,10 +539,16 @@ impl Servers {
     fn start(runtime: &Runtime, options: &Options, variables: &HashMap<String, String>, partner_key: &str) -> Servers {
         let root = e2e::workspace_root();
         let no_variables = HashMap::new();
+        let libsql = options.libsql.as_deref().map(Libsql::start);
+        let (select_config, app_config) = match &libsql {
+            Some(l) => (Some(l.select_config()), Some(l.app_config())),
+            None => (None, None),
+        };
         eprintln!("bench: starting hello, one-select and the app under the {}", runtime.name);
         let hello = Server::start(runtime, &root.join("tests/fixtures/bench-hello/spin.toml"), &no_variables);
-        let select = Server::start(runtime, &root.join("tests/fixtures/bench-select/spin.toml"), &no_variables);
-        let app = Server::start(runtime, &options.manifest, variables);
+        let select_manifest = root.join("tests/fixtures/bench-select/spin.toml");
+        let select = Server::start_on(runtime, &select_manifest, &no_variables, None, select_config.as_deref());
+        let app = Server::start_on(runtime, &options.manifest, variables, None, app_config.as_deref());
         let client = Client::new();
         eprintln!("bench: creating tenants and {} + 200 projects", options.projects);
         let started = Instant::now();
@@ -485,16 +572,16 @@ impl Servers {
         // What any request of the app pays before its own work: the runtime opens
         // a connection per request, and SQLite reads the whole schema into it on
         // the first statement. The same anchor on the app's schema shows that cost.
-        let select_on_app_schema = Server::start_on(
-            runtime,
-            &root.join("tests/fixtures/bench-select/spin.toml"),
-            &no_variables,
-            Some(&app.state_dir().join("sqlite_db.db")),
-        );
+        // On libSQL: the app's own database, where the anchor adds its table.
+        let select_on_app_schema = match &app_config {
+            Some(config) => Server::start_on(runtime, &select_manifest, &no_variables, None, Some(config)),
+            None => Server::start_on(runtime, &select_manifest, &no_variables, Some(&app.state_dir().join("sqlite_db.db")), None),
+        };
         let _ = select_warm(&client, &select);
         let _ = select_warm(&client, &select_on_app_schema);
         Servers {
             runtime: runtime.clone(),
+            libsql,
             hello,
             select,
             app,
@@ -644,7 +731,8 @@ fn load(options: &Options, variables: &HashMap<String, String>, partner_key: &st
                     }
                     None => Vec::new(),
                 };
-                runs[r][row].push(wrk(server.base(scenario.target), scenario, 16, options.seconds, false, &pool));
+                let sqld = server.libsql.as_ref().filter(|_| scenario.target == Target::App).map(|l| &l.app);
+                runs[r][row].push(wrk_counted(server.base(scenario.target), scenario, 16, options.seconds, &pool, sqld));
             }
         }
     }
@@ -656,6 +744,79 @@ fn load(options: &Options, variables: &HashMap<String, String>, partner_key: &st
         })
         .collect();
     print_load_table(options, &servers, &scenarios[0], &runs, &writers);
+    if options.libsql.is_some() {
+        two_nodes(options, &servers, &scenarios, variables);
+    }
+}
+
+/// On libSQL: the app's write and read hot paths served by two nodes (a
+/// second runtime process on the same database) against one node, at the
+/// same client load (16 connections in all; 8 on each of two nodes).
+fn two_nodes(options: &Options, servers: &[Servers], scenarios: &[Vec<Scenario>], variables: &HashMap<String, String>) {
+    let rows: Vec<usize> = scenarios[0]
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s.goal, Goal::Read | Goal::Create))
+        .map(|(i, _)| i)
+        .collect();
+    let seconds = options.seconds;
+    let seconds_nodes: Vec<Server> = servers
+        .iter()
+        .map(|s| {
+            eprintln!("bench: a second node of the app under the {}", s.runtime.name);
+            let config = s.libsql.as_ref().expect("libSQL").app_config();
+            Server::start_on(&s.runtime, &options.manifest, variables, None, Some(&config))
+        })
+        .collect();
+    // [runtime][row]: (one node, two nodes) per round.
+    let mut runs: Vec<Vec<Vec<(Run, Run)>>> = vec![vec![Vec::new(); rows.len()]; servers.len()];
+    for round in 1..=options.rounds {
+        eprintln!("bench: two nodes against one, round {round} of {}", options.rounds);
+        for (k, &row) in rows.iter().enumerate() {
+            for (r, server) in servers.iter().enumerate() {
+                let scenario = &scenarios[r][row];
+                let one = wrk(&server.app.base, scenario, 16, seconds, false, &[]);
+                let (a, b) = std::thread::scope(|scope| {
+                    let a = scope.spawn(|| wrk(&server.app.base, scenario, 8, seconds, false, &[]));
+                    let b = scope.spawn(|| wrk(&seconds_nodes[r].base, scenario, 8, seconds, false, &[]));
+                    (a.join().unwrap(), b.join().unwrap())
+                });
+                let two = Run {
+                    rps: a.rps + b.rps,
+                    p99_ms: a.p99_ms.max(b.p99_ms),
+                    requests: a.requests + b.requests,
+                    unexpected: a.unexpected + b.unexpected,
+                    ..Run::default()
+                };
+                runs[r][k].push((one, two));
+            }
+        }
+    }
+    println!();
+    println!(
+        "two nodes against one on one libSQL database (the same machine: {} cores for both nodes and sqld); \
+         wrk 16 connections in all, 8 on each of two nodes; medians of {} rounds",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        options.rounds
+    );
+    println!("{:<34} | {:<10} | {:>12} {:>10} | {:>12} {:>10} | {:>8}", "scenario", "runtime", "one node", "p99 ms", "two nodes", "p99 ms", "two/one");
+    for (k, &row) in rows.iter().enumerate() {
+        for (r, server) in servers.iter().enumerate() {
+            let field = |f: fn(&(Run, Run)) -> f64| median(runs[r][k].iter().map(f).collect());
+            let errors: u64 = runs[r][k].iter().map(|(one, two)| one.unexpected + two.unexpected).sum();
+            println!(
+                "{:<34} | {:<10} | {:>12.0} {:>10.2} | {:>12.0} {:>10.2} | {:>8.2}{}",
+                scenarios[r][row].name,
+                server.runtime.name,
+                field(|(one, _)| one.rps),
+                field(|(one, _)| one.p99_ms),
+                field(|(_, two)| two.rps),
+                field(|(_, two)| two.p99_ms),
+                field(|(one, two)| two.rps / one.rps),
+                if errors > 0 { format!(" ({errors} unexpected)") } else { String::new() },
+            );
+        }
+    }
 }
 
 fn print_load_table(options: &Options, servers: &[Servers], scenarios: &[Scenario], runs: &[Vec<Vec<Run>>], writers: &[Run]) {
@@ -663,18 +824,28 @@ fn print_load_table(options: &Options, servers: &[Servers], scenarios: &[Scenari
     let names: Vec<&str> = servers.iter().map(|s| s.runtime.name).collect();
     println!();
     println!(
-        "runtimes: {}; {cores} cores; wrk 2 threads, 16 connections; {} rounds of {} s per scenario and runtime, \
+        "runtimes: {}; database: {}; {cores} cores; wrk 2 threads, 16 connections; {} rounds of {} s per scenario and runtime, \
          interleaved; medians; x hello = share of the same runtime's hello-world",
         names.join(", "),
+        match options.libsql {
+            Some(_) => "libSQL (sqld on loopback; stmts = statements sqld ran per request, each a round trip)",
+            None => "local SQLite file",
+        },
         options.rounds,
         options.seconds
     );
     let ratio_column = if names.len() == 2 { " | host/spin" } else { "" };
-    println!("{:<34}{}{ratio_column}", "", names.iter().map(|name| format!(" | {name:<36}")).collect::<String>());
+    // On libSQL each runtime's block has a statements column too.
+    let stmts = options.libsql.is_some();
+    let width = if stmts { 43 } else { 36 };
+    println!("{:<34}{}{ratio_column}", "", names.iter().map(|name| format!(" | {name:<width$}")).collect::<String>());
     println!(
         "{:<34}{}{} | target (judged on the {})",
         "scenario",
-        names.iter().map(|_| format!(" | {:>8} {:>7} {:>8} {:>9}", "req/s", "x hello", "p99 ms", "p99/hello")).collect::<String>(),
+        names
+            .iter()
+            .map(|_| format!(" | {:>8} {:>7} {:>8} {:>9}{}", "req/s", "x hello", "p99 ms", "p99/hello", if stmts { "  stmts" } else { "" }))
+            .collect::<String>(),
         if names.len() == 2 { " | of shares" } else { "" },
         names.last().unwrap()
     );
@@ -699,6 +870,13 @@ fn print_load_table(options: &Options, servers: &[Servers], scenarios: &[Scenari
                 median(runs[r][i].iter().map(p99).collect()),
                 share(r, i, hello_row, p99),
             );
+            if stmts {
+                let counted: Vec<f64> = runs[r][i].iter().filter_map(|run| run.statements).collect();
+                line += &match counted.is_empty() {
+                    true => format!(" {:>6}", ""),
+                    false => format!(" {:>6.2}", median(counted)),
+                };
+            }
             if errors > 0 {
                 line += &format!(" ({errors} unexpected)");
             }

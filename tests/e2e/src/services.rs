@@ -1,0 +1,267 @@
+//! The servers a deployment past one machine shares, run for a test on free
+//! loopback ports and killed when dropped: libSQL's server `sqld` (the
+//! `default` database of every node) and Redis (their key-value store).
+//!
+//! `sqld` is found through the `SQLD` environment variable, else next to the
+//! Spin CLI named by `SPIN` (`../shared/runtime/install.sh` unpacks both into
+//! one directory); a clone without it has none, and the tests that need it
+//! say so and skip ([`Sqld::start_or_skip`]). `redis-server` and `redis-cli`
+//! come from scripts/setup-redis.sh (`REDIS_SERVER`, `REDIS_CLI` override).
+
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A `sqld` of its own, on a fresh database directory.
+pub struct Sqld {
+    child: Child,
+    pub port: u16,
+    /// sqld's admin API (statistics).
+    pub admin_port: u16,
+    dir: tempfile::TempDir,
+}
+
+impl Sqld {
+    /// The `sqld` binary: `$SQLD`, else `sqld` next to `$SPIN`.
+    pub fn binary() -> Option<PathBuf> {
+        if let Some(path) = std::env::var_os("SQLD").filter(|v| !v.is_empty()) {
+            let path = PathBuf::from(path);
+            assert!(path.is_file(), "SQLD={} is not a file", path.display());
+            return Some(path);
+        }
+        let spin = PathBuf::from(std::env::var_os("SPIN").filter(|v| !v.is_empty())?);
+        Some(spin.with_file_name("sqld")).filter(|path| path.is_file())
+    }
+
+    /// A running sqld, or `None` after saying why the test is skipped.
+    pub fn start_or_skip(test: &str) -> Option<Sqld> {
+        match Sqld::binary() {
+            Some(binary) => Some(Sqld::start(&binary)),
+            None => {
+                eprintln!(
+                    "skipped {test}: no sqld (libSQL's server) at hand: set SQLD=/path/to/sqld, or SPIN to a \
+                     Spin CLI with sqld beside it (../shared/runtime/install.sh unpacks both)"
+                );
+                None
+            }
+        }
+    }
+
+    pub fn start(binary: &Path) -> Sqld {
+        for _ in 0..5 {
+            let dir = tempfile::tempdir().unwrap();
+            let (port, admin_port) = (free_port(), free_port());
+            let log = std::fs::File::create(dir.path().join("sqld.log")).unwrap();
+            let child = Command::new(binary)
+                .arg("--db-path")
+                .arg(dir.path().join("data.sqld"))
+                .args(["--http-listen-addr", &format!("127.0.0.1:{port}")])
+                .args(["--admin-listen-addr", &format!("127.0.0.1:{admin_port}"), "--no-welcome"])
+                .stdin(Stdio::null())
+                .stdout(log.try_clone().unwrap())
+                .stderr(log)
+                .spawn()
+                .unwrap_or_else(|e| panic!("cannot run {}: {e}", binary.display()));
+            let mut sqld = Sqld { child, port, admin_port, dir };
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while Instant::now() < deadline {
+                if sqld.try_query("SELECT 1").is_ok() {
+                    return sqld;
+                }
+                if sqld.child.try_wait().unwrap().is_some() {
+                    break; // the port was taken meanwhile: another one
+                }
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            let log = sqld.log();
+            if sqld.child.try_wait().unwrap().is_none() {
+                panic!("sqld on port {port} did not answer within 30 s:\n{log}");
+            }
+        }
+        panic!("sqld did not start");
+    }
+
+    /// `http://127.0.0.1:PORT`, what Spin's runtime config takes.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// What sqld printed.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("sqld.log")).unwrap_or_default()
+    }
+
+    /// A runtime config file in a directory of its own: the `default` database
+    /// on this sqld (as `deploy/runtime-config.libsql.toml`, rendered), then `extra`.
+    pub fn runtime_config(&self, extra: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("runtime-config.toml"),
+            format!(
+                "[sqlite_database.default]\ntype = \"libsql\"\nurl = \"{}\"\ntoken = \"unused-without-auth\"\n{extra}",
+                self.url()
+            ),
+        )
+        .unwrap();
+        dir
+    }
+
+    /// One statement over sqld's HTTP API (Hrana), outside any runtime: its
+    /// rows, each value as JSON (integers as numbers, text as strings).
+    pub fn query(&self, sql: &str) -> Vec<Vec<Value>> {
+        self.try_query(sql).unwrap_or_else(|e| panic!("sqld: {e} in `{sql}`"))
+    }
+
+    pub fn try_query(&self, sql: &str) -> Result<Vec<Vec<Value>>, String> {
+        let body = json!({"requests": [{"type": "execute", "stmt": {"sql": sql}}, {"type": "close"}]});
+        let response = reqwest::blocking::Client::new()
+            .post(format!("{}/v2/pipeline", self.url()))
+            .timeout(Duration::from_secs(30))
+            .json(&body)
+            .send()
+            .map_err(|e| e.to_string())?;
+        let answer: Value = response.json().map_err(|e| e.to_string())?;
+        let result = &answer["results"][0];
+        if result["type"] != "ok" {
+            return Err(result["error"]["message"].as_str().unwrap_or("no answer").to_string());
+        }
+        let rows = result["response"]["result"]["rows"].as_array().cloned().unwrap_or_default();
+        Ok(rows
+            .iter()
+            .map(|row| {
+                row.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|cell| match cell["type"].as_str() {
+                        Some("integer") => json!(cell["value"].as_str().unwrap().parse::<i64>().unwrap()),
+                        Some("null") => Value::Null,
+                        _ => cell["value"].clone(),
+                    })
+                    .collect()
+            })
+            .collect())
+    }
+
+    /// Statements sqld has executed so far (its admin API's `query_count`):
+    /// the difference over some requests is what they cost in round trips.
+    pub fn query_count(&self) -> u64 {
+        let stats: Value = reqwest::blocking::Client::new()
+            .get(format!("http://127.0.0.1:{}/v1/namespaces/default/stats", self.admin_port))
+            .timeout(Duration::from_secs(30))
+            .send()
+            .and_then(|r| r.json())
+            .unwrap_or_else(|e| panic!("sqld's statistics: {e}"));
+        stats["query_count"].as_u64().expect("query_count")
+    }
+
+    /// The first column of the first row.
+    pub fn scalar(&self, sql: &str) -> Value {
+        self.query(sql).into_iter().next().and_then(|row| row.into_iter().next()).unwrap_or(Value::Null)
+    }
+}
+
+impl Drop for Sqld {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn redis_binary(var: &str, name: &str) -> String {
+    std::env::var(var).unwrap_or_else(|_| name.to_string())
+}
+
+/// A `redis-server --port N --save '' --appendonly no` of its own, killed on drop.
+pub struct RedisServer {
+    child: Child,
+    pub port: u16,
+    _dir: tempfile::TempDir,
+}
+
+impl RedisServer {
+    pub fn start() -> RedisServer {
+        for _ in 0..5 {
+            if let Some(redis) = RedisServer::try_start() {
+                return redis;
+            }
+        }
+        panic!("redis-server did not start");
+    }
+
+    /// `None` when the server exits before answering (the port was taken meanwhile).
+    fn try_start() -> Option<RedisServer> {
+        let server = redis_binary("REDIS_SERVER", "redis-server");
+        let dir = tempfile::tempdir().unwrap();
+        // A free port, released just before the server takes it.
+        let port = free_port();
+        let child = Command::new(&server)
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {server} ({e}): run scripts/setup-redis.sh (make test does)"));
+        let mut redis = RedisServer { child, port, _dir: dir };
+        for _ in 0..400 {
+            if redis.try_cli(&["PING"]).is_some_and(|out| out == b"PONG\n") {
+                return Some(redis);
+            }
+            if redis.child.try_wait().unwrap().is_some() {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        panic!("redis-server on port {port} did not answer PING");
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// `redis-cli -p N <args>`'s stdout (raw, as it prints when not on a terminal).
+    pub fn try_cli(&self, args: &[&str]) -> Option<Vec<u8>> {
+        let out = Command::new(redis_binary("REDIS_CLI", "redis-cli"))
+            .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
+            .args(args)
+            .stderr(Stdio::null())
+            .output()
+            .ok()?;
+        out.status.success().then_some(out.stdout)
+    }
+
+    pub fn cli(&self, args: &[&str]) -> Vec<u8> {
+        self.try_cli(args).unwrap_or_else(|| panic!("redis-cli {args:?} failed"))
+    }
+
+    /// Keys matching a glob, from `redis-cli --scan`, sorted.
+    pub fn scan(&self, pattern: &str) -> Vec<String> {
+        let out = String::from_utf8(self.cli(&["--scan", "--pattern", pattern])).unwrap();
+        let mut keys: Vec<String> = out.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+        keys.sort();
+        keys
+    }
+
+    /// A value's bytes, from `redis-cli GET` (which ends them with a newline).
+    pub fn get(&self, key: &str) -> Vec<u8> {
+        let mut out = self.cli(&["GET", key]);
+        assert_eq!(out.pop(), Some(b'\n'), "redis-cli ends a value with a newline");
+        out
+    }
+
+    pub fn strlen(&self, key: &str) -> usize {
+        String::from_utf8(self.cli(&["STRLEN", key])).unwrap().trim().parse().unwrap()
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
