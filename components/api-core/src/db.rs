@@ -74,6 +74,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "rules_in_rust",
         sql: include_str!("../migrations/0007_rules_in_rust.sql"),
     },
+    Migration {
+        version: 8,
+        name: "erasure",
+        sql: include_str!("../migrations/0008_erasure.sql"),
+    },
 ];
 
 pub fn latest_version() -> i64 {
@@ -140,6 +145,17 @@ fn is_busy(message: &str) -> bool {
 /// about 2 s of pauses in all.
 const MIGRATION_ATTEMPTS: u64 = 20;
 
+/// What [`Db::checkpoint_wal`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WalCheckpoint {
+    /// Every frame is in the database file; the WAL is empty.
+    Truncated,
+    /// Another connection held it up: not all of it was done.
+    Busy,
+    /// No WAL here: the database is not in WAL mode, or the backend refuses the pragma.
+    NotApplicable,
+}
+
 /// What the request's rate-limit statement found: each bucket's count in this
 /// window (in the order asked), and the tenant key hash it looked up on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,7 +171,46 @@ impl Db {
         let db = Db { conn: Connection::open_default()? };
         // Per connection: commits go to the WAL without an fsync (see the module docs).
         db.execute("PRAGMA synchronous = NORMAL", &[])?;
+        // Every connection: an interview row is rewritten by each answer, so
+        // old copies of it are freed long before it is erased (see below).
+        db.secure_delete();
         Ok(db)
+    }
+
+    /// `PRAGMA secure_delete = ON` for this connection: whatever it deletes or
+    /// frees (a row, an old version of an updated row, a page) is overwritten
+    /// with zeros, so erased personal data does not linger in free space of
+    /// the database file (docs/interviews.md, "Erasure"). Only a local file
+    /// needs it: a backend that refuses the pragma (a remote server, which
+    /// keeps its own files) is left as it is, and the answer says whether it is on.
+    pub fn secure_delete(&self) -> bool {
+        self.conn.execute("PRAGMA secure_delete = ON", &[]).is_ok()
+    }
+
+    /// `PRAGMA wal_checkpoint(TRUNCATE)`: copies every WAL frame into the
+    /// database file and truncates the WAL to zero bytes, so old page versions
+    /// (rows as they were before an erasure) leave the WAL. Another connection
+    /// reading or writing meanwhile makes it [`WalCheckpoint::Busy`]: try
+    /// again later. A database not in WAL mode, or a backend that refuses the
+    /// pragma (a remote one), has nothing to checkpoint here.
+    pub fn checkpoint_wal(&self) -> WalCheckpoint {
+        match self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)", &[]) {
+            Err(error) => {
+                let message = format!("{error:?}");
+                if is_busy(&message) {
+                    WalCheckpoint::Busy
+                } else {
+                    WalCheckpoint::NotApplicable
+                }
+            }
+            // One row: busy (1 when it could not finish), WAL frames, frames checkpointed (-1 without a WAL).
+            Ok(result) => match result.rows.first().map(|row| row.values.as_slice()) {
+                Some([Value::Integer(0), Value::Integer(-1), ..]) => WalCheckpoint::NotApplicable,
+                Some([Value::Integer(0), ..]) => WalCheckpoint::Truncated,
+                Some([Value::Integer(_), ..]) => WalCheckpoint::Busy,
+                _ => WalCheckpoint::NotApplicable,
+            },
+        }
     }
 
     /// Opens the `default` database and brings its schema up to date: for work
@@ -445,6 +500,15 @@ impl<'a> Row<'a> {
         match self.opt_text(column)? {
             None => Ok(None),
             Some(_) => self.json(column).map(Some),
+        }
+    }
+
+    /// A nullable BLOB column.
+    pub fn opt_blob(&self, column: &str) -> ApiResult<Option<Vec<u8>>> {
+        match self.value(column)? {
+            Value::Blob(bytes) => Ok(Some(bytes.clone())),
+            Value::Null => Ok(None),
+            other => Self::mismatch(column, "a blob", other),
         }
     }
 
