@@ -7,6 +7,8 @@
 #   scripts/bench.sh --runtime spin   # only under Spin (SPIN, else spin on PATH)
 #   scripts/bench.sh --seconds 2 --rounds 1 --writers-seconds 5 --projects 1000 --interviews 10000   # a quick look
 #   scripts/bench.sh --only interviews --interviews 10000   # only the interviews table (list, paging, exports)
+#   scripts/bench.sh --only recordings --baseline-manifest other/spin.toml   # recording uploads and audio
+#                                     # exports, beside another build's (its spin.toml next to its components)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
