@@ -255,10 +255,12 @@ pub const OF_IDENTIFIER_SQL: &str = "SELECT interview_id FROM interviews
 
 /// [`expired`]'s statement (now in Unix milliseconds, limit): the projects
 /// with a retention (`projects_with_retention`), then each one's interviews
-/// stopped before its cutoff (`interviews_by_close`). `closed_at` is RFC 3339
+/// stopped before its cutoff (`interviews_by_close`). `CROSS JOIN` keeps that
+/// order: without statistics the planner may otherwise walk every stopped
+/// interview of every project, every maintenance run. `closed_at` is RFC 3339
 /// with milliseconds, so text order is time order.
 pub const EXPIRED_SQL: &str = "SELECT i.interview_id, i.tenant_id
-     FROM projects p JOIN interviews i ON i.project_id = p.project_id
+     FROM projects p CROSS JOIN interviews i ON i.project_id = p.project_id
      WHERE p.data_retention_days IS NOT NULL AND i.closed_at IS NOT NULL
        AND i.closed_at < strftime('%Y-%m-%dT%H:%M:%fZ', (?1 - p.data_retention_days * 86400000) / 1000.0, 'unixepoch')
      LIMIT ?2";
