@@ -123,8 +123,10 @@ fn round(client: &Client, app: &Server, tenant: &Tenant, project: &str, bytes: &
             .send()
             .unwrap();
         let status = response.status();
-        let _ = response.bytes();
-        assert_eq!(status, 200, "uploading chunk {index}");
+        if status != 200 {
+            let body = response.text().unwrap_or_default();
+            panic!("uploading chunk {index}: {status} {body}\nthe runtime's last lines:\n{}", app.output_tail(40));
+        }
         chunk_ms.push(sent.elapsed().as_secs_f64() * 1000.0);
     }
     let upload = started.elapsed();
