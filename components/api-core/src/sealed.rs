@@ -153,8 +153,6 @@ impl<S: BlobStore> BlobStore for Sealed<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::cell::RefCell;
-    use std::collections::HashMap;
 
     #[test]
     fn a_sealed_value_opens_with_its_key_and_label_only() {
@@ -194,22 +192,7 @@ mod tests {
         assert_eq!(Sealing::of_stored(None), Sealing::Plain);
     }
 
-    #[derive(Default)]
-    struct Blobs(RefCell<HashMap<String, Vec<u8>>>);
-
-    impl BlobStore for Blobs {
-        fn put(&self, key: &str, value: &[u8]) -> ApiResult<()> {
-            self.0.borrow_mut().insert(key.into(), value.into());
-            Ok(())
-        }
-        fn get(&self, key: &str) -> ApiResult<Option<Vec<u8>>> {
-            Ok(self.0.borrow().get(key).cloned())
-        }
-        fn delete(&self, key: &str) -> ApiResult<()> {
-            self.0.borrow_mut().remove(key);
-            Ok(())
-        }
-    }
+    use crate::files::blob::MemoryBlobs as Blobs;
 
     #[test]
     fn a_sealed_store_keeps_only_sealed_bytes() {

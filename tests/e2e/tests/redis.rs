@@ -155,13 +155,20 @@ fn local_keys(state_dir: &Path, like: &str) -> Vec<String> {
     keys
 }
 
-#[test]
-fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
-    let redis = RedisServer::start();
-    let config_dir = redis_runtime_config(&redis);
+/// The app on a fresh state directory with `redis` as its key-value store; the
+/// directories (runtime config, state) must outlive it.
+fn app_on_redis(redis: &RedisServer) -> (TestApp, [tempfile::TempDir; 2]) {
+    let config_dir = redis_runtime_config(redis);
     let state = tempfile::tempdir().unwrap();
     let runtime_config = config_dir.path().join("runtime-config.toml");
     let app = TestApp::start_configured(state.path(), &[], |config| config.runtime_config_file = Some(runtime_config));
+    (app, [config_dir, state])
+}
+
+#[test]
+fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
+    let redis = RedisServer::start();
+    let (app, _dirs) = app_on_redis(&redis);
     let tenant = app.create_tenant();
 
     // A file upload and download round trip: two chunks (1 MiB each at most).
@@ -236,10 +243,7 @@ fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
 #[test]
 fn an_erased_interviews_recording_leaves_redis_and_was_never_readable_there() {
     let redis = RedisServer::start();
-    let config_dir = redis_runtime_config(&redis);
-    let state = tempfile::tempdir().unwrap();
-    let runtime_config = config_dir.path().join("runtime-config.toml");
-    let app = TestApp::start_configured(state.path(), &[], |config| config.runtime_config_file = Some(runtime_config));
+    let (app, _dirs) = app_on_redis(&redis);
     let tenant = app.create_tenant();
     let mut project = project_body(json!({"interview_modes": ["talking"]}));
     project["project_name"] = json!("Redis erasure study");

@@ -137,8 +137,6 @@ pub fn ranged<S: BlobStore + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::cell::RefCell;
-    use std::collections::HashMap;
 
     #[test]
     fn ranges_follow_rfc_9110() {
@@ -153,22 +151,7 @@ mod tests {
         assert_eq!(span(Some("pages=1-2"), 100), Span::Full, "unparseable: ignored");
     }
 
-    #[derive(Default)]
-    struct Blobs(RefCell<HashMap<String, Vec<u8>>>);
-
-    impl BlobStore for Blobs {
-        fn put(&self, key: &str, value: &[u8]) -> ApiResult<()> {
-            self.0.borrow_mut().insert(key.into(), value.into());
-            Ok(())
-        }
-        fn get(&self, key: &str) -> ApiResult<Option<Vec<u8>>> {
-            Ok(self.0.borrow().get(key).cloned())
-        }
-        fn delete(&self, key: &str) -> ApiResult<()> {
-            self.0.borrow_mut().remove(key);
-            Ok(())
-        }
-    }
+    use crate::files::blob::MemoryBlobs as Blobs;
 
     fn read(start: u64, end: u64) -> Vec<u8> {
         let blobs = Blobs::default();

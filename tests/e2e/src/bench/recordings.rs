@@ -125,7 +125,7 @@ fn round(client: &Client, app: &Server, tenant: &Tenant, project: &str, bytes: &
         let status = response.status();
         if status != 200 {
             let body = response.text().unwrap_or_default();
-            panic!("uploading chunk {index}: {status} {body}\nthe runtime's last lines:\n{}", app.output_tail(40));
+            panic!("uploading chunk {index}: {status} {body}\nthe runtime's last lines:\n{}", app.process.output_tail(40));
         }
         chunk_ms.push(sent.elapsed().as_secs_f64() * 1000.0);
     }

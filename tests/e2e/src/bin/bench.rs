@@ -179,13 +179,6 @@ impl Server {
         Server { base: process.base_url(), process, state }
     }
 
-    /// The last lines the runtime printed (its components' logs), for a failure's message.
-    fn output_tail(&self, lines: usize) -> String {
-        let output = self.process.output();
-        let all: Vec<&str> = output.lines().collect();
-        all[all.len().saturating_sub(lines)..].join("\n")
-    }
-
     /// The runtime's state directory (`sqlite_db.db`, `sqlite_key_value.db`).
     fn state_dir(&self) -> PathBuf {
         self.state.path().to_path_buf()
