@@ -9,7 +9,7 @@ beyond its 404/409:
    (see _raw_body).
 2. Operations that use their resource up get a fresh one, made through the
    API, in place of the seeded one (FRESH): completing or pausing a project,
-   deleting a subscription, finishing a session.
+   deleting a subscription, finishing a session, erasing an interview.
 3. The session routes (SessionToken security, an interview_id) go to a live
    session: the seeded one until it ends (the interviewer closes it after a
    few answers), then a new one, with its bearer token.
@@ -125,6 +125,7 @@ FRESH = {
     "deactivate_project": ("project_id", _fresh_active_project),
     "delete_subscription": ("subscription_id", _fresh_subscription),
     "finish_session": ("interview_id", _fresh_session),
+    "erase_interview": ("interview_id", _fresh_session),
 }
 assert set(FRESH) == set(seed.FRESH_OPERATIONS), "hooks.FRESH and seed.FRESH_OPERATIONS differ"
 

@@ -93,7 +93,7 @@ HOOK_TARGET = "https://example.com/hook"
 CURSOR_OPERATIONS = {"list_projects": "/v1/projects", "list_interviews": "/v1/interviews"}
 
 # Operations that use their resource up: hooks.py gives each call a fresh one.
-FRESH_OPERATIONS = ("complete_project", "deactivate_project", "delete_subscription", "finish_session")
+FRESH_OPERATIONS = ("complete_project", "deactivate_project", "delete_subscription", "finish_session", "erase_interview")
 # Other operations hooks.py knows by name.
 HOOKED_OPERATIONS = ("start_session", "put_audio_chunk", "put_video_chunk", "confirm_subscription",
                      "create_webhook_secret", "upload_file", "create_subscription", "create_project")

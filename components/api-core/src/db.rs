@@ -74,6 +74,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "rules_in_rust",
         sql: include_str!("../migrations/0007_rules_in_rust.sql"),
     },
+    Migration {
+        version: 8,
+        name: "erasure",
+        sql: include_str!("../migrations/0008_erasure.sql"),
+    },
 ];
 
 pub fn latest_version() -> i64 {
@@ -151,10 +156,14 @@ impl Db {
                     Backend::VARIABLE
                 );
                 self.backend = Backend::Libsql;
-                Ok(())
+                return Ok(());
             }
-            other => other.map(drop).map_err(|error| ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `PRAGMA synchronous`"))),
+            other => other.map(drop).map_err(|error| ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `PRAGMA synchronous`")))?,
         }
+        // An interview row is rewritten by each answer, so old copies of it
+        // are freed long before it is erased (see `secure_delete`).
+        self.secure_delete();
+        Ok(())
     }
 
     /// One statement. On libSQL, one that sqld refused for contention
@@ -228,6 +237,17 @@ const MIGRATION_ATTEMPTS: u64 = 20;
 /// Tries of a statement libSQL refused for contention (see `Db::execute_with_retry`).
 const CONTENTION_ATTEMPTS: u64 = 20;
 
+/// What [`Db::checkpoint_wal`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WalCheckpoint {
+    /// Every frame is in the database file; the WAL is empty.
+    Truncated,
+    /// Another connection held it up: not all of it was done.
+    Busy,
+    /// No WAL here: the database is not in WAL mode, or the backend refuses the pragma.
+    NotApplicable,
+}
+
 /// What the request's rate-limit statement found: each bucket's count in this
 /// window (in the order asked), and the tenant key hash it looked up on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -243,6 +263,45 @@ impl Db {
         let mut db = Db { conn: Connection::open_default()?, backend: Backend::configured(), in_transaction: Default::default() };
         db.apply_local_pragmas()?;
         Ok(db)
+    }
+
+    /// `PRAGMA secure_delete = ON` for this connection: whatever it deletes or
+    /// frees (a row, an old version of an updated row, a page) is overwritten
+    /// with zeros, so erased personal data does not linger in free space of
+    /// the database file (docs/interviews.md, "Erasure"). Only a local file
+    /// needs it: a backend that refuses the pragma (a remote server, which
+    /// keeps its own files) is left as it is, and the answer says whether it is on.
+    pub fn secure_delete(&self) -> bool {
+        self.conn.execute("PRAGMA secure_delete = ON", &[]).is_ok()
+    }
+
+    /// `PRAGMA wal_checkpoint(TRUNCATE)`: copies every WAL frame into the
+    /// database file and truncates the WAL to zero bytes, so old page versions
+    /// (rows as they were before an erasure) leave the WAL. Another connection
+    /// reading or writing meanwhile makes it [`WalCheckpoint::Busy`]: try
+    /// again later. A database not in WAL mode, or a backend that refuses the
+    /// pragma (a remote one), has nothing to checkpoint here.
+    pub fn checkpoint_wal(&self) -> WalCheckpoint {
+        if self.backend != Backend::Local {
+            return WalCheckpoint::NotApplicable;
+        }
+        match self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)", &[]) {
+            Err(error) => {
+                let message = format!("{error:?}");
+                if is_contention(&message) {
+                    WalCheckpoint::Busy
+                } else {
+                    WalCheckpoint::NotApplicable
+                }
+            }
+            // One row: busy (1 when it could not finish), WAL frames, frames checkpointed (-1 without a WAL).
+            Ok(result) => match result.rows.first().map(|row| row.values.as_slice()) {
+                Some([Value::Integer(0), Value::Integer(-1), ..]) => WalCheckpoint::NotApplicable,
+                Some([Value::Integer(0), ..]) => WalCheckpoint::Truncated,
+                Some([Value::Integer(_), ..]) => WalCheckpoint::Busy,
+                _ => WalCheckpoint::NotApplicable,
+            },
+        }
     }
 
     /// Opens the `default` database and brings its schema up to date: for work
@@ -537,6 +596,15 @@ impl<'a> Row<'a> {
         match self.opt_text(column)? {
             None => Ok(None),
             Some(_) => self.json(column).map(Some),
+        }
+    }
+
+    /// A nullable BLOB column.
+    pub fn opt_blob(&self, column: &str) -> ApiResult<Option<Vec<u8>>> {
+        match self.value(column)? {
+            Value::Blob(bytes) => Ok(Some(bytes.clone())),
+            Value::Null => Ok(None),
+            other => Self::mismatch(column, "a blob", other),
         }
     }
 

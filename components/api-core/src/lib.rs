@@ -18,6 +18,7 @@ pub mod paging;
 pub mod projects;
 pub mod rate_limit;
 pub mod routes;
+pub mod sealed;
 pub mod service;
 pub mod sessions;
 pub mod tenants;

@@ -1,11 +1,15 @@
 //! The maintenance run (docs/deploy.md): ends the interviews idle for too long,
-//! then sends the webhook deliveries that are due. The cron component calls it
+//! erases those past their project's retention, sends the webhook deliveries
+//! that are due, then completes erasures (the key-value entries left to delete,
+//! and a WAL checkpoint after any erasure: docs/interviews.md, "Erasure"). The cron component calls it
 //! every few seconds where Spin's cron trigger runs; elsewhere an external
 //! scheduler calls `POST /v1/maintenance/run`. Runs may overlap (the cron and
 //! the route, or two schedulers): deliveries are leased before they are sent,
 //! so each attempt goes out once, and ending an interview is a guarded update.
 
 use crate::db::Db;
+use crate::files;
+use crate::interviews;
 use crate::outbound;
 use crate::sessions;
 use crate::time;
@@ -19,6 +23,8 @@ use std::time::{Duration, Instant, SystemTime};
 pub struct Report {
     /// Interviews ended for inactivity.
     pub ended_interviews: usize,
+    /// Interviews erased because their project's retention had passed.
+    pub erased_interviews: usize,
     pub deliveries: DeliveryCounts,
 }
 
@@ -41,9 +47,17 @@ pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
         Ok(ended) => report.ended_interviews = ended,
         Err(error) => problems.push(format!("ending idle interviews: {error:?}")),
     }
+    match interviews::erasure::erase_expired(db, now) {
+        Ok(erased) => report.erased_interviews = erased,
+        Err(error) => problems.push(format!("erasing interviews past retention: {error:?}")),
+    }
     match deliver(db, now) {
         Ok(counts) => report.deliveries = counts,
         Err(error) => problems.push(error),
+    }
+    // Last: after this run's own erasures, and with no delivery still writing.
+    if let Err(error) = interviews::erasure::complete_erasures(db, files::open_store) {
+        problems.push(format!("completing erasures: {error:?}"));
     }
     if problems.is_empty() {
         Ok(report)

@@ -1,11 +1,13 @@
 //! Interviews for the tenant's API (docs/interviews.md): the filtered list,
-//! flagging, the recordings (`/v1/interviews/...`), the two CSV exports and the
+//! flagging, erasure, the recordings (`/v1/interviews/...`), erasing an
+//! interviewee (`/v1/interviewees/erase`), the two CSV exports and the
 //! survey results of a project (`/v1/projects/{id}/...`, routed here by spin.toml's
 //! parameter routes, which win over the projects component's wildcard). The
 //! domain code lives in `api_core::interviews`.
 
 use api_core::auth::Tenant;
 use api_core::files;
+use api_core::interviews::erasure;
 use api_core::interviews::export::{self, ExportKind};
 use api_core::interviews::{self, media, ListQuery};
 use api_core::sessions::recordings::RecordingKind;
@@ -22,6 +24,8 @@ type Answer = Pin<Box<dyn Future<Output = ApiResult<Reply>>>>;
 async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
         .route(Method::Get, "/v1/interviews", Handler::Tenant(list))
+        .route(Method::Delete, "/v1/interviews/:interview_id", Handler::Tenant(erase))
+        .route(Method::Post, "/v1/interviewees/erase", Handler::Tenant(erase_interviewee))
         .route(Method::Post, "/v1/interviews/:interview_id/flag", Handler::Tenant(flag))
         .route(Method::Get, "/v1/interviews/:interview_id/audio-export", Handler::TenantStream(audio_export))
         .route(Method::Get, "/v1/interviews/:interview_id/video-export", Handler::TenantStream(video_export))
@@ -41,6 +45,21 @@ fn flag(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathP
     let reason = interviews::parse_flag(&body)?;
     let answer = interviews::flag(&context.db, &tenant.id_string(), params.get("interview_id"), &reason)?;
     Ok(ApiResponse::json(200, &answer))
+}
+
+/// 204; 404 for an interview the tenant does not have (or no longer has).
+fn erase(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    let blobs = files::open_store()?;
+    erasure::erase_interview(&context.db, &blobs, &tenant.id_string(), params.get("interview_id"))?;
+    Ok(ApiResponse::empty(204))
+}
+
+/// 200 `{"erased": N}`: every interview of the tenant with that identifier.
+fn erase_interviewee(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let identifier = erasure::parse_erase_request(&validation::json_body(request)?)?;
+    let blobs = files::open_store()?;
+    let erased = erasure::erase_interviewee(&context.db, &blobs, &tenant.id_string(), &identifier)?;
+    Ok(ApiResponse::json(200, &serde_json::json!({ "erased": erased })))
 }
 
 fn project_id(params: &PathParams) -> ApiResult<String> {

@@ -1,6 +1,7 @@
 //! The maintenance run on Spin's cron trigger (`[[trigger.cron]]`, world
 //! `fermyon:spin-cron/spin-cron@2.0.0`): every few seconds, `api_core::maintenance`
-//! ends idle interviews and sends the webhook deliveries that are due. Where no
+//! ends idle interviews, erases those past their project's retention and sends
+//! the webhook deliveries that are due. Where no
 //! cron trigger runs, `POST /v1/maintenance/run` (the `operator` component) does
 //! the same run for an external scheduler.
 
@@ -27,8 +28,9 @@ impl Guest for Maintenance {
 
 fn summary(report: &maintenance::Report) -> String {
     format!(
-        "ended {} idle interview(s); deliveries: {} attempted, {} delivered, {} retrying, {} failed",
+        "ended {} idle interview(s); erased {} past retention; deliveries: {} attempted, {} delivered, {} retrying, {} failed",
         report.ended_interviews,
+        report.erased_interviews,
         report.deliveries.attempted,
         report.deliveries.delivered,
         report.deliveries.retrying,

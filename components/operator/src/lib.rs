@@ -13,7 +13,7 @@ async fn handle(request: IncomingRequest) -> Response {
     api_core::serve(request, &router).await
 }
 
-/// 200 with what the run did: `{ended_interviews, deliveries:{attempted,delivered,retrying,failed}}`.
+/// 200 with what the run did: `{ended_interviews, erased_interviews, deliveries:{attempted,delivered,retrying,failed}}`.
 fn run(context: &Context, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     let report = maintenance::run(&context.db, time::now()).map_err(|problem| ApiError::internal(std::io::Error::other(problem)))?;
     Ok(ApiResponse::json(200, &report))

@@ -176,6 +176,13 @@ impl RuntimeProcess {
         }
     }
 
+    /// The last `lines` lines of [`RuntimeProcess::output`], for a failure's message.
+    pub fn output_tail(&self, lines: usize) -> String {
+        let output = self.output();
+        let all: Vec<&str> = output.lines().collect();
+        all[all.len().saturating_sub(lines)..].join("\n")
+    }
+
     /// Everything the runtime printed so far (its components' logs included).
     pub fn output(&self) -> String {
         let mut text = String::new();

@@ -41,7 +41,7 @@ fn tenant_creation_returns_the_tenant_and_a_working_key_once() {
     };
     let (status, types) = event_types(app, &tenant);
     assert_eq!(status, 200);
-    assert_eq!(types, json!(["project.published", "project.completed", "interview.finished"]));
+    assert_eq!(types, json!(["project.published", "project.completed", "interview.finished", "interview.erased"]));
 }
 
 #[test]

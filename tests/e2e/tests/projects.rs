@@ -177,6 +177,7 @@ fn create_returns_201_and_applies_every_default() {
     assert_eq!(project["project_description"], Value::Null);
     assert_eq!(project["redirect_url"], Value::Null);
     assert_eq!(project["max_interviews"], Value::Null);
+    assert_eq!(project["data_retention_days"], Value::Null, "kept until erased");
     assert_eq!(project["status"], "draft");
     assert_eq!(project["project_objective"], valid_project()["project_objective"]);
     assert_eq!(project["recruiting_criteria"], valid_project()["recruiting_criteria"]);
@@ -199,13 +200,14 @@ fn create_keeps_every_given_field() {
         "interview_length": 20,
         "screeners": {"screener_blocks": [{"question": "Do you shop online?"}], "screen_out_url": "https://shop.example.com/sorry"},
         "max_interviews": 25,
+        "data_retention_days": 180,
         "unknown_field": "ignored",
     }));
     let id = create_ok(app, &tenant, &body);
     let project = detail(app, &tenant, &id);
     for field in [
         "project_description", "specific_guidelines", "redirect_url", "interview_modes", "camera_access", "logo_url",
-        "primary_color", "interview_languages", "interview_length", "screeners", "max_interviews",
+        "primary_color", "interview_languages", "interview_length", "screeners", "max_interviews", "data_retention_days",
     ] {
         assert_eq!(project[field], body[field], "{field}");
     }
@@ -238,7 +240,7 @@ fn list_and_single_reads_have_their_own_fields() {
             "status", "max_interviews",
             // additive: what can be written can be read back (not created_at: the contract
             // has it "in the project list only")
-            "project_name", "secondary_color", "text_color",
+            "data_retention_days", "project_name", "secondary_color", "text_color",
         ])
     );
     assert_eq!(project["project_name"], "Checkout study");
@@ -550,6 +552,23 @@ fn max_interviews_is_1_to_100000_or_null() {
 }
 
 #[test]
+fn data_retention_days_is_1_to_3650_or_null() {
+    let (app, tenant) = setup();
+    let at = json!(["body", "data_retention_days"]);
+    assert_create_error(app, &tenant, json!({"data_retention_days": 0}), at.clone(), "greater_than_equal");
+    assert_create_error(app, &tenant, json!({"data_retention_days": 3651}), at.clone(), "less_than_equal");
+    assert_create_error(app, &tenant, json!({"data_retention_days": "30 days"}), at.clone(), "int_type");
+    let id = create_ok(app, &tenant, &with(json!({"data_retention_days": 3650})));
+    assert_eq!(detail(app, &tenant, &id)["data_retention_days"], 3650);
+    let (status, body) = patch(app, &tenant, &id, &json!({"data_retention_days": -1}));
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["detail"][0]["loc"], at);
+    assert_eq!(detail(app, &tenant, &id)["data_retention_days"], 3650, "a refused patch changes nothing");
+    assert_eq!(patch(app, &tenant, &id, &json!({"data_retention_days": 1})).0, 200);
+    assert_eq!(detail(app, &tenant, &id)["data_retention_days"], 1);
+}
+
+#[test]
 fn screeners_must_be_an_object() {
     let (app, tenant) = setup();
     assert_create_error(app, &tenant, json!({"screeners": ["q"]}), json!(["body", "screeners"]), "dict_type");
@@ -601,16 +620,20 @@ fn patch_null_clears_nullable_fields() {
     let (app, tenant) = setup();
     let body = with(json!({
         "project_description": "d", "specific_guidelines": "g", "redirect_url": "https://x.example.com/done",
-        "screeners": {"screener_blocks": []}, "max_interviews": 5,
+        "screeners": {"screener_blocks": []}, "max_interviews": 5, "data_retention_days": 30,
     }));
     let id = create_ok(app, &tenant, &body);
     let cleared = json!({
         "project_description": null, "specific_guidelines": null, "redirect_url": null, "logo_url": null,
         "primary_color": null, "secondary_color": null, "text_color": null, "screeners": null, "max_interviews": null,
+        "data_retention_days": null,
     });
     assert_eq!(patch(app, &tenant, &id, &cleared).0, 200);
     let project = detail(app, &tenant, &id);
-    for field in ["project_description", "specific_guidelines", "redirect_url", "logo_url", "primary_color", "screeners", "max_interviews"] {
+    for field in [
+        "project_description", "specific_guidelines", "redirect_url", "logo_url", "primary_color", "screeners", "max_interviews",
+        "data_retention_days",
+    ] {
         assert_eq!(project[field], Value::Null, "{field}");
     }
 }

@@ -2,7 +2,8 @@
 //! config (`[key_value_store.default] type = "redis"`), as a production
 //! deployment runs it: file chunks and recording chunks must land in Redis,
 //! under the same keys the app uses (Spin's Redis store adds no prefix), and
-//! nothing in the local `sqlite_key_value.db`.
+//! nothing in the local `sqlite_key_value.db`; an erased interview's recording
+//! leaves Redis, and was never readable there.
 //!
 //! Needs `redis-server` and `redis-cli` (`make test` installs them with
 //! scripts/setup-redis.sh). Each test runs its own server on a free loopback
@@ -59,13 +60,20 @@ fn local_keys(state_dir: &Path, like: &str) -> Vec<String> {
     keys
 }
 
-#[test]
-fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
-    let redis = RedisServer::start();
-    let config_dir = redis_runtime_config(&redis);
+/// The app on a fresh state directory with `redis` as its key-value store; the
+/// directories (runtime config, state) must outlive it.
+fn app_on_redis(redis: &RedisServer) -> (TestApp, [tempfile::TempDir; 2]) {
+    let config_dir = redis_runtime_config(redis);
     let state = tempfile::tempdir().unwrap();
     let runtime_config = config_dir.path().join("runtime-config.toml");
     let app = TestApp::start_configured(state.path(), &[], |config| config.runtime_config_file = Some(runtime_config));
+    (app, [config_dir, state])
+}
+
+#[test]
+fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
+    let redis = RedisServer::start();
+    let (app, _dirs) = app_on_redis(&redis);
     let tenant = app.create_tenant();
 
     // A file upload and download round trip: two chunks (1 MiB each at most).
@@ -119,12 +127,74 @@ fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
     assert_eq!((status, recorded), (StatusCode::OK, json!({"kind": "audio", "chunks": 1, "size": 1500})));
     let recording_keys = redis.scan(&format!("recording:{interview_id}:audio:0:*"));
     assert_eq!(recording_keys.len(), 1, "{recording_keys:?}");
-    assert_eq!(redis.strlen(&recording_keys[0]), audio.len());
-    assert!(redis.get(&recording_keys[0]) == audio);
+    // Sealed with the interview's key (docs/interviews.md, "Erasure"): a version
+    // byte, a nonce and a tag more than the chunk, and none of its bytes in the clear.
+    assert_eq!(redis.strlen(&recording_keys[0]), audio.len() + api_core::sealed::OVERHEAD);
+    let stored = redis.get(&recording_keys[0]);
+    assert!(!stored.windows(64).any(|window| audio.windows(64).any(|part| part == window)), "no run of the audio in Redis");
+    let exported = app.get(&format!("/v1/interviews/{interview_id}/audio-export")).auth(&tenant).send().unwrap();
+    assert!(exported.bytes().unwrap() == audio, "the export opens it");
 
     // Nothing of it went to the local key-value file.
     assert_eq!(local_keys(&app.state_dir, "file:%"), Vec::<String>::new());
     assert_eq!(local_keys(&app.state_dir, "recording:%"), Vec::<String>::new());
     // The records themselves stay in the default SQLite database, as before.
     assert!(app.state_dir.join("sqlite_db.db").exists());
+}
+
+/// An interview's recording in Redis is sealed: no byte of its marker in any
+/// value (`GET`) or serialized value (`DUMP`); once the interview is erased and
+/// a maintenance run has passed, its keys are gone.
+#[test]
+fn an_erased_interviews_recording_leaves_redis_and_was_never_readable_there() {
+    let redis = RedisServer::start();
+    let (app, _dirs) = app_on_redis(&redis);
+    let tenant = app.create_tenant();
+    let mut project = project_body(json!({"interview_modes": ["talking"]}));
+    project["project_name"] = json!("Redis erasure study");
+    let (status, created) = json_of(app.post("/v1/projects").auth(&tenant).json(&project).send().unwrap());
+    assert_eq!(status, 201, "{created}");
+    let project_id = created["project_id"].as_str().unwrap().to_string();
+    assert_eq!(app.post(&format!("/v1/projects/{project_id}/activate")).auth(&tenant).send().unwrap().status(), 200);
+    let mut start = start_body(&project_id, "production");
+    start["mode"] = json!("talking");
+    let (status, session) = json_of(app.post("/v1/sessions").json(&start).send().unwrap());
+    assert_eq!(status, 201, "{session}");
+    let interview_id = session["interview_id"].as_str().unwrap().to_string();
+    let token = session["session_token"].as_str().unwrap().to_string();
+    let marker = format!("REDIS-VOICE-MARKER-{}", uuid::Uuid::new_v4().simple());
+    let mut audio = png(300_000);
+    for at in [0, 150_000, audio.len() - marker.len()] {
+        audio[at..at + marker.len()].copy_from_slice(marker.as_bytes());
+    }
+    for (index, chunk) in audio.chunks(100_000).enumerate() {
+        let response = app
+            .request("PUT", &format!("/v1/sessions/{interview_id}/recordings/audio/{index}"))
+            .bearer_auth(&token)
+            .header("content-type", "audio/webm")
+            .body(chunk.to_vec())
+            .send()
+            .unwrap();
+        assert_eq!(response.status(), 200);
+    }
+    let holds_marker = |bytes: &[u8]| bytes.windows(marker.len()).any(|window| window == marker.as_bytes());
+    let everything = |redis: &RedisServer| -> Vec<(String, Vec<u8>, Vec<u8>)> {
+        redis.scan("*").into_iter().map(|key| (key.clone(), redis.cli(&["GET", &key]), redis.cli(&["DUMP", &key]))).collect()
+    };
+    assert_eq!(redis.scan(&format!("recording:{interview_id}:*")).len(), 3);
+    for (key, value, dump) in everything(&redis) {
+        assert!(!holds_marker(&value) && !holds_marker(&dump), "{key} holds the recording in the clear");
+    }
+    let exported = app.get(&format!("/v1/interviews/{interview_id}/audio-export")).auth(&tenant).send().unwrap();
+    assert!(exported.bytes().unwrap() == audio, "the export opens the sealed chunks");
+
+    let erased = app.request("DELETE", &format!("/v1/interviews/{interview_id}")).auth(&tenant).send().unwrap();
+    assert_eq!(erased.status(), 204);
+    app.host.run_cron("maintenance").unwrap();
+    assert_eq!(redis.scan(&format!("recording:{interview_id}:*")), Vec::<String>::new(), "the chunks are deleted");
+    for (key, value, dump) in everything(&redis) {
+        assert!(!holds_marker(&value) && !holds_marker(&dump), "{key} holds the recording in the clear");
+    }
+    let response = app.get(&format!("/v1/interviews/{interview_id}/audio-export")).auth(&tenant).send().unwrap();
+    assert_eq!(response.status(), 404);
 }

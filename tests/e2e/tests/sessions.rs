@@ -391,7 +391,8 @@ fn recordings_arrive_in_order_within_their_limit() {
     assert_eq!(put("sound", 0, "audio/webm", vec![4; 10]).0, 404, "audio and video are the two recordings");
     assert_eq!(put("audio", 2, "audio/webm", Vec::new()).0, 422, "an empty chunk is refused");
 
-    // The bytes are key-value chunks, listed by the metadata rows.
+    // The bytes are key-value chunks, listed by the metadata rows, each sealed
+    // with the interview's key (a version byte, a nonce and a tag more).
     let keys: Vec<(String, i64)> = key_value(&app)
         .prepare("SELECT key, length(value) FROM spin_key_value WHERE key LIKE ? ORDER BY key")
         .unwrap()
@@ -399,7 +400,8 @@ fn recordings_arrive_in_order_within_their_limit() {
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    assert_eq!(keys.iter().map(|(_, len)| *len).collect::<Vec<_>>(), vec![1000, 1000], "{keys:?}");
+    let sealed = 1000 + api_core::sealed::OVERHEAD as i64;
+    assert_eq!(keys.iter().map(|(_, len)| *len).collect::<Vec<_>>(), vec![sealed, sealed], "{keys:?}");
     let listed: Vec<(String, i64)> = database(&app)
         .prepare("SELECT blob_key, byte_offset FROM recording_chunks WHERE interview_id = ? AND kind = 'audio' ORDER BY idx")
         .unwrap()

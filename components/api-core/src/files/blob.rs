@@ -32,6 +32,43 @@ impl BlobStore for spin_sdk::key_value::Store {
     }
 }
 
+/// A borrowed store is a store (a wrapper such as `sealed::Sealed` can hold one).
+impl<S: BlobStore + ?Sized> BlobStore for &S {
+    fn put(&self, key: &str, value: &[u8]) -> ApiResult<()> {
+        (**self).put(key, value)
+    }
+
+    fn get(&self, key: &str) -> ApiResult<Option<Vec<u8>>> {
+        (**self).get(key)
+    }
+
+    fn delete(&self, key: &str) -> ApiResult<()> {
+        (**self).delete(key)
+    }
+}
+
+/// A store in memory, for unit tests.
+#[cfg(test)]
+#[derive(Default)]
+pub struct MemoryBlobs(pub std::cell::RefCell<std::collections::HashMap<String, Vec<u8>>>);
+
+#[cfg(test)]
+impl BlobStore for MemoryBlobs {
+    fn put(&self, key: &str, value: &[u8]) -> ApiResult<()> {
+        self.0.borrow_mut().insert(key.into(), value.into());
+        Ok(())
+    }
+
+    fn get(&self, key: &str) -> ApiResult<Option<Vec<u8>>> {
+        Ok(self.0.borrow().get(key).cloned())
+    }
+
+    fn delete(&self, key: &str) -> ApiResult<()> {
+        self.0.borrow_mut().remove(key);
+        Ok(())
+    }
+}
+
 /// The `default` key-value store of the component.
 pub fn open_store() -> ApiResult<spin_sdk::key_value::Store> {
     Ok(spin_sdk::key_value::Store::open_default()?)

@@ -8,6 +8,7 @@ use crate::db::Db;
 use crate::error::{ApiError, ApiResult};
 use crate::files::BlobStore;
 use crate::http::{ApiResponse, BodySource, Reply};
+use crate::sealed::Sealed;
 use crate::sessions::recordings::{self, RecordingKind};
 
 /// Which bytes to send, inclusive.
@@ -92,9 +93,9 @@ pub fn download<S: BlobStore + 'static>(
     let Some(interview_id) = super::interview_id(interview_id) else {
         return Err(ApiError::not_found("Interview"));
     };
-    if !store::interview_exists(db, tenant_id, &interview_id)? {
+    let Some(sealing) = store::interview_sealing(db, tenant_id, &interview_id)? else {
         return Err(ApiError::not_found("Interview"));
-    }
+    };
     let recording = recordings::find(db, &interview_id, kind)?.ok_or_else(missing)?;
     let head = ApiResponse::empty(200)
         .with_header("content-type", recording.content_type.clone())
@@ -105,7 +106,8 @@ pub fn download<S: BlobStore + 'static>(
         .with_header("cache-control", "private, no-store")
         .with_header("x-content-type-options", "nosniff");
     let chunks = recordings::chunks(db, &interview_id, kind)?;
-    ranged(head, recording.size, range, chunks, blobs)
+    // Each chunk is opened with the interview's key as it is read.
+    ranged(head, recording.size, range, chunks, Sealed::new(blobs, sealing))
 }
 
 /// Answers with the bytes a `Range` header asks for (200 whole, 206 a part, 416)
@@ -135,8 +137,6 @@ pub fn ranged<S: BlobStore + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::cell::RefCell;
-    use std::collections::HashMap;
 
     #[test]
     fn ranges_follow_rfc_9110() {
@@ -151,22 +151,7 @@ mod tests {
         assert_eq!(span(Some("pages=1-2"), 100), Span::Full, "unparseable: ignored");
     }
 
-    #[derive(Default)]
-    struct Blobs(RefCell<HashMap<String, Vec<u8>>>);
-
-    impl BlobStore for Blobs {
-        fn put(&self, key: &str, value: &[u8]) -> ApiResult<()> {
-            self.0.borrow_mut().insert(key.into(), value.into());
-            Ok(())
-        }
-        fn get(&self, key: &str) -> ApiResult<Option<Vec<u8>>> {
-            Ok(self.0.borrow().get(key).cloned())
-        }
-        fn delete(&self, key: &str) -> ApiResult<()> {
-            self.0.borrow_mut().remove(key);
-            Ok(())
-        }
-    }
+    use crate::files::blob::MemoryBlobs as Blobs;
 
     fn read(start: u64, end: u64) -> Vec<u8> {
         let blobs = Blobs::default();

@@ -1,10 +1,12 @@
 //! Interviews for the tenant's API (docs/interviews.md): the filtered, paged
 //! list; the two CSV exports of a project, streamed page by page; the
-//! recordings, with `Range`; flagging.
+//! recordings, with `Range`; flagging; erasure.
 //!
 //! Submodules: [`export`] (the CSV exports), [`transcript`] (their transcription
-//! cell), [`media`] (recording downloads), [`store`] (SQLite).
+//! cell), [`media`] (recording downloads), [`erasure`] (erasing interviews, by
+//! request and for retention), [`store`] (SQLite).
 
+pub mod erasure;
 pub mod export;
 pub mod media;
 pub mod store;

@@ -14,6 +14,7 @@ use super::{ListItem, ListQuery, Position};
 use crate::db::{self, Db, SqlValue, Tx};
 use crate::projects::Environment;
 use crate::error::ApiResult;
+use crate::sealed::Sealing;
 use crate::sessions::{InterviewStatus, SessionState};
 
 /// Counting a candidate stops here: beyond it, walking it costs the same as
@@ -208,13 +209,156 @@ pub fn project_exists(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<b
     Ok(found.is_some())
 }
 
-/// Whether the tenant has this interview.
-pub fn interview_exists(db: &Db, tenant_id: &str, interview_id: &str) -> ApiResult<bool> {
-    let found = db.query_scalar(
-        "SELECT 1 FROM interviews WHERE interview_id = ? AND tenant_id = ?",
+/// How the tenant's interview's blobs are kept (its key); `None` when the
+/// tenant has no such interview.
+pub fn interview_sealing(db: &Db, tenant_id: &str, interview_id: &str) -> ApiResult<Option<Sealing>> {
+    let result = db.query(
+        "SELECT data_key FROM interviews WHERE interview_id = ? AND tenant_id = ?",
         &[db::text(interview_id), db::text(tenant_id)],
     )?;
-    Ok(found.is_some())
+    db::read_first(&result, |row| Ok(Sealing::of_stored(row.opt_blob("data_key")?.as_deref())))
+}
+
+/// An interview as erasure needs it.
+#[derive(Debug, Clone)]
+pub struct Erasable {
+    pub interview_id: String,
+    pub tenant_id: String,
+    pub project_id: String,
+    pub state: SessionState,
+    pub session_token_hash: String,
+}
+
+/// The tenant's interview, to erase; `None` when the tenant has none by that id.
+pub fn erasable(db: &Db, tenant_id: &str, interview_id: &str) -> ApiResult<Option<Erasable>> {
+    let result = db.query(
+        "SELECT interview_id, tenant_id, project_id, state, session_token_hash FROM interviews
+         WHERE interview_id = ? AND tenant_id = ?",
+        &[db::text(interview_id), db::text(tenant_id)],
+    )?;
+    db::read_first(&result, |row| {
+        Ok(Erasable {
+            interview_id: row.text("interview_id")?,
+            tenant_id: row.text("tenant_id")?,
+            project_id: row.text("project_id")?,
+            state: row.named("state")?,
+            session_token_hash: row.text("session_token_hash")?,
+        })
+    })
+}
+
+/// [`interviews_of_identifier`]'s statement (tenant, identifier, whether it is
+/// an e-mail address): on `interviews_by_identifier`, whose NOCASE order
+/// serves both the exact and the case-blind match.
+pub const OF_IDENTIFIER_SQL: &str = "SELECT interview_id FROM interviews
+     WHERE tenant_id = ?1 AND identifier = ?2 COLLATE NOCASE AND (?3 OR identifier = ?2)";
+
+/// [`expired`]'s statement (now in Unix milliseconds, limit): the projects
+/// with a retention (`projects_with_retention`), then each one's interviews
+/// stopped before its cutoff (`interviews_by_close`). `CROSS JOIN` keeps that
+/// order: without statistics the planner may otherwise walk every stopped
+/// interview of every project, every maintenance run. `closed_at` is RFC 3339
+/// with milliseconds, so text order is time order.
+pub const EXPIRED_SQL: &str = "SELECT i.interview_id, i.tenant_id
+     FROM projects p CROSS JOIN interviews i ON i.project_id = p.project_id
+     WHERE p.data_retention_days IS NOT NULL AND i.closed_at IS NOT NULL
+       AND i.closed_at < strftime('%Y-%m-%dT%H:%M:%fZ', (?1 - p.data_retention_days * 86400000) / 1000.0, 'unixepoch')
+     LIMIT ?2";
+
+/// The tenant's interviews with this identifier, in any project and
+/// environment: exactly, or, for an e-mail address (one with `@`), whatever
+/// the case of its ASCII letters.
+pub fn interviews_of_identifier(db: &Db, tenant_id: &str, identifier: &str) -> ApiResult<Vec<String>> {
+    let result = db.query(
+        OF_IDENTIFIER_SQL,
+        &[db::text(tenant_id), db::text(identifier), SqlValue::Integer(identifier.contains('@') as i64)],
+    )?;
+    db::read_all(&result, |row| row.text("interview_id"))
+}
+
+/// Up to `limit` interviews past their project's retention at `now_ms`: those
+/// that stopped (`closed_at`) more than `data_retention_days` days before.
+pub fn expired(db: &Db, now_ms: i64, limit: i64) -> ApiResult<Vec<(String, String)>> {
+    let result = db.query(EXPIRED_SQL, &[SqlValue::Integer(now_ms), SqlValue::Integer(limit)])?;
+    db::read_all(&result, |row| Ok((row.text("interview_id")?, row.text("tenant_id")?)))
+}
+
+/// What deleting an interview's rows left to do.
+pub struct ErasedRows {
+    /// Its `interview.finished` event, to redact.
+    pub finished_event_id: Option<String>,
+    /// Its recording chunks' key-value entries, to delete (listed in `erased_blobs` until they are).
+    pub blob_keys: Vec<String>,
+}
+
+/// Deletes every row of the interview, in the caller's transaction: its turns,
+/// metadata rows, recording rows and the interview row with its data key;
+/// notes its key-value entries in `erased_blobs`, and leaves its tombstone.
+pub fn erase_rows(tx: &Tx, interview: &Erasable, erased_at: &str) -> ApiResult<ErasedRows> {
+    let id = || db::text(&interview.interview_id);
+    let noted = tx.query(
+        "INSERT OR IGNORE INTO erased_blobs (blob_key, erased_at)
+         SELECT blob_key, ? FROM recording_chunks WHERE interview_id = ? RETURNING blob_key",
+        &[db::text(erased_at), id()],
+    )?;
+    let blob_keys = db::read_all(&noted, |row| row.text("blob_key"))?;
+    for table in ["interview_turns", "interview_metadata", "recording_chunks", "recordings"] {
+        tx.execute(&format!("DELETE FROM {table} WHERE interview_id = ?"), &[id()])?;
+    }
+    let deleted = tx.query("DELETE FROM interviews WHERE interview_id = ? RETURNING finished_event_id", &[id()])?;
+    let finished_event_id = db::read_first(&deleted, |row| row.opt_text("finished_event_id"))?.flatten();
+    tx.execute(
+        "INSERT OR IGNORE INTO erased_interviews (interview_id, tenant_id, project_id, session_token_hash, erased_at)
+         VALUES (?, ?, ?, ?, ?)",
+        &[
+            id(),
+            db::text(&interview.tenant_id),
+            db::text(&interview.project_id),
+            db::text(&interview.session_token_hash),
+            db::text(erased_at),
+        ],
+    )?;
+    Ok(ErasedRows { finished_event_id, blob_keys })
+}
+
+/// Key-value entries of erased interviews still to delete, up to `limit`.
+pub fn erased_blobs(db: &Db, limit: i64) -> ApiResult<Vec<String>> {
+    let result = db.query("SELECT blob_key FROM erased_blobs LIMIT ?", &[SqlValue::Integer(limit)])?;
+    db::read_all(&result, |row| row.text("blob_key"))
+}
+
+/// Forgets key-value entries that are deleted now.
+pub fn forget_erased_blobs(db: &Db, blob_keys: &[String]) -> ApiResult<()> {
+    if blob_keys.is_empty() {
+        return Ok(());
+    }
+    db.execute(
+        &format!("DELETE FROM erased_blobs WHERE blob_key IN ({})", placeholders(blob_keys.len())),
+        &texts(blob_keys),
+    )
+}
+
+/// Erased interviews whose old pages the WAL may still hold, up to `limit`.
+pub fn awaiting_checkpoint(db: &Db, limit: i64) -> ApiResult<Vec<String>> {
+    let result = db.query(
+        "SELECT interview_id FROM erased_interviews WHERE awaiting_checkpoint = 1 LIMIT ?",
+        &[SqlValue::Integer(limit)],
+    )?;
+    db::read_all(&result, |row| row.text("interview_id"))
+}
+
+/// Notes that the WAL was truncated after these erasures.
+pub fn checkpointed(db: &Db, interview_ids: &[String]) -> ApiResult<()> {
+    if interview_ids.is_empty() {
+        return Ok(());
+    }
+    db.execute(
+        &format!(
+            "UPDATE erased_interviews SET awaiting_checkpoint = 0 WHERE interview_id IN ({})",
+            placeholders(interview_ids.len())
+        ),
+        &texts(interview_ids),
+    )
 }
 
 /// What flagging changed.

@@ -4,7 +4,7 @@
 use super::{survey, CameraAccess, CreateDefaults, InterviewMode, Language};
 use super::{
     CREATE_LANGUAGES, DEFAULT_CAMERA_ACCESS, DEFAULT_INTERVIEW_LENGTH, DEFAULT_INTERVIEW_MODE, DEFAULT_LANGUAGE,
-    DEFAULT_PRIMARY_COLOR, INTERVIEW_LENGTHS, MAX_INTERVIEWS, MAX_NAME, MAX_TEXT,
+    DEFAULT_PRIMARY_COLOR, INTERVIEW_LENGTHS, MAX_INTERVIEWS, MAX_NAME, MAX_RETENTION_DAYS, MAX_TEXT,
 };
 
 use crate::error::{FieldError, LocPart};
@@ -55,6 +55,10 @@ fn length_rule(value: &Value, loc: Vec<LocPart>) -> Checked<i64> {
 
 fn max_interviews_rule(value: &Value, loc: Vec<LocPart>) -> Checked<i64> {
     int_in(value, loc, 1, MAX_INTERVIEWS)
+}
+
+fn retention_rule(value: &Value, loc: Vec<LocPart>) -> Checked<i64> {
+    int_in(value, loc, 1, MAX_RETENTION_DAYS)
 }
 
 /// Screeners: an object; its known keys are checked (`screener_blocks` a list of
@@ -205,6 +209,8 @@ pub const FIELDS: &[FieldSpec] = {
         field("screeners", Clearable, Json, DETAIL, Nullable, |v, l| stored_as(object(v, l)))
             .created_with(|v, l| stored_as(screeners_rule(v, l))),
         field("max_interviews", Clearable, Integer, DETAIL, Nullable, |v, l| stored_as(max_interviews_rule(v, l))),
+        // Interviews are erased this many days after they stop (docs/interviews.md, "Erasure").
+        field("data_retention_days", Clearable, Integer, DETAIL, Nullable, |v, l| stored_as(retention_rule(v, l))),
         // Arrays replace: the new blocks are checked whole.
         field("survey_blocks", Optional, Json, DETAIL, SurveyOnly, |v, l| stored_as(survey::blocks_rule(v, l))),
     ]

@@ -84,6 +84,8 @@ pub const MAX_TEXT: usize = 10_000;
 pub const MIN_PROMPT: usize = 20;
 pub const MAX_PROMPT: usize = 4_000;
 pub const MAX_INTERVIEWS: i64 = 100_000;
+/// The longest retention a project may set: ten years.
+pub const MAX_RETENTION_DAYS: i64 = 3_650;
 
 /// The four research-context fields, in the contract's order (docs/api-contract.md).
 pub const CONTEXT_FIELDS: [&str; 4] = ["project_objective", "research_questions", "success_criteria", "recruiting_criteria"];
@@ -119,6 +121,9 @@ pub struct ProjectFields {
     pub screeners: Option<Map<String, Value>>,
     #[serde(default)]
     pub max_interviews: Option<i64>,
+    /// Days an interview is kept after it stops, then erased; `None` keeps it.
+    #[serde(default)]
+    pub data_retention_days: Option<i64>,
     /// Survey projects only (docs/surveys.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub survey_blocks: Option<Vec<survey::SurveyBlock>>,

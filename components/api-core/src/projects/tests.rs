@@ -176,6 +176,24 @@ fn screeners_and_max_interviews_rules() {
 }
 
 #[test]
+fn retention_is_one_day_to_ten_years_or_null() {
+    let at = loc(&["body", "data_retention_days"]);
+    assert_eq!(single(json!({"data_retention_days": 0})), (at.clone(), "greater_than_equal"));
+    assert_eq!(single(json!({"data_retention_days": 3651})), (at.clone(), "less_than_equal"));
+    assert_eq!(single(json!({"data_retention_days": "30"})), (at.clone(), "int_type"));
+    assert_eq!(single(json!({"data_retention_days": 30.5})), (at, "int_from_float"));
+    for days in [json!(1), json!(3650), json!(null)] {
+        assert!(create_errors_ok(json!({"data_retention_days": days})), "{days}");
+    }
+    let fields = patched(json!({"data_retention_days": 30})).unwrap();
+    assert_eq!(fields.data_retention_days, Some(30));
+    let mut kept = stored();
+    kept.data_retention_days = Some(30);
+    let cleared = ProjectPatch::parse(&json!({"data_retention_days": null})).unwrap().apply(&kept).unwrap();
+    assert_eq!(cleared.data_retention_days, None, "null keeps interviews again");
+}
+
+#[test]
 fn generated_mode_needs_a_prompt_only() {
     let body = json!({"creation_mode": "generated", "prompt": "We want to learn how parents choose a daycare."});
     let new = NewProject::parse(&body, &CreateDefaults::default()).unwrap();
@@ -385,7 +403,7 @@ fn read_shapes() {
         "project_id", "project_type", "project_objective", "research_questions", "success_criteria",
         "recruiting_criteria", "specific_guidelines", "project_description", "redirect_url", "interview_modes",
         "camera_access", "logo_url", "primary_color", "screeners", "interview_languages", "interview_length", "status",
-        "max_interviews", "project_name", "secondary_color", "text_color",
+        "max_interviews", "data_retention_days", "project_name", "secondary_color", "text_color",
     ];
     detail.sort();
     assert_eq!(keys(project.detail()), detail);

@@ -5,7 +5,7 @@ use super::{interviewer, project_of, session_closed, store, survey};
 use super::{Interview, InterviewStatus, SessionState, Turn};
 
 use crate::config;
-use crate::db::Db;
+use crate::db::{Db, Tx};
 use crate::error::ApiResult;
 use crate::llm::LlmConfig;
 use crate::projects::{self, Environment, Project};
@@ -77,50 +77,54 @@ pub enum How {
 /// `max_interviews` (which may complete the project). The interview as ended;
 /// `None` when it was no longer running (or, timing out, had activity since).
 pub fn end_interview(db: &Db, interview_id: &str, how: How, summary: &str, now: std::time::SystemTime) -> ApiResult<Option<Interview>> {
+    db.transaction(|tx| end_in(tx, interview_id, how, summary, now))
+}
+
+/// [`end_interview`] inside the caller's transaction (erasing a running
+/// interview ends it first, in the transaction that erases it).
+pub fn end_in(tx: &Tx, interview_id: &str, how: How, summary: &str, now: std::time::SystemTime) -> ApiResult<Option<Interview>> {
     let at = time::rfc3339(now);
-    db.transaction(|tx| {
-        let Some(mut interview) = store::find(tx, interview_id)?.filter(|i| i.state == SessionState::InProgress) else {
-            return Ok(None);
-        };
-        let (state, opt_in_for_followup) = match how {
-            How::Finished { opt_in_for_followup } if interview.interviewer_closed => (SessionState::Completed, opt_in_for_followup),
-            How::Finished { opt_in_for_followup } => (SessionState::Left, opt_in_for_followup),
-            How::TimedOut { idle_since_ms } if interview.last_activity_ms == idle_since_ms => (SessionState::TimedOut, false),
-            How::TimedOut { .. } => return Ok(None),
-        };
-        interview.state = state;
-        interview.opt_in_for_followup = opt_in_for_followup;
-        interview.summary = Some(summary.to_string());
-        interview.ended_at = (state == SessionState::Completed).then(|| at.clone());
-        interview.closed_at = Some(at.clone());
-        interview.interview_status = InterviewStatus::of(
-            state,
-            &interview.project_type,
-            interview.response_count,
-            interview.answerable_blocks,
-            interview.answered_blocks,
-        );
-        let event = webhooks::Event::interview_finished(
-            &webhooks::FinishedInterview {
-                tenant_id: &interview.tenant_id,
-                project_id: &interview.project_id,
-                interview_id,
-                identifier: &interview.identifier,
-                interview_status: interview.interview_status.as_str(),
-                environment: interview.environment.as_str(),
-            },
-            &at,
-        );
-        let ending = store::Ending { state, opt_in_for_followup, summary, closed_at: &at, event_id: &event.event_id };
-        if !store::end(tx, interview_id, &ending)? {
-            return Ok(None);
-        }
-        webhooks::emit(tx, &event)?;
-        if state == SessionState::Completed && interview.environment == Environment::Production && !interview.flagged {
-            projects::count_completed_interview(tx, &interview.project_id, &at)?;
-        }
-        Ok(Some(interview))
-    })
+    let Some(mut interview) = store::find(tx, interview_id)?.filter(|i| i.state == SessionState::InProgress) else {
+        return Ok(None);
+    };
+    let (state, opt_in_for_followup) = match how {
+        How::Finished { opt_in_for_followup } if interview.interviewer_closed => (SessionState::Completed, opt_in_for_followup),
+        How::Finished { opt_in_for_followup } => (SessionState::Left, opt_in_for_followup),
+        How::TimedOut { idle_since_ms } if interview.last_activity_ms == idle_since_ms => (SessionState::TimedOut, false),
+        How::TimedOut { .. } => return Ok(None),
+    };
+    interview.state = state;
+    interview.opt_in_for_followup = opt_in_for_followup;
+    interview.summary = Some(summary.to_string());
+    interview.ended_at = (state == SessionState::Completed).then(|| at.clone());
+    interview.closed_at = Some(at.clone());
+    interview.interview_status = InterviewStatus::of(
+        state,
+        &interview.project_type,
+        interview.response_count,
+        interview.answerable_blocks,
+        interview.answered_blocks,
+    );
+    let event = webhooks::Event::interview_finished(
+        &webhooks::FinishedInterview {
+            tenant_id: &interview.tenant_id,
+            project_id: &interview.project_id,
+            interview_id,
+            identifier: &interview.identifier,
+            interview_status: interview.interview_status.as_str(),
+            environment: interview.environment.as_str(),
+        },
+        &at,
+    );
+    let ending = store::Ending { state, opt_in_for_followup, summary, closed_at: &at, event_id: &event.event_id };
+    if !store::end(tx, interview_id, &ending)? {
+        return Ok(None);
+    }
+    webhooks::emit(tx, &event)?;
+    if state == SessionState::Completed && interview.environment == Environment::Production && !interview.flagged {
+        projects::count_completed_interview(tx, &interview.project_id, &at)?;
+    }
+    Ok(Some(interview))
 }
 
 /// Ends the interviews idle for longer than the timeout (variable

@@ -25,7 +25,7 @@ pub use answer::{
     answer, answer_kind, answer_mismatch, answer_text, check_answer_fields, parse_answer, transcribe, MAX_RATING,
 };
 pub use finish::{
-    end_idle, end_interview, finish, parse_finish, Finished, How, DEFAULT_IDLE_TIMEOUT_SECONDS, IDLE_SWEEP_BATCH,
+    end_idle, end_in, end_interview, finish, parse_finish, Finished, How, DEFAULT_IDLE_TIMEOUT_SECONDS, IDLE_SWEEP_BATCH,
     IDLE_TIMEOUT_VARIABLE,
 };
 pub use read::{authenticate, load, session_json, survey_media};
@@ -161,6 +161,8 @@ pub struct Interview {
     /// Flagged as fraud by the tenant (it then does not count toward `max_interviews`).
     pub flagged: bool,
     pub interview_status: InterviewStatus,
+    /// How its recording chunks are stored: sealed with its own key (`crate::sealed`).
+    pub sealing: crate::sealed::Sealing,
 }
 
 #[derive(Serialize)]

@@ -26,18 +26,25 @@ fn bearer(request: &ApiRequest) -> Option<&str> {
 
 /// The interview whose session token the request carries. Any failure is the
 /// same 401, and an unknown interview costs the same hash and comparison as a
-/// wrong token.
+/// wrong token. The one exception: the token of an erased interview learns
+/// that it is gone (404), which tells its holder nothing they did not know.
 pub fn authenticate(db: &Db, request: &ApiRequest, interview_id: &str) -> ApiResult<Interview> {
     const NO_SESSION: &str = "0000000000000000000000000000000000000000000000000000000000000000";
     let token = bearer(request);
-    let interview = match (token, uuid::Uuid::parse_str(interview_id)) {
-        (Some(_), Ok(id)) => store::find(db, &id.to_string())?,
+    let id = uuid::Uuid::parse_str(interview_id).ok().map(|id| id.to_string());
+    let interview = match (token, &id) {
+        (Some(_), Some(id)) => store::find(db, id)?,
         _ => None,
     };
-    let stored = interview.as_ref().map_or(NO_SESSION, |i| i.session_token_hash.as_str());
+    let erased = match (token, &id, &interview) {
+        (Some(_), Some(id), None) => store::erased_session_token_hash(db, id)?,
+        _ => None,
+    };
+    let stored = interview.as_ref().map(|i| i.session_token_hash.as_str()).or(erased.as_deref()).unwrap_or(NO_SESSION);
     let matches = keys::secret_matches(token.unwrap_or_default(), stored);
     match interview {
         Some(interview) if matches => Ok(interview),
+        None if matches && erased.is_some() => Err(ApiError::not_found("Interview")),
         _ => Err(ApiError::Unauthorized(Credential::SessionToken)),
     }
 }

@@ -13,6 +13,7 @@ use crate::keys;
 use crate::llm::LlmConfig;
 use crate::metadata::ExternalMetadata;
 use crate::projects::{self, Environment, InterviewMode, Openness, Status};
+use crate::sealed::DataKey;
 use crate::time;
 use crate::validation::{self, nullable, one_of, Fields};
 use interviewer::Plan;
@@ -285,6 +286,7 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
         created_at: &time::rfc3339(now),
         created_ms: time::unix_millis(now),
         opening: &opening,
+        data_key: &DataKey::generate(),
     };
     // The project is checked again where the interview is written: it may have
     // been paused, completed or filled since it was read.

@@ -8,11 +8,12 @@ use crate::db::{self, Db, Row, SqlValue, Tx};
 use crate::error::ApiResult;
 use crate::metadata::ExternalMetadata;
 use crate::projects::{Environment, InterviewMode, Language};
+use crate::sealed::{DataKey, Sealing};
 
 const INTERVIEW_COLUMNS: &str = "interview_id, tenant_id, project_id, project_type, environment, session_token_hash,
     identifier, country_code, device_type, language, mode, external_metadata, state, interviewer_closed,
     response_count, turn_count, answerable_blocks, answered_blocks, opt_in_for_followup, summary, created_at,
-    created_ms, last_activity_ms, ended_at, closed_at, flagged_at";
+    created_ms, last_activity_ms, ended_at, closed_at, flagged_at, data_key";
 
 fn interview_from_row(row: &Row) -> ApiResult<Interview> {
     let state = row.named::<SessionState>("state")?;
@@ -48,6 +49,7 @@ fn interview_from_row(row: &Row) -> ApiResult<Interview> {
         ended_at: row.opt_text("ended_at")?,
         closed_at: row.opt_text("closed_at")?,
         flagged: row.opt_text("flagged_at")?.is_some(),
+        sealing: Sealing::of_stored(row.opt_blob("data_key")?.as_deref()),
     })
 }
 
@@ -58,6 +60,15 @@ pub fn find(db: &Db, interview_id: &str) -> ApiResult<Option<Interview>> {
         &[db::text(interview_id)],
     )?;
     db::read_first(&result, interview_from_row)
+}
+
+/// The session token hash an erased interview kept (its tombstone), if it was erased.
+pub fn erased_session_token_hash(db: &Db, interview_id: &str) -> ApiResult<Option<String>> {
+    let result = db.query(
+        "SELECT session_token_hash FROM erased_interviews WHERE interview_id = ?",
+        &[db::text(interview_id)],
+    )?;
+    db::read_first(&result, |row| row.text("session_token_hash"))
 }
 
 /// The conversation so far, in order.
@@ -99,6 +110,8 @@ pub struct NewInterview<'a> {
     pub created_ms: i64,
     /// The interviewer's first turns, in order.
     pub opening: &'a [Message],
+    /// The key its recording chunks are sealed with.
+    pub data_key: &'a DataKey,
 }
 
 fn opt_index(index: Option<usize>) -> SqlValue {
@@ -111,8 +124,8 @@ pub fn insert(tx: &Tx, new: &NewInterview) -> ApiResult<()> {
     tx.execute(
         "INSERT INTO interviews (interview_id, tenant_id, project_id, project_type, environment, session_token_hash,
              identifier, country_code, device_type, language, mode, external_metadata, answerable_blocks,
-             turn_count, created_at, created_ms, last_activity_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             turn_count, created_at, created_ms, last_activity_ms, data_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         &[
             db::text(new.interview_id),
             db::text(new.tenant_id),
@@ -131,6 +144,7 @@ pub fn insert(tx: &Tx, new: &NewInterview) -> ApiResult<()> {
             db::text(new.created_at),
             SqlValue::Integer(new.created_ms),
             SqlValue::Integer(new.created_ms),
+            SqlValue::Blob(new.data_key.as_bytes().to_vec()),
         ],
     )?;
     let pairs = new.external_metadata.pairs();

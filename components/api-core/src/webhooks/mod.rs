@@ -41,6 +41,8 @@ crate::text_enum! {
         ProjectPublished = "project.published",
         ProjectCompleted = "project.completed",
         InterviewFinished = "interview.finished",
+        /// An interview was erased (docs/interviews.md, "Erasure"): ids only.
+        InterviewErased = "interview.erased",
     }
 }
 
@@ -122,6 +124,19 @@ impl Event {
         });
         Event::new(finished.tenant_id, EventType::InterviewFinished, payload, at)
     }
+
+    /// An interview was erased (deleted by the tenant, withdrawn by its
+    /// interviewee, or past its project's retention): the ids and the time,
+    /// nothing else of the interview.
+    pub fn interview_erased(tenant_id: &str, project_id: &str, interview_id: &str, at: &str) -> Event {
+        let payload = json!({
+            "project_id": project_id,
+            "event_type": EventType::InterviewErased,
+            "interview_id": interview_id,
+            "erased_at": at,
+        });
+        Event::new(tenant_id, EventType::InterviewErased, payload, at)
+    }
 }
 
 /// What `interview.finished` says about the interview.
@@ -141,6 +156,15 @@ pub fn emit(tx: &Tx, event: &Event) -> ApiResult<usize> {
     let subscriptions = store::subscriptions_to_notify(tx, &event.tenant_id, event.event_type)?;
     store::insert_deliveries(tx, event, &subscriptions)?;
     Ok(subscriptions.len())
+}
+
+/// Takes the interviewee's identifier out of an erased interview's
+/// `interview.finished` event (`interviewee_id` becomes `""`, as for an
+/// interview without one), in the caller's transaction. The stored payload is
+/// what every delivery of the event sends, so a queued delivery, a retry and a
+/// redelivery from the log all carry the redacted body from now on.
+pub fn redact_interviewee(tx: &Tx, event_id: &str) -> ApiResult<()> {
+    store::redact_interviewee(tx, event_id)
 }
 
 // ---------------------------------------------------------------------------

@@ -171,6 +171,16 @@ pub fn insert_event(tx: &Tx, event: &Event) -> ApiResult<()> {
     )
 }
 
+/// `interviewee_id` of an `interview.finished` event set to `""` (the other
+/// members stay, in their order).
+pub fn redact_interviewee(tx: &Tx, event_id: &str) -> ApiResult<()> {
+    tx.execute(
+        "UPDATE events SET payload = json_set(payload, '$.interviewee_id', '')
+         WHERE event_id = ? AND event_type = ?",
+        &[db::text(event_id), db::text(EventType::InterviewFinished.as_str())],
+    )
+}
+
 /// The subscriptions an event of this tenant and type goes to: those confirmed
 /// now (a failing one is confirmed too; a pending one is not yet).
 pub fn subscriptions_to_notify(tx: &Tx, tenant_id: &str, event_type: EventType) -> ApiResult<Vec<String>> {

@@ -20,7 +20,9 @@
 //! (tests/e2e/src/bench/): a tenant with `--interviews` interviews in one
 //! project and a tenth as many in another, written straight into its SQLite
 //! file, then the metadata filter, paging and the CSV exports over HTTP, with
-//! the runtime's memory while an export streams.
+//! the runtime's memory while an export streams. Last, the recordings table
+//! (tests/e2e/src/bench/recordings.rs): recording uploads and audio exports,
+//! in MiB/s.
 //! With `--database libsql` the app's `default` database is a libSQL server
 //! (`sqld`, one per database, on loopback) instead of a local file, as
 //! docs/deploy.md runs several nodes: the one-select anchor reads from a sqld
@@ -36,6 +38,8 @@
 mod dataset;
 #[path = "../bench/interviews.rs"]
 mod interviews;
+#[path = "../bench/recordings.rs"]
+mod recordings;
 
 use e2e::services::Sqld;
 use e2e::{RuntimeProcess, PARTNER_TENANT_ID};
@@ -49,8 +53,9 @@ use std::time::Instant;
 
 const USAGE: &str = "\
 usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seconds N] [--rounds N]
-             [--writers-seconds N] [--projects N] [--interviews N] [--only load|interviews]
-             [--manifest PATH] [--database local|libsql] [--sqld PATH]
+             [--writers-seconds N] [--projects N] [--interviews N] [--recording-mib N]
+             [--only load|interviews|recordings] [--manifest PATH] [--baseline-manifest PATH]
+             [--database local|libsql] [--sqld PATH]
   --runtime          which runtime serves the components [both when SPIN is set, else spin-host]
   --host             the spin-host binary [target/bench-host/spin-host]
   --spin             the spin binary [$SPIN, else spin on PATH]
@@ -58,25 +63,30 @@ usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seco
                      (sqld; the load table, statements per request, two nodes against one) [local]
   --sqld             the sqld binary for --database libsql [$SQLD, else sqld beside the spin binary]
   --manifest         the app's manifest, to compare a variant of the app [spin.toml]
+  --baseline-manifest  the recordings table: another build to measure side by side (e.g. one without sealing)
   --seconds          length of each scenario run [5]
   --rounds           rounds over all scenarios [3]
   --writers-seconds  length of the 64-writer run [30]
   --projects         projects of the large tenant [10000]
   --interviews       interviews of the large project; the small one gets a tenth [100000]
-  --only             run only the load table or only the interviews table";
+  --recording-mib    size of each recording of the recordings table, MiB [16]
+  --only             run only the load table, the interviews table or the recordings table";
 
 struct Options {
     runtimes: Vec<Runtime>,
     /// `--database libsql`: the sqld binary the databases are served by.
     libsql: Option<PathBuf>,
     manifest: PathBuf,
+    baseline_manifest: Option<PathBuf>,
     seconds: u32,
     rounds: usize,
     writers_seconds: u32,
     projects: usize,
     interviews: usize,
+    recording_mib: usize,
     load: bool,
     interviews_part: bool,
+    recordings_part: bool,
 }
 
 /// A runtime the bench runs the servers under: its binary, which takes
@@ -100,13 +110,16 @@ fn parse_options() -> Result<Options, String> {
         runtimes: Vec::new(),
         libsql: None,
         manifest: root.join("spin.toml"),
+        baseline_manifest: None,
         seconds: 5,
         rounds: 3,
         writers_seconds: 30,
         projects: 10_000,
         interviews: 100_000,
+        recording_mib: 16,
         load: true,
         interviews_part: true,
+        recordings_part: true,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -119,16 +132,23 @@ fn parse_options() -> Result<Options, String> {
             "--manifest" => options.manifest = PathBuf::from(value()?),
             "--database" => database = value()?,
             "--sqld" => sqld = Some(PathBuf::from(value()?)),
+            "--baseline-manifest" => options.baseline_manifest = Some(PathBuf::from(value()?)),
             "--seconds" => options.seconds = number(value()?)?.max(1) as u32,
             "--rounds" => options.rounds = number(value()?)?.max(1),
             "--writers-seconds" => options.writers_seconds = number(value()?)?.max(1) as u32,
             "--projects" => options.projects = number(value()?)?.max(200),
             "--interviews" => options.interviews = number(value()?)?.max(1000),
-            "--only" => match value()?.as_str() {
-                "load" => options.interviews_part = false,
-                "interviews" => options.load = false,
-                other => return Err(format!("--only: load or interviews, not {other}\n{USAGE}")),
-            },
+            // Within the default recording limit (50 MiB of audio).
+            "--recording-mib" => options.recording_mib = number(value()?)?.clamp(1, 48),
+            "--only" => {
+                let only = value()?;
+                if !["load", "interviews", "recordings"].contains(&only.as_str()) {
+                    return Err(format!("--only: load, interviews or recordings, not {only}\n{USAGE}"));
+                }
+                options.load = only == "load";
+                options.interviews_part = only == "interviews";
+                options.recordings_part = only == "recordings";
+            }
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown option {other}\n{USAGE}")),
         }
@@ -512,6 +532,18 @@ fn main() {
             .collect();
         if summaries.len() == 2 {
             interviews::compare(&summaries[0], &summaries[1]);
+        }
+    }
+    if options.recordings_part {
+        for runtime in &options.runtimes {
+            recordings::run(&recordings::Options {
+                runtime,
+                manifest: &options.manifest,
+                baseline: options.baseline_manifest.as_deref(),
+                variables: &variables,
+                partner_key: &partner_key,
+                mib: options.recording_mib,
+            });
         }
     }
 }

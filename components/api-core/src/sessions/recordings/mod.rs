@@ -1,6 +1,7 @@
 //! Recordings of the interviewee (talking mode), uploaded by the page in chunks
 //! while the interview runs. Each chunk's bytes are one key-value entry
-//! (`recording:<interview_id>:<kind>:<index>:<nonce>`, at most 1 MiB), written
+//! (`recording:<interview_id>:<kind>:<index>:<nonce>`, at most 1 MiB, sealed
+//! with the interview's key: `crate::sealed`), written
 //! before its SQLite row: a chunk without a row does not exist, and a refused
 //! chunk's bytes are deleted at once. The nonce keeps two racing uploads of the
 //! same index from overwriting each other's bytes: only the one whose row is
@@ -16,6 +17,7 @@ use crate::db::Db;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::files::BlobStore;
 use crate::http::media_type;
+use crate::sealed::Sealed;
 use crate::text_enum;
 use crate::time;
 use serde::Serialize;
@@ -116,7 +118,8 @@ pub fn add_chunk(
     chunk.fits(store::recording(db, &interview.interview_id, kind)?.as_ref())?;
     let nonce = uuid::Uuid::new_v4().simple().to_string();
     let blob_key = format!("recording:{}:{kind}:{index}:{nonce}", interview.interview_id);
-    blobs.put(&blob_key, bytes)?;
+    // Sealed with the interview's key: erasing the interview makes every copy unreadable.
+    Sealed::new(blobs, interview.sealing.clone()).put(&blob_key, bytes)?;
     let now = time::now();
     let stored = db.transaction(|tx| {
         if !super::store::touch_running(tx, &interview.interview_id, time::unix_millis(now))? {
