@@ -580,3 +580,65 @@ fn the_maintenance_route_ends_idle_interviews_too() {
     let (_, again) = json_of(app.post("/v1/maintenance/run").bearer_auth("mt-sessions-token").send().unwrap());
     assert_eq!(again["ended_interviews"], 0, "ended once");
 }
+
+/// Finish decides `completed` or `left` in the transaction that ends the
+/// interview, from the row as stored then, not from the interview it read
+/// before its (slow) summary call: an answer that closes the conversation
+/// while the summary is being written makes the interview completed.
+#[test]
+fn finish_decides_the_end_state_when_it_ends_the_interview() {
+    let summary_asked = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let asked = summary_asked.clone();
+    let model = FakeModel::start(move |request| {
+        let system = request.json()["messages"][0]["content"].as_str().unwrap_or_default().to_string();
+        if system.contains("summarise") {
+            asked.store(true, std::sync::atomic::Ordering::SeqCst);
+            std::thread::sleep(Duration::from_secs(3));
+            return ModelReply::chat(r#"{"summary": "MODEL SUMMARY"}"#);
+        }
+        ModelReply::chat(r#"{"message": "MODEL: and what else?"}"#)
+    });
+    let mut variables = model.variables();
+    variables.retain(|(name, _)| *name != "llm_timeout_seconds");
+    variables.push(("llm_timeout_seconds", "10".into()));
+    let pairs: Vec<(&str, &str)> = variables.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    let app = TestApp::start(&pairs);
+    let tenant = app.create_tenant();
+    // One question, no probes: opening, an answer, the wrap-up, an answer, the closing.
+    let project_id = active_project(
+        &app,
+        &tenant,
+        json!({"research_questions": "How did you choose your current daycare?", "specific_guidelines": "Do not probe."}),
+    );
+    let mut session = Session::start(&app, &start_body(&project_id, "production"));
+    session.answer(&app, LONG_ANSWER);
+    assert_eq!(session.body["turns"].as_array().unwrap().last().unwrap()["kind"], "wrap_up");
+
+    // The interviewee ends the interview while the last answer is on its way.
+    let finishing = {
+        let (url, token) = (app.url(&session.path("/finish")), session.token.clone());
+        std::thread::spawn(move || {
+            json_of(reqwest::blocking::Client::new().post(url).bearer_auth(token).json(&json!({})).send().unwrap())
+        })
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !summary_asked.load(std::sync::atomic::Ordering::SeqCst) {
+        assert!(std::time::Instant::now() < deadline, "finish never asked for its summary");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (status, answered) = session.answer_raw(&app, "No, nothing else to add.");
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!((answered["interviewer_closed"].clone(), answered["turns"].as_array().unwrap().last().unwrap()["kind"].clone()), (json!(true), json!("closing")));
+
+    let (status, finished) = finishing.join().unwrap();
+    assert_eq!(status, 200, "{finished}");
+    assert_eq!(finished["state"], "completed", "the interviewer had closed when the interview ended: {finished}");
+    let (state, ended_at): (String, Option<String>) = database(&app)
+        .query_row("SELECT state, ended_at FROM interviews WHERE interview_id = ?", [&session.interview_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
+    assert_eq!(state, "completed");
+    assert!(ended_at.is_some());
+    let finished_events = events(&app, "interview.finished", "interview_id", &session.interview_id);
+    assert_eq!(finished_events.len(), 1);
+    assert_eq!(finished_events[0].1["interview_status"], "COMPLETED");
+}
