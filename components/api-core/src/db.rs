@@ -74,6 +74,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "rules_in_rust",
         sql: include_str!("../migrations/0007_rules_in_rust.sql"),
     },
+    Migration {
+        version: 9,
+        name: "interviewee_side",
+        sql: include_str!("../migrations/0009_interviewee_side.sql"),
+    },
 ];
 
 pub fn latest_version() -> i64 {

@@ -21,6 +21,7 @@ pub const PUBLIC_ROUTES: &[(Method, &str)] = &[
     (Method::Get, "/v1/projects/{project_id}/interviewees-export"),
     (Method::Get, "/v1/projects/{project_id}/survey-results"),
     (Method::Post, "/v1/project/validate-context"),
+    (Method::Post, "/v1/sandbox-links/rotate"),
     (Method::Get, "/v1/interviews"),
     (Method::Post, "/v1/interviews/{interview_id}/flag"),
     (Method::Get, "/v1/interviews/{interview_id}/audio-export"),

@@ -176,11 +176,16 @@ fn production_needs_an_active_project_and_sandbox_anything_but_completed() {
     assert_eq!(headers["content-type"], "text/html; charset=utf-8");
     assert!(html.contains("data-status=\"409\""), "{html}");
 
-    // The sandbox works for a draft, and its interview says so.
-    let (status, _, html) = page(app, &format!("/i/{draft}?env=sandbox"));
+    // The sandbox link works for a draft, and its interview says so; the page
+    // sends the link's token back when it starts.
+    let (link, token) = sandbox_link(app, &tenant, &draft);
+    let sandbox_path = link.strip_prefix(&app.url("")).unwrap().to_string();
+    let (status, _, html) = page(app, &sandbox_path);
     assert_eq!(status, 200);
     assert_eq!(boot_data(&html)["start"]["environment"], "sandbox");
-    let mut sandbox = Session::start(app, &start_body(&draft, "sandbox"));
+    assert_eq!(boot_data(&html)["start"]["sandbox_token"], token.as_str());
+    let sandbox_start = sandbox_start_body(app, &tenant, &draft);
+    let mut sandbox = Session::start(app, &sandbox_start);
     assert_eq!(sandbox.body["environment"], "sandbox");
     sandbox.complete(app);
     let sandbox_events = events(app, "interview.finished", "interview_id", &sandbox.interview_id);
@@ -190,16 +195,16 @@ fn production_needs_an_active_project_and_sandbox_anything_but_completed() {
     act(app, &tenant, &draft, "deactivate");
     let (status, body) = start_raw(app, &start_body(&draft, "production"));
     assert_eq!((status, body["detail"]["error"].as_str()), (StatusCode::CONFLICT, Some("project_not_active")));
-    assert_eq!(start_raw(app, &start_body(&draft, "sandbox")).0, 201, "a paused project keeps its sandbox");
+    assert_eq!(start_raw(app, &sandbox_start).0, 201, "a paused project keeps its sandbox");
 
     act(app, &tenant, &draft, "complete");
-    for environment in ["production", "sandbox"] {
-        let (status, body) = start_raw(app, &start_body(&draft, environment));
-        assert_eq!(status, 410, "{environment}");
+    for start in [start_body(&draft, "production"), sandbox_start.clone()] {
+        let (status, body) = start_raw(app, &start);
+        assert_eq!(status, 410, "{start}");
         assert_detail_error(&body, "project_completed");
     }
     assert_eq!(page(app, &format!("/i/{draft}")).0, 410);
-    assert_eq!(page(app, &format!("/i/{draft}?env=sandbox")).0, 410);
+    assert_eq!(page(app, &sandbox_path).0, 410);
 
     // Unknown projects, or no project id at all: a 404 page, never a blank one.
     for path in [format!("/i/{}", uuid::Uuid::new_v4()), "/i/not-a-project".to_string()] {
@@ -219,7 +224,7 @@ fn reaching_max_interviews_completes_the_project_once() {
     let tenant = app.create_tenant();
     let project_id = active_project(app, &tenant, json!({"max_interviews": 1}));
     // Sandbox interviews never count.
-    Session::start(app, &start_body(&project_id, "sandbox")).complete(app);
+    Session::start(app, &sandbox_start_body(app, &tenant, &project_id)).complete(app);
     let running = Session::start(app, &start_body(&project_id, "production"));
     let mut first = Session::start(app, &start_body(&project_id, "production"));
     first.complete(app);

@@ -283,6 +283,25 @@ fn find_project(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {
     }
 }
 
+/// The project a link (or a session start) opens in `environment`: any
+/// project for production; for the sandbox only with the project's sandbox
+/// token, so that a sandbox link without a valid one is refused exactly like
+/// a project that does not exist (docs/sessions.md, "The link").
+fn find_project_for(
+    db: &Db,
+    project_id: &str,
+    environment: Environment,
+    sandbox_token: Option<&str>,
+) -> ApiResult<Option<Project>> {
+    let Ok(id) = uuid::Uuid::parse_str(project_id) else { return Ok(None) };
+    match environment {
+        Environment::Production => projects::store::find_for_link(db, &id.to_string()),
+        Environment::Sandbox => Ok(projects::store::find_for_sandbox_link(db, &id.to_string())?
+            .filter(|(project, secret)| projects::SandboxToken::opens(sandbox_token, secret.as_deref(), &project.project_id))
+            .map(|(project, _)| project)),
+    }
+}
+
 /// The project an interview belongs to (it cannot vanish: projects are never deleted).
 fn project_of(db: &Db, interview: &Interview) -> ApiResult<Project> {
     projects::store::find_for_link(db, &interview.project_id)?
