@@ -53,8 +53,11 @@ fn create_project(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &
 
 fn get_project(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     let project_id = path_id(params).map_err(|e| ApiError::Validation(vec![e]))?;
-    let project = store::get(&context.db, &tenant.id_string(), &project_id)?.ok_or_else(store::not_found)?;
-    Ok(ApiResponse::json(200, &project.detail()))
+    let (project, model_calls) =
+        store::get_with_model_calls(&context.db, &tenant.id_string(), &project_id)?.ok_or_else(store::not_found)?;
+    let mut detail = project.detail();
+    detail["model_calls"] = serde_json::to_value(model_calls).map_err(ApiError::internal)?;
+    Ok(ApiResponse::json(200, &detail))
 }
 
 /// RFC 7386 merge patch; a non-UUID id is simply not found (its path is "string or uuid").

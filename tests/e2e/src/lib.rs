@@ -57,6 +57,10 @@ pub fn default_variables(partner_key: &str) -> HashMap<String, String> {
         ("rate_limit_per_minute".to_string(), "100000".to_string()),
         ("project_create_rate_limit_per_minute".to_string(), "100000".to_string()),
         ("operator_rate_limit_per_minute".to_string(), "100000".to_string()),
+        ("session_start_rate_limit_per_minute".to_string(), "100000".to_string()),
+        ("session_answer_rate_limit_per_minute".to_string(), "100000".to_string()),
+        ("session_transcription_rate_limit_per_minute".to_string(), "100000".to_string()),
+        ("recording_bytes_per_minute".to_string(), "1000000000000".to_string()),
         ("maintenance_token".to_string(), format!("e2e-maintenance-{}", uuid::Uuid::new_v4().simple())),
     ])
 }

@@ -239,6 +239,8 @@ fn list_and_single_reads_have_their_own_fields() {
             // additive: what can be written can be read back (not created_at: the contract
             // has it "in the project list only")
             "project_name", "secondary_color", "text_color",
+            // additive, read-only: the day's language-model calls and their budget
+            "model_calls",
         ])
     );
     assert_eq!(project["project_name"], "Checkout study");

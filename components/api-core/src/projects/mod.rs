@@ -10,6 +10,7 @@
 pub mod context;
 mod create;
 mod fields;
+pub mod model_calls;
 mod share;
 mod states;
 pub mod store;

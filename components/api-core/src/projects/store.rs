@@ -185,6 +185,21 @@ pub fn get(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<Proje
     db::read_first(&result, from_row)
 }
 
+/// One of the tenant's projects with its model calls today (the single read
+/// shows them): the counts come with the row, in the same statement.
+pub fn get_with_model_calls(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<(Project, super::model_calls::ModelCalls)>> {
+    let result = db.query(
+        &format!(
+            "SELECT {}, {} FROM projects WHERE project_id = ? AND tenant_id = ?",
+            columns(),
+            super::model_calls::COLUMNS
+        ),
+        &[db::text(project_id), db::text(tenant_id)],
+    )?;
+    let now = time::now();
+    db::read_first(&result, |row| Ok((from_row(row)?, super::model_calls::ModelCalls::from_row(row, now)?)))
+}
+
 /// A project by id alone, whoever owns it: for the public interview link, which
 /// carries no credentials. Callers must scope what they do by `tenant_id`.
 pub fn find_for_link(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {

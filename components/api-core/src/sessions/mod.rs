@@ -28,7 +28,7 @@ pub use finish::{
     end_idle, end_interview, finish, parse_finish, Finished, How, DEFAULT_IDLE_TIMEOUT_SECONDS, IDLE_SWEEP_BATCH,
     IDLE_TIMEOUT_VARIABLE,
 };
-pub use read::{authenticate, load, session_json, survey_media};
+pub use read::{authenticate, bearer, load, session_json, survey_media};
 pub use start::{
     check_open, country_code, device_type, link_page, start, Closed, StartOutcome, StartRequest, Started,
     SESSION_TOKEN_PREFIX,
@@ -110,6 +110,13 @@ impl InterviewStatus {
         }
     }
 }
+
+/// Variables of the session routes' own budgets, per minute (docs/sessions.md,
+/// "Limits"): starts per client address and project; answers and
+/// transcriptions per session, at the pace of a person.
+pub const START_BUDGET_VARIABLE: &str = "session_start_rate_limit_per_minute";
+pub const ANSWER_BUDGET_VARIABLE: &str = "session_answer_rate_limit_per_minute";
+pub const TRANSCRIPTION_BUDGET_VARIABLE: &str = "session_transcription_rate_limit_per_minute";
 
 /// Longest answer an interviewee can send in one message.
 pub const MAX_ANSWER_CHARS: usize = 5_000;

@@ -277,7 +277,10 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
     let strings = strings::for_language(language.as_str());
     let (opening, answerable_blocks) = match &fields.survey_blocks {
         Some(blocks) => (survey::opening(&plan, blocks, &strings.interviewer), projects::survey::answerable(blocks)),
-        None => (vec![interviewer::word_with_model(&plan, &[], interviewer::opening(&plan, &strings.interviewer), llm)], 0),
+        None => {
+            let llm = projects::model_calls::admit(db, &project.project_id, llm)?;
+            (vec![interviewer::word_with_model(&plan, &[], interviewer::opening(&plan, &strings.interviewer), &llm)], 0)
+        }
     };
     let session_token = keys::generate_secret(SESSION_TOKEN_PREFIX);
     let interview_id = uuid::Uuid::new_v4().to_string();
