@@ -28,3 +28,9 @@ CREATE TABLE IF NOT EXISTS project_model_calls (
 -- variable recording_bytes_per_minute in a window.
 ALTER TABLE recordings ADD COLUMN window_start INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE recordings ADD COLUMN window_bytes INTEGER NOT NULL DEFAULT 0;
+
+-- Recordings that survive a reload (sessions/recordings/webm.rs): where
+-- splicing a WebM recording stands between chunks (JSON: the segment, that is
+-- the recorders so far less one, and a few numbers and bytes of the stream).
+-- NULL: the recording is not spliced (another container, or recorded before).
+ALTER TABLE recordings ADD COLUMN splicer TEXT;

@@ -15,6 +15,7 @@ pub use reqwest::StatusCode;
 
 pub mod fake_model;
 pub mod markdown;
+pub mod media;
 pub mod runtime;
 pub mod sessions;
 pub mod webdriver;

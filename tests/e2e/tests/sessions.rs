@@ -421,6 +421,87 @@ fn recordings_arrive_in_order_within_their_limit() {
     assert_detail_error(&body, "session_closed");
 }
 
+/// A reload starts a new recorder: its chunks continue the index, start with
+/// a header of their own, and the recording stays one file that plays end to
+/// end (the recorders' files here are Chromium's, from its fake devices).
+#[test]
+fn a_recording_interrupted_by_a_reload_exports_as_one_file_that_plays_to_the_end() {
+    let app = shared_app();
+    let tenant = app.create_tenant();
+    let project_id = active_project(app, &tenant, json!({"interview_modes": ["talking"], "camera_access": "optional"}));
+    let mut talking = start_body(&project_id, "production");
+    talking["mode"] = json!("talking");
+    let session = Session::start(app, &talking);
+    let fixture = |name: &str| std::fs::read(workspace_root().join("tests/fixtures/recordings").join(name)).unwrap();
+    for (kind, content_type, first, second) in [
+        ("audio", "audio/webm;codecs=opus", "audio-1.webm", "audio-2.webm"),
+        ("video", "video/webm;codecs=\"vp8,opus\"", "video-1.webm", "video-2.webm"),
+    ] {
+        let (first, second) = (fixture(first), fixture(second));
+        let mut index = 0;
+        let mut stored = 0;
+        // Chunks of 8 KiB, the first recorder's, then (after the reload) the second's.
+        for chunk in first.chunks(8192).chain(second.chunks(8192)) {
+            let (status, body) = json_of(
+                app.request("PUT", &session.path(&format!("/recordings/{kind}/{index}")))
+                    .bearer_auth(&session.token)
+                    .header("content-type", content_type)
+                    .body(chunk.to_vec())
+                    .send()
+                    .unwrap(),
+            );
+            assert_eq!(status, 200, "{kind} chunk {index}: {body}");
+            index += 1;
+            stored = body["size"].as_u64().unwrap();
+        }
+        let response = app.get(&format!("/v1/interviews/{}/{kind}-export", session.interview_id)).auth(&tenant).send().unwrap();
+        assert_eq!(response.status(), 200);
+        let exported = response.bytes().unwrap().to_vec();
+        assert_eq!(exported.len() as u64, stored);
+        assert!(exported.starts_with(&first), "{kind}: the first recorder's file as it was uploaded");
+        assert_eq!(exported.windows(4).filter(|w| *w == [0x1A, 0x45, 0xDF, 0xA3]).count(), 1, "{kind}: one header, not two");
+        let segments: i64 = database(app)
+            .query_row(
+                "SELECT json_extract(splicer, '$.segment') FROM recordings WHERE interview_id = ? AND kind = ?",
+                [&session.interview_id, &kind.to_string()],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(segments, 1, "the second recorder is the recording's second segment");
+
+        let (one, two) = (e2e::media::probe(&first, "webm"), e2e::media::probe(&second, "webm"));
+        let played = e2e::media::probe(&exported, "webm");
+        assert_eq!(played.format, "matroska,webm");
+        assert_eq!(played.codecs, one.codecs, "{kind}");
+        assert_eq!(played.decode_errors, "", "{kind}: it decodes to the end without an error");
+        assert!(
+            played.end_seconds >= one.end_seconds + two.end_seconds - 0.1,
+            "{kind}: it plays both parts: {} s of {} + {} s",
+            played.end_seconds,
+            one.end_seconds,
+            two.end_seconds
+        );
+    }
+
+    // A container that cannot be continued ends the recording where it was: MP4's second file is refused.
+    let safari = Session::start(app, &talking);
+    let put_mp4 = |index: u64, bytes: &[u8]| {
+        json_of(
+            app.request("PUT", &safari.path(&format!("/recordings/audio/{index}")))
+                .bearer_auth(&safari.token)
+                .header("content-type", "audio/mp4")
+                .body(bytes.to_vec())
+                .send()
+                .unwrap(),
+        )
+    };
+    assert_eq!(put_mp4(0, b"\0\0\0\x18ftypmp42 first recorder").0, 200);
+    assert_eq!(put_mp4(1, b"more of the first recorder's fragments").0, 200);
+    let (status, body) = put_mp4(2, b"\0\0\0\x18ftypmp42 second recorder");
+    assert_eq!(status, 409, "{body}");
+    assert_detail_error(&body, "recording_not_continuable");
+}
+
 #[test]
 fn idle_interviews_are_ended_by_the_cron_run() {
     let app = TestApp::start(&[("interview_idle_timeout_seconds", "1")]);

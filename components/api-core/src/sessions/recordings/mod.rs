@@ -8,8 +8,16 @@
 //! against the recording as stored then (running interview, next index, the
 //! recording's type, its limit, the session's bytes this minute) and keeps
 //! the recording's totals.
+//!
+//! A reload of the page starts a new recorder, whose output is a file of its
+//! own. A WebM recording is spliced as it arrives ([`webm`]): the new
+//! recorder's chunks become a new segment of the one stored file, which plays
+//! end to end. A new container that cannot be spliced (MP4, WAV, or a WebM
+//! stream the splicer could not follow) is refused with 409
+//! `recording_not_continuable`: the recording stays the valid file it was.
 
 mod store;
+pub mod webm;
 
 use super::{session_closed, Interview};
 use crate::config;
@@ -20,7 +28,9 @@ use crate::http::media_type;
 use crate::rate_limit::Window;
 use crate::text_enum;
 use crate::time;
+use std::borrow::Cow;
 use serde::Serialize;
+use webm::{Spliced, Splicer};
 
 text_enum! {
     pub enum RecordingKind { Audio = "audio", Video = "video" }
@@ -51,6 +61,9 @@ pub struct Recording {
     pub window_start: u64,
     #[serde(skip)]
     pub window_bytes: u64,
+    /// Where splicing a WebM recording stands (`None`: not spliced).
+    #[serde(skip)]
+    pub splicer: Option<Splicer>,
 }
 
 /// The largest recording of each kind (Spin variables `recording_audio_max_bytes`,
@@ -112,6 +125,39 @@ fn same_type(stored: &str, given: &str) -> bool {
     media_type(stored) == media_type(given)
 }
 
+/// Whether `bytes` start a file of `content_type` (a new recorder's output).
+/// Ogg and MPEG audio are streams that may simply go on with another one.
+fn starts_a_file(content_type: &str, bytes: &[u8]) -> bool {
+    match media_type(content_type).as_ref().map(mime::Mime::essence_str) {
+        Some("audio/webm" | "video/webm") => bytes.starts_with(&webm::EBML_MAGIC),
+        Some("audio/mp4" | "video/mp4") => bytes.get(4..8) == Some(b"ftyp".as_slice()),
+        Some("audio/wav") => bytes.starts_with(b"RIFF"),
+        _ => false,
+    }
+}
+
+/// What to store of the chunk that extends `current` (the next index, checked
+/// by the caller), and the splicer for the chunk after it.
+fn splice<'a>(current: Option<&Recording>, content_type: &str, bytes: &'a [u8]) -> ApiResult<(Cow<'a, [u8]>, Option<Splicer>)> {
+    let Some(current) = current else {
+        // The first chunk: a WebM recording is spliced from here on.
+        let webm = matches!(media_type(content_type).as_ref().map(mime::Mime::essence_str), Some("audio/webm" | "video/webm"));
+        return Ok(match webm.then(|| Splicer::for_first_chunk(bytes)).flatten().map(|splicer| splicer.splice(bytes)) {
+            Some(Spliced::Bytes { stored, splicer }) => (Cow::Owned(stored), Some(splicer)),
+            Some(Spliced::Off) | None => (Cow::Borrowed(bytes), None),
+        });
+    };
+    match current.splicer.as_ref().map(|splicer| splicer.splice(bytes)) {
+        Some(Spliced::Bytes { stored, splicer }) => Ok((Cow::Owned(stored), Some(splicer))),
+        _ if starts_a_file(&current.content_type, bytes) => Err(ApiError::conflict(
+            "recording_not_continuable",
+            "These bytes start a new recording, which this one cannot take (only a WebM recording continues \
+             across recorders); it ends with the chunks stored so far",
+        )),
+        _ => Ok((Cow::Borrowed(bytes), None)),
+    }
+}
+
 /// Stores the chunk `index` of the interview's `kind` recording.
 pub fn add_chunk(
     db: &Db,
@@ -128,20 +174,27 @@ pub fn add_chunk(
         return Err(ApiError::Validation(vec![FieldError::new(vec!["body".into()], "missing", "Field required")]));
     }
     let now = time::now();
+    let recordings = store::recordings(db, &interview.interview_id)?;
+    let current = recordings.iter().find(|recording| recording.kind == kind);
+    if index != current.map_or(0, |recording| recording.chunk_count) {
+        return Err(out_of_order(current.map_or(0, |recording| recording.chunk_count)));
+    }
+    let (stored_bytes, splicer) = splice(current, content_type, bytes)?;
     let chunk = Chunk {
         kind,
         index,
         content_type,
-        size: bytes.len() as u64,
+        size: stored_bytes.len() as u64,
         limit: limits.of(kind),
         bytes_per_minute: limits.bytes_per_minute,
         now: time::unix_seconds(now),
     };
-    // Refused before its bytes are stored when it can be; checked again below.
-    chunk.fits(&store::recordings(db, &interview.interview_id)?)?;
+    // Refused before its bytes are stored when it can be; checked again below
+    // (the same index then means the same recording, so the same splice).
+    chunk.fits(&recordings)?;
     let nonce = uuid::Uuid::new_v4().simple().to_string();
     let blob_key = format!("recording:{}:{kind}:{index}:{nonce}", interview.interview_id);
-    blobs.put(&blob_key, bytes)?;
+    blobs.put(&blob_key, &stored_bytes)?;
     let stored = db.transaction(|tx| {
         if !super::store::touch_running(tx, &interview.interview_id, time::unix_millis(now))? {
             return Err(session_closed());
@@ -159,6 +212,7 @@ pub fn add_chunk(
                 size: chunk.size,
                 byte_offset: offset,
                 window_start: chunk.window().start,
+                splicer: splicer.as_ref(),
                 created_at: &time::rfc3339(now),
                 created_ms: time::unix_millis(now),
             },
@@ -170,6 +224,7 @@ pub fn add_chunk(
             size: offset + chunk.size,
             window_start: chunk.window().start,
             window_bytes: 0,
+            splicer: splicer.clone(),
         })
     });
     if stored.is_err() {
@@ -254,7 +309,7 @@ mod tests {
     use super::*;
 
     fn stored(kind: RecordingKind, size: u64, chunks: u64, window_start: u64, window_bytes: u64) -> Recording {
-        Recording { kind, content_type: "audio/webm".into(), chunk_count: chunks, size, window_start, window_bytes }
+        Recording { kind, content_type: "audio/webm".into(), chunk_count: chunks, size, window_start, window_bytes, splicer: None }
     }
 
     fn chunk(kind: RecordingKind, index: u64, size: u64, now: u64) -> Chunk<'static> {

@@ -2,6 +2,7 @@
 //! chunk saying where its bytes are and at which byte offset it starts (Range
 //! requests). Writes take the caller's transaction.
 
+use super::webm::Splicer;
 use super::{Recording, RecordingKind};
 use crate::db::{self, Db, SqlValue, Tx};
 use crate::error::ApiResult;
@@ -9,7 +10,7 @@ use crate::error::ApiResult;
 /// The interview's recordings (one of each kind at most, once a chunk arrived).
 pub fn recordings(db: &Db, interview_id: &str) -> ApiResult<Vec<Recording>> {
     let result = db.query(
-        "SELECT kind, content_type, size, chunk_count, window_start, window_bytes FROM recordings WHERE interview_id = ?",
+        "SELECT kind, content_type, size, chunk_count, window_start, window_bytes, splicer FROM recordings WHERE interview_id = ?",
         &[db::text(interview_id)],
     )?;
     db::read_all(&result, |row| {
@@ -20,6 +21,7 @@ pub fn recordings(db: &Db, interview_id: &str) -> ApiResult<Vec<Recording>> {
             chunk_count: row.int("chunk_count")? as u64,
             window_start: row.int("window_start")? as u64,
             window_bytes: row.int("window_bytes")? as u64,
+            splicer: row.opt_json("splicer")?,
         })
     })
 }
@@ -37,6 +39,8 @@ pub struct NewChunk<'a> {
     pub byte_offset: u64,
     /// The one-minute window it arrived in (Unix seconds of its start).
     pub window_start: u64,
+    /// The recording's splicer after this chunk (`None`: not spliced).
+    pub splicer: Option<&'a Splicer>,
     pub created_at: &'a str,
     pub created_ms: i64,
 }
@@ -62,10 +66,12 @@ pub fn add_chunk(tx: &Tx, chunk: &NewChunk) -> ApiResult<()> {
     )?;
     tx.execute(
         "INSERT INTO recordings
-             (interview_id, kind, tenant_id, content_type, size, chunk_count, created_at, updated_at, window_start, window_bytes)
-         VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?6, ?7, ?5)
+             (interview_id, kind, tenant_id, content_type, size, chunk_count, created_at, updated_at, window_start, window_bytes,
+              splicer)
+         VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?6, ?7, ?5, ?8)
          ON CONFLICT (interview_id, kind) DO UPDATE
          SET size = size + excluded.size, chunk_count = chunk_count + 1, updated_at = excluded.updated_at,
+             splicer = excluded.splicer,
              window_bytes = CASE WHEN window_start = excluded.window_start THEN window_bytes + excluded.size
                                  ELSE excluded.size END,
              window_start = excluded.window_start",
@@ -77,6 +83,10 @@ pub fn add_chunk(tx: &Tx, chunk: &NewChunk) -> ApiResult<()> {
             SqlValue::Integer(chunk.size as i64),
             db::text(chunk.created_at),
             SqlValue::Integer(chunk.window_start as i64),
+            match chunk.splicer {
+                Some(splicer) => db::text(serde_json::to_string(splicer).map_err(crate::error::ApiError::internal)?),
+                None => SqlValue::Null,
+            },
         ],
     )
 }
