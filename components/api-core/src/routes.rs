@@ -40,6 +40,7 @@ pub const PUBLIC_ROUTES: &[(Method, &str)] = &[
     (Method::Post, "/v1/webhooks/deliveries/{delivery_id}/redeliver"),
     (Method::Get, "/i/{project_id}"),
     (Method::Get, "/i/{project_id}/media/{file_id}"),
+    (Method::Get, "/i/assets/{file}"),
     (Method::Post, "/v1/sessions"),
     (Method::Get, "/v1/sessions/{interview_id}"),
     (Method::Post, "/v1/sessions/{interview_id}/answers"),

@@ -32,6 +32,9 @@ pub type TenantStreamHandler =
 /// A public route that may answer with a streamed body (large files).
 pub type PublicStreamHandler = fn(Context, ApiRequest, PathParams) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>>;
 
+/// A static asset: the same bytes for everyone, from memory (see [`Handler::Static`]).
+pub type StaticHandler = fn(&ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
+
 /// A route of an interviewee's session: the interview whose session token came
 /// with the request (`Authorization: Bearer`), for the path's `:interview_id`.
 pub type SessionHandler = fn(&Context, &Interview, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
@@ -47,6 +50,10 @@ pub enum Handler {
     PublicStream(PublicStreamHandler),
     /// An interviewee's session token, checked before the handler runs.
     Session(SessionHandler),
+    /// No credentials, no storage, no rate-limit count: an immutable static
+    /// asset (the interview page's script and styles, `sessions::assets`),
+    /// cheaper to send than to count.
+    Static(StaticHandler),
     /// A partnership key (`X-Api-Key` + `X-Tenant-Id` of the partner, with its
     /// scope), checked before the handler runs; every error answers in the flat
     /// `{error, message}` shape of tenant creation.
@@ -154,10 +161,15 @@ fn error_response(error: ApiError, router: &Router<Handler>, request: &ApiReques
 }
 
 async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Router<Handler>) -> ApiResult<Reply> {
-    let context = Context { db: Db::connect()? };
     // Routing needs no storage: it goes first, so that the request's one
     // rate-limit statement can count the route's own budget too.
     let found = router.find(request.method, &request.path);
+    if let RouteMatch::Found(route, params) = &found {
+        if let Handler::Static(handler) = route.handler {
+            return handler(request, params).map(Reply::Full);
+        }
+    }
+    let context = Context { db: Db::connect()? };
     let budget = match &found {
         RouteMatch::Found(route, _) => route.budget,
         _ => None,
@@ -198,6 +210,7 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         Handler::Public(_)
         | Handler::Page(_)
         | Handler::PublicStream(_)
+        | Handler::Static(_)
         | Handler::Session(_)
         | Handler::Operator(_)
         | Handler::Partner(_) => None,
@@ -231,6 +244,7 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
             request.body = body(incoming, request).await?;
             handler(&context, &interview, request, &params).map(Reply::Full)
         }
+        (Handler::Static(handler), _) => handler(request, &params).map(Reply::Full),
         (Handler::Tenant(_) | Handler::TenantStream(_), None) => Err(auth::tenant_refusal(None)),
     }
 }

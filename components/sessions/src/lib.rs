@@ -19,6 +19,7 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
         .route(Method::Get, "/i/:project_id", Handler::Page(link_page))
         .route(Method::Get, "/i/:project_id/media/:file_id", Handler::PublicStream(survey_media))
+        .route(Method::Get, "/i/assets/:file", Handler::Static(page_asset))
         .route(Method::Post, "/v1/sessions", Handler::Public(start))
         .limited(sessions::START_BUDGET_VARIABLE, Per::AddressAndProject)
         .route(Method::Get, "/v1/sessions/:interview_id", Handler::Session(get_session))
@@ -34,6 +35,10 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
 
 fn link_page(context: &Context, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     sessions::link_page(&context.db, request, params.get("project_id"), &LlmConfig::from_variables())
+}
+
+fn page_asset(_: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    sessions::assets::serve(params.get("file"))
 }
 
 fn survey_media(context: Context, request: ApiRequest, params: PathParams) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>> {

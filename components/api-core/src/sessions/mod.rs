@@ -7,6 +7,7 @@
 //! HTML), [`recordings`] (recording chunks), [`transcription`], [`store`] (SQLite).
 
 mod answer;
+pub mod assets;
 mod finish;
 pub mod interviewer;
 pub mod link;
