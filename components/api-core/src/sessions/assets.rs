@@ -58,6 +58,7 @@ pub fn serve(file: &str) -> ApiResult<ApiResponse> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sessions::strings;
     use sha2::{Digest, Sha256};
 
     #[test]
@@ -73,6 +74,38 @@ mod tests {
         assert!(!ASSETS.iter().any(|a| a.body.contains("from './conversation.js'")));
         for name in ["page.js", "transport.js", "recorder.js", "speech.js", "screeners.js", "survey.js", "conversation.js", STYLES] {
             assert!(ASSETS.iter().any(|a| a.name == name), "{name}");
+        }
+    }
+
+    /// The texts a module names (`t('key')`, `fatal('heading', 'message')`,
+    /// `recordingStatus('key')`): the quoted words among those calls' arguments.
+    fn text_keys(source: &str) -> Vec<&str> {
+        let mut keys = Vec::new();
+        for call in ["t('", "fatal('", "recordingStatus('"] {
+            for (at, _) in source.match_indices(call) {
+                if source[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '.') {
+                    continue; // another function whose name ends so
+                }
+                let args = &source[at + call.len() - 1..];
+                let args = &args[..args.find(')').unwrap_or(args.len())];
+                let quoted = args.split(',').filter_map(|arg| arg.trim().strip_prefix('\'')?.strip_suffix('\''));
+                keys.extend(quoted.filter(|key| !key.is_empty() && key.chars().all(|c| c.is_ascii_lowercase() || c == '_')));
+            }
+        }
+        keys
+    }
+
+    #[test]
+    fn every_text_the_modules_name_is_in_every_language() {
+        let named: Vec<&str> = ASSETS.iter().filter(|a| a.name.ends_with(".js")).flat_map(|a| text_keys(a.body)).collect();
+        for key in ["upload_behind", "upload_caught_up", "error_rate_limited", "error_session_lost"] {
+            assert!(named.contains(&key), "{key} not found in {named:?}");
+        }
+        for language in strings::languages() {
+            let strings = strings::for_language(&language);
+            for key in &named {
+                assert!(strings.page.contains_key(*key), "strings.json: {language} lacks page.{key}");
+            }
         }
     }
 
