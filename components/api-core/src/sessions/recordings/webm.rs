@@ -139,12 +139,24 @@ impl Splicer {
     fn new_segment(&mut self, out: &mut Vec<u8>) -> Result<(), Lost> {
         match &self.reading {
             Reading::Header { bytes } if bytes.is_empty() => {}
+            // The first segment is stored as uploaded, so what its recorder
+            // left unfinished is completed; a later one stored no header or
+            // timecode before it was whole (its block heads it did).
+            Reading::Header { bytes } if self.first() => complete_header(bytes, out)?,
+            Reading::Header { .. } => {}
+            Reading::Timecode { size, bytes } if self.first() => out.resize(out.len() + (*size as usize - bytes.len()), 0),
+            Reading::Timecode { .. } => {}
+            Reading::BlockHead { size, bytes } if *size <= MAX_PADDING => {
+                if bytes.is_empty() {
+                    out.push(0x81); // a track number (1) rather than an invalid one
+                }
+                out.resize(out.len() + (*size as usize).saturating_sub(bytes.len().max(1)), 0);
+            }
             Reading::Payload { left, keep } if *left <= MAX_PADDING => {
                 if *keep {
                     out.resize(out.len() + *left as usize, 0);
                 }
             }
-            // A header or a timecode cut short cannot be completed meaningfully.
             _ => return Err(Lost),
         }
         // A Segment of known size (not what browsers write) cannot take more clusters.
@@ -366,6 +378,29 @@ fn take_header(header: &mut Vec<u8>, input: &[u8]) -> (usize, bool) {
     }
 }
 
+/// Completes an element header cut short after `bytes`: an ID cut short is
+/// a Cluster's (the only ID longer than a byte in a recording's clusters), the
+/// rest of the size zero bytes (a size of 0 when none of it arrived: Chromium's
+/// recorder may end a chunk between a block's ID and its size, and demuxers
+/// skip an empty element), then a payload of that size in zeros.
+fn complete_header(bytes: &[u8], out: &mut Vec<u8>) -> Result<(), Lost> {
+    let id_len = bytes.first().and_then(|first| vint_len(*first)).filter(|len| *len <= 4).ok_or(Lost)?;
+    let mut header = bytes.to_vec();
+    if header.len() < id_len {
+        let cluster = CLUSTER.to_be_bytes();
+        header = cluster.starts_with(&header).then(|| cluster.to_vec()).ok_or(Lost)?;
+    }
+    if header.len() == id_len {
+        header.push(0x80);
+    }
+    let size_len = vint_len(header[id_len]).ok_or(Lost)?;
+    header.resize(id_len + size_len, 0);
+    let size = read_size(&header[id_len..]).and_then(|(size, _)| size).filter(|size| *size <= MAX_PADDING).ok_or(Lost)?;
+    out.extend_from_slice(&header[bytes.len()..]);
+    out.resize(out.len() + size as usize, 0);
+    Ok(())
+}
+
 /// How many bytes the start of a block has: its track number and its 16-bit
 /// relative timecode (as far as `bytes` tells; 3 until the track number's length is known).
 fn block_head_len(bytes: &[u8]) -> usize {
@@ -505,6 +540,26 @@ mod tests {
         assert_eq!(&stored[cut..first.len()], &[0u8; 10], "the cut block is completed with zeros");
         let (headers, ends) = times(&stored);
         assert_eq!((headers, ends), (1, vec![0, 20, 40]));
+    }
+
+    #[test]
+    fn a_header_or_timecode_cut_off_by_the_reload_is_completed() {
+        let first = recording(&[cluster(0, &[block(0, b"a"), block(20, b"b")]), cluster(40, &[block(0, b"c")])]);
+        let second = recording(&[cluster(0, &[block(0, b"d")])]);
+        let block_at = first.len() - block(0, b"c").len();
+        let cluster_at = first.iter().rposition(|byte| *byte == 0x1F).unwrap();
+        let timecode_at = cluster_at + 4 + 8 + 2 + 1; // inside the second cluster's two-byte timecode
+        // Cut after a block's ID (what Chromium's recorder did), inside a cluster's ID, inside a timecode.
+        for cut in [block_at + 1, cluster_at + 2, timecode_at] {
+            let (stored, splicer) = splice_all(&[&first[..cut], &second]);
+            assert_eq!(&stored[..cut], &first[..cut], "cut at {cut}");
+            assert_eq!(splicer.segment, 1, "cut at {cut}");
+            let (headers, ends) = times(&stored);
+            assert_eq!(headers, 1, "cut at {cut}");
+            assert!(ends.last().is_some_and(|end| *end >= 40), "cut at {cut}: {ends:?}");
+        }
+        let (stored, _) = splice_all(&[&first[..block_at + 1], &second]);
+        assert_eq!(stored[block_at + 1], 0x80, "a block cut after its ID is an empty block");
     }
 
     #[test]
