@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 pub use reqwest::StatusCode;
 
 pub mod fake_model;
+pub mod interview_page;
 pub mod markdown;
 pub mod media;
 pub mod runtime;
