@@ -20,13 +20,16 @@ const ANSWERS: [&str; 3] = [
     "Nothing more to add.",
 ];
 
-/// An active talking-mode project of one question, never probed: two answers
-/// (to the question and to the wrap-up) end the interview; no redirect, no logo
-/// (whose default is on another host).
-fn talking_project(app: &TestApp, tenant: &TenantCredentials) -> String {
-    active_project(
-        app,
-        tenant,
+/// A new app with an active talking-mode project of one question, never
+/// probed: two answers (to the question and to the wrap-up) end the interview;
+/// no redirect, no logo (whose default is on another host). The app, its
+/// tenant, the project's id and its production link.
+fn talking_project() -> (TestApp, TenantCredentials, String, String) {
+    let app = TestApp::start(&[]);
+    let tenant = app.create_tenant();
+    let project_id = active_project(
+        &app,
+        &tenant,
         json!({
             "interview_modes": ["talking"],
             "research_questions": "How did you choose your current daycare?",
@@ -34,13 +37,11 @@ fn talking_project(app: &TestApp, tenant: &TenantCredentials) -> String {
             "redirect_url": null,
             "logo_url": null,
         }),
-    )
-}
-
-fn production_link(app: &TestApp, tenant: &TenantCredentials, project_id: &str) -> String {
-    let (status, url) = json_of(app.get(&format!("/v1/projects/{project_id}/url?environment=production")).auth(tenant).send().unwrap());
+    );
+    let (status, url) = json_of(app.get(&format!("/v1/projects/{project_id}/url?environment=production")).auth(&tenant).send().unwrap());
     assert_eq!(status, 200, "{url}");
-    url["url"].as_str().unwrap().to_string()
+    let link = url["url"].as_str().unwrap().to_string();
+    (app, tenant, project_id, link)
 }
 
 fn interview_of(app: &TestApp, project_id: &str) -> String {
@@ -84,11 +85,9 @@ fn finish(browser: &Browser, wait: Duration) {
 
 #[test]
 fn a_recording_survives_a_reload_and_exports_as_one_file_that_plays_both_parts() {
-    let app = TestApp::start(&[]);
-    let tenant = app.create_tenant();
-    let project_id = talking_project(&app, &tenant);
+    let (app, tenant, project_id, link) = talking_project();
     let browser = Browser::start();
-    browser.goto(&production_link(&app, &tenant, &project_id));
+    browser.goto(&link);
     start_interview(&browser, WAIT);
     assert!(browser.find("#recording-indicator").is_displayed(), "{}", browser.describe());
     let interview_id = interview_of(&app, &project_id);
@@ -136,9 +135,7 @@ fn a_recording_survives_a_reload_and_exports_as_one_file_that_plays_both_parts()
 
 #[test]
 fn an_interview_completes_on_a_slow_connection_that_drops() {
-    let app = TestApp::start(&[]);
-    let tenant = app.create_tenant();
-    let project_id = talking_project(&app, &tenant);
+    let (app, tenant, project_id, link) = talking_project();
     let browser = Browser::start();
     // A poor mobile connection: 400 ms each way, 48 KB/s down, 16 KB/s up (the
     // recording takes 8 KB/s). The page and its 70 KB of assets load through it.
@@ -146,7 +143,7 @@ fn an_interview_completes_on_a_slow_connection_that_drops() {
     throttle(&browser, slow, 48 * 1024, 16 * 1024, false);
     let wait = Duration::from_secs(60);
     let loading = Instant::now();
-    browser.goto(&production_link(&app, &tenant, &project_id));
+    browser.goto(&link);
     assert!(loading.elapsed() > Duration::from_millis(800), "throttled: {:?}", loading.elapsed());
     start_interview(&browser, wait);
     let interview_id = interview_of(&app, &project_id);
@@ -177,10 +174,7 @@ fn an_interview_completes_on_a_slow_connection_that_drops() {
 
 #[test]
 fn the_page_loads_its_hashed_assets_under_its_csp() {
-    let app = TestApp::start(&[]);
-    let tenant = app.create_tenant();
-    let project_id = talking_project(&app, &tenant);
-    let link = production_link(&app, &tenant, &project_id);
+    let (app, _, _, link) = talking_project();
     let page = app.get(&link.replace(&app.url(""), "")).send().unwrap();
     let csp = page.headers()["content-security-policy"].to_str().unwrap().to_string();
     assert!(csp.contains("script-src 'nonce-") && !csp.contains("unsafe-inline"), "{csp}");
