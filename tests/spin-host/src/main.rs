@@ -40,6 +40,7 @@ ENVIRONMENT:
     SPIN_VARIABLE_<NAME>        Value of application variable <name>
     SPIN_HOST_DISABLE_CACHE=1   Do not use wasmtime's on-disk compilation cache
     SPIN_HOST_CACHE_DIR=DIR     Where that cache lives (default: the repository's target/spin-host-cache)
+    SPIN_HOST_PERFMAP=1         Write /tmp/perf-<pid>.map so `perf report` names the guest's functions
 ";
 
 struct Args {

@@ -113,12 +113,29 @@ impl variables::Host for StoreState {
     }
 }
 
+/// How often the epoch advances (Spin's `DEFAULT_EPOCH_TICK_INTERVAL`).
+const EPOCH_TICK: std::time::Duration = std::time::Duration::from_millis(10);
+
 /// The process-wide engine: compiled components can only be shared between
-/// hosts that use the same engine.
+/// hosts that use the same engine. Configured as Spin 4.0.2 configures its own
+/// (crate `spin-core`), because the configuration decides what a request
+/// costs: epoch interruption (every loop and call of the guest checks the
+/// epoch; a thread advances it every 10 ms; a store's deadline is never
+/// reached), and the pooling instance allocator with Spin's limits where the
+/// machine allows it (else on-demand allocation, as Spin falls back).
 pub fn engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
     ENGINE.get_or_init(|| {
         let mut config = wasmtime::Config::new();
+        config.epoch_interruption(true);
+        if std::env::var_os("SPIN_HOST_PERFMAP").is_some() {
+            config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+        }
+        config.wasm_component_model(true);
+        config.wasm_component_model_async(true);
+        if pooling_works() {
+            config.allocation_strategy(wasmtime::InstanceAllocationStrategy::Pooling(spin_pooling()));
+        }
         // Like Spin, keep compiled code in wasmtime's on-disk cache so that a
         // new process (each test binary, each `make up`) does not recompile
         // unchanged components. The cache stays inside the repository's
@@ -138,8 +155,59 @@ pub fn engine() -> &'static Engine {
                 Err(e) => eprintln!("warning: wasmtime compilation cache disabled: {e:#}"),
             }
         }
-        Engine::new(&config).expect("failed to create the wasmtime engine")
+        let engine = Engine::new(&config).expect("failed to create the wasmtime engine");
+        let ticker = engine.weak();
+        std::thread::Builder::new()
+            .name("spin-host-epoch".into())
+            .spawn(move || {
+                while let Some(engine) = ticker.upgrade() {
+                    engine.increment_epoch();
+                    drop(engine);
+                    std::thread::sleep(EPOCH_TICK);
+                }
+            })
+            .expect("the epoch ticker thread starts");
+        engine
     })
+}
+
+/// Spin's pooling allocator settings (its defaults, for 1,000 instances).
+fn spin_pooling() -> wasmtime::PoolingAllocationConfig {
+    const MB: usize = 1 << 20;
+    const MAX_INSTANCES: u32 = 1_000;
+    let mut pooling = wasmtime::PoolingAllocationConfig::default();
+    pooling
+        .total_component_instances(MAX_INSTANCES)
+        .total_memories(MAX_INSTANCES)
+        .total_tables(2 * MAX_INSTANCES)
+        .total_stacks(MAX_INSTANCES)
+        .total_core_instances(4 * MAX_INSTANCES)
+        .table_elements(100_000)
+        .max_component_instance_size(10 * MB)
+        .max_core_instance_size(10 * MB)
+        .max_core_instances_per_component(200)
+        .max_tables_per_component(64)
+        .max_memories_per_component(32)
+        .max_tables_per_module(2)
+        .max_memories_per_module(2)
+        .max_memory_size(4 << 30)
+        .linear_memory_keep_resident(2 * MB)
+        .table_keep_resident(MB / 2);
+    pooling
+}
+
+/// Whether an engine with the pooling allocator can be made here (it reserves
+/// a lot of virtual memory); Spin tries the same before using it.
+fn pooling_works() -> bool {
+    let mut config = wasmtime::Config::new();
+    config.allocation_strategy(wasmtime::InstanceAllocationStrategy::Pooling(spin_pooling()));
+    match Engine::new(&config) {
+        Ok(_) => true,
+        Err(error) => {
+            eprintln!("spin-host: the pooling allocator is not available here ({error:#}); allocating on demand, as Spin does then");
+            false
+        }
+    }
 }
 
 /// Compiles a component once per process, keyed by path + size + mtime so a
@@ -330,7 +398,7 @@ pub fn new_store(info: &Arc<ComponentInfo>, app: &Arc<AppState>) -> Store<StoreS
         .inherit_stderr()
         .envs(&info.environment)
         .build();
-    Store::new(
+    let mut store = Store::new(
         engine(),
         StoreState {
             wasi,
@@ -345,7 +413,10 @@ pub fn new_store(info: &Arc<ComponentInfo>, app: &Arc<AppState>) -> Store<StoreS
             open_sqlite_connections: 0,
             open_kv_stores: 0,
         },
-    )
+    );
+    // As Spin: epochs are counted, but a request is never interrupted by them.
+    store.set_epoch_deadline(u64::MAX / 2);
+    store
 }
 
 #[cfg(test)]

@@ -4,13 +4,14 @@
 //! previous one has been written, so memory does not grow with the row count.
 
 use super::store::{self, ExportRow};
-use super::transcript::transcription;
+use super::transcript::{transcription, TranscriptTurn};
 use super::{metadata_json, Position};
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiResponse, BodySource, Reply};
 use crate::text_enum;
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// Interviews per page (one body chunk).
 pub const PAGE_ROWS: i64 = 200;
@@ -121,8 +122,14 @@ impl ExportStream {
         } else {
             Vec::new()
         };
+        // Each interview's turns, in order, found once (not by scanning the
+        // page's turns for every row).
+        let mut by_interview: HashMap<&str, Vec<&TranscriptTurn>> = HashMap::with_capacity(rows.len());
+        for turn in &turns {
+            by_interview.entry(turn.interview_id.as_str()).or_default().push(turn);
+        }
         let records = rows.iter().map(|row| {
-            let text = transcription(turns.iter().filter(|turn| turn.interview_id == row.interview_id));
+            let text = transcription(by_interview.get(row.interview_id.as_str()).into_iter().flatten().copied());
             cells(self.kind, row, &text).into_iter().map(Cow::Owned).collect()
         });
         csv_lines(records).map(Some)

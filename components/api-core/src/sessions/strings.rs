@@ -5,7 +5,12 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-const STRINGS_JSON: &str = include_str!("strings.json");
+/// strings.json, one JSON text per language (split by build.rs, so a request
+/// parses only the languages it shows).
+mod by_language {
+    include!(concat!(env!("OUT_DIR"), "/strings.rs"));
+}
+
 pub const FALLBACK_LANGUAGE: &str = "en";
 
 /// What the built-in interviewer says around the research questions.
@@ -72,24 +77,30 @@ impl Strings {
     }
 }
 
-fn section(all: &Map<String, Value>, language: &str, name: &str) -> Map<String, Value> {
-    let pick = |lang: &str| all.get(lang).and_then(|l| l.get(name)).and_then(Value::as_object).cloned();
-    let mut merged = pick(FALLBACK_LANGUAGE).unwrap_or_default();
-    if language != FALLBACK_LANGUAGE {
-        for (key, value) in pick(language).unwrap_or_default() {
-            merged.insert(key, value);
-        }
+/// One language's texts, by section (`page`, `interviewer`, `errors`).
+fn texts_of(language: &str) -> Map<String, Value> {
+    by_language::json(language)
+        .map(|json| serde_json::from_str(json).expect("strings.json: each language is a JSON object"))
+        .unwrap_or_default()
+}
+
+fn section(fallback: &Map<String, Value>, own: Option<&Map<String, Value>>, name: &str) -> Map<String, Value> {
+    let pick = |texts: &Map<String, Value>| texts.get(name).and_then(Value::as_object).cloned().unwrap_or_default();
+    let mut merged = pick(fallback);
+    for (key, value) in own.map(pick).unwrap_or_default() {
+        merged.insert(key, value);
     }
     merged
 }
 
 /// The texts of `language`, English where it has none.
 pub fn for_language(language: &str) -> Strings {
-    let all: Map<String, Value> = serde_json::from_str(STRINGS_JSON).expect("strings.json is a JSON object");
-    let typed = |name: &str| Value::Object(section(&all, language, name));
+    let fallback = texts_of(FALLBACK_LANGUAGE);
+    let own = (language != FALLBACK_LANGUAGE).then(|| texts_of(language));
+    let typed = |name: &str| Value::Object(section(&fallback, own.as_ref(), name));
     Strings {
         language: language.to_string(),
-        page: section(&all, language, "page"),
+        page: section(&fallback, own.as_ref(), "page"),
         interviewer: serde_json::from_value(typed("interviewer")).expect("strings.json: complete English interviewer texts"),
         errors: serde_json::from_value(typed("errors")).expect("strings.json: complete English error texts"),
     }
@@ -97,8 +108,7 @@ pub fn for_language(language: &str) -> Strings {
 
 /// The languages `strings.json` has.
 pub fn languages() -> Vec<String> {
-    let all: Map<String, Value> = serde_json::from_str(STRINGS_JSON).expect("strings.json is a JSON object");
-    all.keys().cloned().collect()
+    by_language::LANGUAGES.iter().map(|language| language.to_string()).collect()
 }
 
 /// `rtl` for the right-to-left languages among the project languages.
