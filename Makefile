@@ -14,7 +14,7 @@ NATIVE := -p api-core -p spin-host -p e2e
 SQLD ?= $(if $(SPIN),$(wildcard $(dir $(SPIN))sqld))
 export SQLD
 
-.PHONY: up test build wasm host unit e2e fuzz bench clean setup setup-browser setup-redis clients
+.PHONY: up test build wasm host unit e2e fuzz bench clean setup setup-browser setup-redis setup-media clients
 
 setup:
 	@scripts/wasm-toolchain.sh >/dev/null
@@ -26,6 +26,11 @@ setup-browser:
 # Only the tests need a Redis server (Debian's redis-server and redis-tools).
 setup-redis:
 	@scripts/setup-redis.sh
+
+# Only the tests need ffprobe and ffmpeg (Debian's ffmpeg): does an exported
+# recording play end to end?
+setup-media:
+	@scripts/setup-media.sh
 
 wasm: setup
 	scripts/build-wasm.sh
@@ -42,13 +47,13 @@ unit:
 	cargo test $(NATIVE) --lib
 
 # The end-to-end suite under the selected runtime (SPIN set: the real Spin).
-e2e: build setup-browser setup-redis
+e2e: build setup-browser setup-redis setup-media
 	cargo test $(NATIVE) --test '*'
 
 # Every test under the test host; with SPIN set, the end-to-end suite (README
 # and browser tests included) once more under the real Spin; then the
 # contract fuzzer (`make fuzz`, below).
-test: build setup-browser setup-redis
+test: build setup-browser setup-redis setup-media
 	$(MAKE) --no-print-directory clients
 	env -u SPIN cargo test $(NATIVE)
 	@if [ -n "$$SPIN" ]; then echo "make test: the end-to-end suite under $$("$$SPIN" --version)"; \

@@ -73,6 +73,10 @@ target/debug/spin-host up --from spin.toml --listen "127.0.0.1:$port" --state-di
     --variable "partner_tenant_id=$partner_tenant" \
     --variable rate_limit_per_minute=1000000 \
     --variable project_create_rate_limit_per_minute=1000000 \
+    --variable session_start_rate_limit_per_minute=1000000 \
+    --variable session_answer_rate_limit_per_minute=1000000 \
+    --variable session_transcription_rate_limit_per_minute=1000000 \
+    --variable recording_bytes_per_minute=1000000000000 \
     --variable webhook_allow_insecure_targets=false \
     --variable webhook_retry_base_seconds=0,0 \
     --variable webhook_timeout_seconds=2 \

@@ -18,6 +18,8 @@ has, so that the fuzzer reaches every operation beyond its 404:
                    (the target cannot answer 200), so it can be redelivered
   interview_id     a production session of the active project, with one
                    answer and one audio and one video chunk
+  file             (of /i/assets) the interview page's entry module, by the
+                   content-hashed name the project's page links
 
 The parameter names are read from the document: a string path parameter
 without an enumeration that has no value here is an error, so that a new
@@ -173,6 +175,7 @@ def seed(api, partner_key, partner_tenant, out_dir):
     values = {
         "project_id": project_id,
         "file_id": file_id,
+        "file": page_module(api, project_id),
         "subscription_id": subscription["id"],
         "delivery_id": delivery["id"],
         "interview_id": interview_id,
@@ -260,7 +263,7 @@ def constrained(schema):
 
 def config_toml(state, partner_key, partner_tenant):
     q = json.dumps  # a JSON string is a valid TOML basic string
-    names = ("project_id", "file_id", "subscription_id", "delivery_id", "interview_id")
+    names = ("project_id", "file_id", "file", "subscription_id", "delivery_id", "interview_id")
     values = {name: state[name] for name in names}
     lines = [
         "# Written by scripts/fuzz/seed.py for one run; holds throwaway credentials.",
@@ -373,6 +376,15 @@ def upload_png(api, headers):
     return api.call("POST", "/v1/files", headers=headers, raw=(body, f"multipart/form-data; boundary={boundary}"))
 
 
+def page_module(api, project_id):
+    """The content-hashed name of the module the project's interview page runs."""
+    page = api.call("GET", f"/i/{project_id}", parse=False).decode()
+    marker = '<script type="module" src="/i/assets/'
+    if marker not in page:
+        raise SeedError(f"GET /i/{project_id}: no module script in the page")
+    return page.split(marker, 1)[1].split('"', 1)[0]
+
+
 def png_1x1():
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
@@ -385,7 +397,7 @@ class Api:
     def __init__(self, origin):
         self.origin = origin.rstrip("/")
 
-    def call(self, method, path, headers=None, body=None, raw=None, expect=200):
+    def call(self, method, path, headers=None, body=None, raw=None, expect=200, parse=True):
         data, content_type = None, None
         if body is not None:
             data, content_type = json.dumps(body).encode(), "application/json"
@@ -405,6 +417,8 @@ class Api:
             raise SeedError(f"{method} {path}: {error}") from None
         if status != expect:
             raise SeedError(f"{method} {path}: expected {expect}, got {status}: {text[:500]!r}")
+        if not parse:
+            return text
         return json.loads(text) if text else None
 
 

@@ -79,6 +79,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "erasure",
         sql: include_str!("../migrations/0008_erasure.sql"),
     },
+    Migration {
+        version: 9,
+        name: "interviewee_side",
+        sql: include_str!("../migrations/0009_interviewee_side.sql"),
+    },
 ];
 
 pub fn latest_version() -> i64 {

@@ -240,9 +240,34 @@ impl PathParams {
 pub struct Route<H> {
     pub method: Method,
     pub pattern: &'static str,
-    /// A named extra per-IP limit (variable name of its per-minute budget).
-    pub extra_limit: Option<&'static str>,
+    /// A budget of its own, counted on top of the per-address limit.
+    pub budget: Option<Budget>,
     pub handler: H,
+}
+
+/// A route's own budget: requests per fixed one-minute window, the Spin
+/// variable `variable` says how many (unset: no budget), counted per `per`.
+/// Counted in the request's one admission statement, like the per-address
+/// limit (`Db::admit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub variable: &'static str,
+    pub per: Per,
+}
+
+/// What a route's budget is counted per.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Per {
+    /// The client's address (`POST /v1/projects`).
+    Address,
+    /// The client's address and the `project_id` of the JSON body (session
+    /// starts): the body is read before the request is counted.
+    AddressAndProject,
+    /// The session whose bearer token the request carries, whatever its
+    /// address (a mobile interviewee changes address): keyed by the token's
+    /// digest, so that only the token's holder spends the session's budget.
+    /// A request without a token has no such budget (it is a 401 anyway).
+    Session,
 }
 
 /// A component's routes. `H` is the handler type the component uses.
@@ -268,14 +293,19 @@ impl<H> Router<H> {
     }
 
     pub fn route(mut self, method: Method, pattern: &'static str, handler: H) -> Self {
-        self.routes.push(Route { method, pattern, extra_limit: None, handler });
+        self.routes.push(Route { method, pattern, budget: None, handler });
         self
     }
 
-    /// Adds an extra per-IP limit to the route declared last.
-    pub fn limited_by(mut self, variable: &'static str) -> Self {
+    /// Gives the route declared last a budget of its own, per client address.
+    pub fn limited_by(self, variable: &'static str) -> Self {
+        self.limited(variable, Per::Address)
+    }
+
+    /// Gives the route declared last a budget of its own, counted per `per`.
+    pub fn limited(mut self, variable: &'static str, per: Per) -> Self {
         if let Some(route) = self.routes.last_mut() {
-            route.extra_limit = Some(variable);
+            route.budget = Some(Budget { variable, per });
         }
         self
     }
@@ -380,11 +410,12 @@ mod tests {
     }
 
     #[test]
-    fn extra_limit_is_attached_to_the_last_route() {
-        let router = router();
-        let limits: Vec<_> = router.routes().map(|r| r.extra_limit).collect();
-        assert_eq!(limits[1], Some("project_create_rate_limit_per_minute"));
-        assert_eq!(limits.iter().filter(|l| l.is_some()).count(), 1);
+    fn budgets_are_attached_to_the_last_route() {
+        let router = router().limited("per_session_variable", Per::Session);
+        let limits: Vec<_> = router.routes().map(|r| r.budget).collect();
+        assert_eq!(limits[1], Some(Budget { variable: "project_create_rate_limit_per_minute", per: Per::Address }));
+        assert_eq!(limits[4], Some(Budget { variable: "per_session_variable", per: Per::Session }));
+        assert_eq!(limits.iter().filter(|l| l.is_some()).count(), 2);
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub mod validation;
 pub mod webhooks;
 
 pub use error::{ApiError, ApiResult, FieldError, LocPart};
-pub use http::{ApiRequest, ApiResponse, BodySource, Method, PathParams, Reply, Router};
+pub use http::{ApiRequest, ApiResponse, BodySource, Budget, Method, PathParams, Per, Reply, Router};
 pub use service::{serve, serve_streaming, Context, Handler};
 
 /// The OpenAPI 3.1 description of every route (served at GET /v1/openapi.json;

@@ -5,7 +5,8 @@ use crate::auth::{self, Credentials, Tenant};
 use crate::config;
 use crate::db::{Admission, Db};
 use crate::error::{ApiError, ApiResult, Credential};
-use crate::http::{ApiRequest, ApiResponse, Method, PathParams, Reply, RouteMatch, Router, MAX_JSON_BODY};
+use crate::keys;
+use crate::http::{ApiRequest, ApiResponse, Budget, Method, PathParams, Per, Reply, RouteMatch, Router, MAX_JSON_BODY};
 use crate::rate_limit::{self, Window};
 use crate::routes;
 use crate::sessions::{self, Interview};
@@ -31,6 +32,9 @@ pub type TenantStreamHandler =
 /// A public route that may answer with a streamed body (large files).
 pub type PublicStreamHandler = fn(Context, ApiRequest, PathParams) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>>;
 
+/// A static asset: the same bytes for everyone, from memory (see [`Handler::Static`]).
+pub type StaticHandler = fn(&ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
+
 /// A route of an interviewee's session: the interview whose session token came
 /// with the request (`Authorization: Bearer`), for the path's `:interview_id`.
 pub type SessionHandler = fn(&Context, &Interview, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
@@ -46,6 +50,10 @@ pub enum Handler {
     PublicStream(PublicStreamHandler),
     /// An interviewee's session token, checked before the handler runs.
     Session(SessionHandler),
+    /// No credentials, no storage, no rate-limit count: an immutable static
+    /// asset (the interview page's script and styles, `sessions::assets`),
+    /// cheaper to send than to count.
+    Static(StaticHandler),
     /// A partnership key (`X-Api-Key` + `X-Tenant-Id` of the partner, with its
     /// scope), checked before the handler runs; every error answers in the flat
     /// `{error, message}` shape of tenant creation.
@@ -153,14 +161,27 @@ fn error_response(error: ApiError, router: &Router<Handler>, request: &ApiReques
 }
 
 async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Router<Handler>) -> ApiResult<Reply> {
-    let context = Context { db: Db::connect()? };
     // Routing needs no storage: it goes first, so that the request's one
-    // rate-limit statement can count the route's extra limit too.
+    // rate-limit statement can count the route's own budget too.
     let found = router.find(request.method, &request.path);
-    let extra_limit = match &found {
-        RouteMatch::Found(route, _) => route.extra_limit,
+    if let RouteMatch::Found(route, params) = &found {
+        if let Handler::Static(handler) = route.handler {
+            return handler(request, params).map(Reply::Full);
+        }
+    }
+    let context = Context { db: Db::connect()? };
+    let budget = match &found {
+        RouteMatch::Found(route, _) => route.budget,
         _ => None,
     };
+    // A budget per project is counted by the body's `project_id`: the body
+    // (at most 1 MiB) is read before the request is counted.
+    let mut incoming = Some(incoming);
+    if budget.is_some_and(|budget| budget.per == Per::AddressAndProject) {
+        if let Some(unread) = incoming.take() {
+            request.body = read_body(unread, request, MAX_JSON_BODY).await?;
+        }
+    }
     let operator = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Operator(_)));
     let operator_token = if operator {
         Some(config::var(auth::OPERATOR_TOKEN_VARIABLE).ok_or_else(|| routes::not_found(request.method, &request.path))?)
@@ -168,7 +189,7 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         None
     };
     let credentials = Credentials::from_headers(|name| request.header(name)).ok();
-    let admission = enforce_limit(&context.db, request, extra_limit, credentials.as_ref(), operator)?;
+    let admission = enforce_limit(&context.db, request, budget, credentials.as_ref(), operator)?;
 
     let (route, params) = match found {
         RouteMatch::Found(route, params) => (route, params),
@@ -189,50 +210,80 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         Handler::Public(_)
         | Handler::Page(_)
         | Handler::PublicStream(_)
+        | Handler::Static(_)
         | Handler::Session(_)
         | Handler::Operator(_)
         | Handler::Partner(_) => None,
     };
     match (route.handler, tenant) {
         (Handler::TenantStream(handler), Some(tenant)) => {
+            let incoming = incoming.ok_or_else(|| ApiError::internal(anyhow::anyhow!("a streaming route's body was read")))?;
             handler(context, tenant, request.clone(), params, incoming).await
         }
         (Handler::Tenant(handler), Some(tenant)) => {
-            request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
+            request.body = body(incoming, request).await?;
             handler(&context, &tenant, request, &params).map(Reply::Full)
         }
         (Handler::Public(handler) | Handler::Page(handler), _) => {
-            request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
+            request.body = body(incoming, request).await?;
             handler(&context, request, &params).map(Reply::Full)
         }
         (Handler::PublicStream(handler), _) => handler(context, request.clone(), params).await,
         (Handler::Partner(handler), _) => {
             auth::authorize_partner(credentials.as_ref(), &auth::PartnerConfig::from_variables())?;
-            request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
+            request.body = body(incoming, request).await?;
             handler(&context, request, &params).map(Reply::Full)
         }
         (Handler::Operator(handler), _) => {
             auth::authorize_operator(request.header("authorization"), operator_token.as_deref().unwrap_or_default())?;
-            request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
+            request.body = body(incoming, request).await?;
             handler(&context, request, &params).map(Reply::Full)
         }
         (Handler::Session(handler), _) => {
             let interview = sessions::authenticate(&context.db, request, params.get("interview_id"))?;
-            request.body = read_body(incoming, request, MAX_JSON_BODY).await?;
+            request.body = body(incoming, request).await?;
             handler(&context, &interview, request, &params).map(Reply::Full)
         }
+        (Handler::Static(handler), _) => handler(request, &params).map(Reply::Full),
         (Handler::Tenant(_) | Handler::TenantStream(_), None) => Err(auth::tenant_refusal(None)),
     }
 }
 
-/// Counts the request against the per-IP limit, and its route's extra limit if
+/// The request's body: read now (at most 1 MiB), or as read before it was counted.
+async fn body(incoming: Option<IncomingRequest>, request: &ApiRequest) -> ApiResult<Vec<u8>> {
+    match incoming {
+        Some(incoming) => read_body(incoming, request, MAX_JSON_BODY).await,
+        None => Ok(request.body.clone()),
+    }
+}
+
+/// The counter of a route's budget for this request (see [`Per`]); `None`
+/// when the request has nothing to count it by (a session route without a
+/// bearer token).
+fn budget_bucket(budget: Budget, client: &str, request: &ApiRequest) -> Option<String> {
+    let key = match budget.per {
+        Per::Address => client.to_string(),
+        Per::AddressAndProject => {
+            let project_id = serde_json::from_slice::<serde_json::Value>(&request.body)
+                .ok()
+                .and_then(|body| body.get("project_id").and_then(|id| id.as_str()).and_then(|id| uuid::Uuid::parse_str(id).ok()));
+            // A body without a project id is refused later (422); it still counts, once per address.
+            format!("{client}:{}", project_id.map_or_else(|| "-".to_string(), |id| id.to_string()))
+        }
+        // The token's digest, shortened: a session's bucket never names its secret.
+        Per::Session => sessions::bearer(request).map(|token| keys::hash_secret(token)[..32].to_string())?,
+    };
+    Some(rate_limit::bucket(budget.variable, &key))
+}
+
+/// Counts the request against the per-IP limit, and its route's own budget if
 /// it has one, in the request's first statement ([`Db::admit`]), which also
 /// fetches the key hash of the tenant the credentials name. The per-IP limit is
 /// decided first, so an over-limit client gets 429 on unknown routes too.
 fn enforce_limit(
     db: &Db,
     request: &ApiRequest,
-    extra_limit: Option<&'static str>,
+    budget: Option<Budget>,
     credentials: Option<&Credentials>,
     operator: bool,
 ) -> ApiResult<Admission> {
@@ -241,19 +292,19 @@ fn enforce_limit(
     // Operator routes never spend the tenants' per-IP budget (a scheduler shares
     // its address with nobody's interviews), and have one of their own.
     let mut limits = if operator {
-        vec![("operator", config::var_u64(OPERATOR_LIMIT_VARIABLE, OPERATOR_LIMIT_DEFAULT))]
+        vec![(rate_limit::bucket("operator", &client), config::var_u64(OPERATOR_LIMIT_VARIABLE, OPERATOR_LIMIT_DEFAULT))]
     } else {
-        vec![("all", config::var_u64(GLOBAL_LIMIT_VARIABLE, GLOBAL_LIMIT_DEFAULT))]
+        vec![(rate_limit::bucket("all", &client), config::var_u64(GLOBAL_LIMIT_VARIABLE, GLOBAL_LIMIT_DEFAULT))]
     };
-    if let Some(variable) = extra_limit {
-        // An unset extra limit (no variable) counts nothing.
-        let limit = config::var_u64(variable, u64::MAX);
-        if limit != u64::MAX {
-            limits.push((variable, limit));
+    if let Some(budget) = budget {
+        // An unset budget (no variable) counts nothing.
+        let limit = config::var_u64(budget.variable, u64::MAX);
+        if let Some(bucket) = budget_bucket(budget, &client, request).filter(|_| limit != u64::MAX) {
+            limits.push((bucket, limit));
         }
     }
     let window = Window::containing(now);
-    let buckets: Vec<String> = limits.iter().map(|(name, _)| rate_limit::bucket(name, &client)).collect();
+    let buckets: Vec<String> = limits.iter().map(|(bucket, _)| bucket.clone()).collect();
     let tenant_id = credentials.map(|c| c.tenant_id.to_string());
     let admission = db.admit(&buckets, window.start, tenant_id.as_deref())?;
     for ((_, limit), count) in limits.iter().zip(&admission.counts) {
@@ -385,6 +436,27 @@ mod tests {
         assert_eq!(client_ip(&r, true), Some("10.0.0.7".parse().unwrap()));
         let r = request(&[("spin-client-addr", "127.0.0.1:1"), ("x-forwarded-for", "garbage")]);
         assert_eq!(client_ip(&r, true), Some("127.0.0.1".parse().unwrap()));
+    }
+
+    #[test]
+    fn budgets_count_per_address_project_or_session_token() {
+        let budget = |per| Budget { variable: "b", per };
+        let mut start = request(&[]);
+        start.body = br#"{"project_id": "6F1C0F0E-4D0A-4B8E-9A53-2D7C1F9C2B10"}"#.to_vec();
+        assert_eq!(budget_bucket(budget(Per::Address), "1.2.3.4", &start).as_deref(), Some("b:1.2.3.4"));
+        assert_eq!(
+            budget_bucket(budget(Per::AddressAndProject), "1.2.3.4", &start).as_deref(),
+            Some("b:1.2.3.4:6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10"),
+            "the project id as a canonical UUID, however it was written"
+        );
+        start.body = b"not json".to_vec();
+        assert_eq!(budget_bucket(budget(Per::AddressAndProject), "1.2.3.4", &start).as_deref(), Some("b:1.2.3.4:-"));
+        // Per session: the token's digest, never the token; none without a token.
+        let session = request(&[("authorization", "Bearer ses_secret")]);
+        let bucket = budget_bucket(budget(Per::Session), "1.2.3.4", &session).unwrap();
+        assert_eq!(bucket, format!("b:{}", &keys::hash_secret("ses_secret")[..32]));
+        assert!(!bucket.contains("secret"));
+        assert_eq!(budget_bucket(budget(Per::Session), "1.2.3.4", &request(&[])), None);
     }
 
     #[test]

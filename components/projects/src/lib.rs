@@ -23,7 +23,8 @@ async fn handle(request: IncomingRequest) -> Response {
         .route(Method::Post, "/v1/projects/:project_id/deactivate", Handler::Tenant(deactivate))
         .route(Method::Post, "/v1/projects/:project_id/complete", Handler::Tenant(complete))
         .route(Method::Get, "/v1/projects/:project_id/url", Handler::Tenant(project_url))
-        .route(Method::Post, "/v1/project/validate-context", Handler::Tenant(validate_context));
+        .route(Method::Post, "/v1/project/validate-context", Handler::Tenant(validate_context))
+        .route(Method::Post, "/v1/sandbox-links/rotate", Handler::Tenant(rotate_sandbox_links));
     api_core::serve(request, &router).await
 }
 
@@ -52,8 +53,11 @@ fn create_project(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &
 
 fn get_project(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     let project_id = path_id(params).map_err(|e| ApiError::Validation(vec![e]))?;
-    let project = store::get(&context.db, &tenant.id_string(), &project_id)?.ok_or_else(store::not_found)?;
-    Ok(ApiResponse::json(200, &project.detail()))
+    let (project, model_calls) =
+        store::get_with_model_calls(&context.db, &tenant.id_string(), &project_id)?.ok_or_else(store::not_found)?;
+    let mut detail = project.detail();
+    detail["model_calls"] = serde_json::to_value(model_calls).map_err(ApiError::internal)?;
+    Ok(ApiResponse::json(200, &detail))
 }
 
 /// RFC 7386 merge patch; a non-UUID id is simply not found (its path is "string or uuid").
@@ -95,7 +99,13 @@ fn project_url(context: &Context, tenant: &Tenant, request: &ApiRequest, params:
     let base = config::var("public_base_url")
         .or_else(|| request.origin())
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("no public_base_url and no request origin")))?;
-    Ok(ApiResponse::json(200, &projects::project_url(&project, &base, environment)?))
+    Ok(ApiResponse::json(200, &projects::project_url(&context.db, &project, &base, environment)?))
+}
+
+/// A new sandbox secret for the tenant: every sandbox link given out before stops opening.
+fn rotate_sandbox_links(context: &Context, tenant: &Tenant, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let rotated_at = projects::rotate_sandbox_secret(&context.db, &tenant.id_string())?;
+    Ok(ApiResponse::json(200, &json!({ "rotated_at": rotated_at })))
 }
 
 fn validate_context(_: &Context, _: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {

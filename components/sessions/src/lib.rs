@@ -7,7 +7,7 @@ use api_core::llm::LlmConfig;
 use api_core::sessions::recordings::{self, Limits, RecordingKind};
 use api_core::sessions::{self, Interview, StartOutcome, StartRequest};
 use api_core::validation;
-use api_core::{ApiError, ApiRequest, ApiResponse, ApiResult, Context, FieldError, Handler, Method, PathParams, Reply, Router};
+use api_core::{ApiError, ApiRequest, ApiResponse, ApiResult, Context, FieldError, Handler, Method, PathParams, Per, Reply, Router};
 use serde_json::{json, Value};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
@@ -19,18 +19,26 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
         .route(Method::Get, "/i/:project_id", Handler::Page(link_page))
         .route(Method::Get, "/i/:project_id/media/:file_id", Handler::PublicStream(survey_media))
+        .route(Method::Get, "/i/assets/:file", Handler::Static(page_asset))
         .route(Method::Post, "/v1/sessions", Handler::Public(start))
+        .limited(sessions::START_BUDGET_VARIABLE, Per::AddressAndProject)
         .route(Method::Get, "/v1/sessions/:interview_id", Handler::Session(get_session))
         .route(Method::Post, "/v1/sessions/:interview_id/answers", Handler::Session(answer))
+        .limited(sessions::ANSWER_BUDGET_VARIABLE, Per::Session)
         .route(Method::Post, "/v1/sessions/:interview_id/finish", Handler::Session(finish))
         .route(Method::Put, "/v1/sessions/:interview_id/recordings/audio/:index", Handler::Session(audio_chunk))
         .route(Method::Put, "/v1/sessions/:interview_id/recordings/video/:index", Handler::Session(video_chunk))
-        .route(Method::Post, "/v1/sessions/:interview_id/transcriptions", Handler::Session(transcribe));
+        .route(Method::Post, "/v1/sessions/:interview_id/transcriptions", Handler::Session(transcribe))
+        .limited(sessions::TRANSCRIPTION_BUDGET_VARIABLE, Per::Session);
     api_core::serve_streaming(request, response_out, &router).await
 }
 
 fn link_page(context: &Context, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     sessions::link_page(&context.db, request, params.get("project_id"), &LlmConfig::from_variables())
+}
+
+fn page_asset(_: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    sessions::assets::serve(params.get("file"))
 }
 
 fn survey_media(context: Context, request: ApiRequest, params: PathParams) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>> {
@@ -111,7 +119,8 @@ fn recording_chunk(
     Ok(ApiResponse::json(200, &recording))
 }
 
-fn transcribe(_: &Context, interview: &Interview, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let text = sessions::transcribe(interview, request.header("content-type"), &request.body, &LlmConfig::from_variables())?;
+fn transcribe(context: &Context, interview: &Interview, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let text =
+        sessions::transcribe(&context.db, interview, request.header("content-type"), &request.body, &LlmConfig::from_variables())?;
     Ok(ApiResponse::json(200, &json!({ "text": text })))
 }

@@ -14,7 +14,9 @@ use std::sync::OnceLock;
 pub use reqwest::StatusCode;
 
 pub mod fake_model;
+pub mod interview_page;
 pub mod markdown;
+pub mod media;
 pub mod runtime;
 pub mod services;
 pub mod sessions;
@@ -58,6 +60,10 @@ pub fn default_variables(partner_key: &str) -> HashMap<String, String> {
         ("rate_limit_per_minute".to_string(), "100000".to_string()),
         ("project_create_rate_limit_per_minute".to_string(), "100000".to_string()),
         ("operator_rate_limit_per_minute".to_string(), "100000".to_string()),
+        ("session_start_rate_limit_per_minute".to_string(), "100000".to_string()),
+        ("session_answer_rate_limit_per_minute".to_string(), "100000".to_string()),
+        ("session_transcription_rate_limit_per_minute".to_string(), "100000".to_string()),
+        ("recording_bytes_per_minute".to_string(), "1000000000000".to_string()),
         ("maintenance_token".to_string(), format!("e2e-maintenance-{}", uuid::Uuid::new_v4().simple())),
     ])
 }

@@ -135,6 +135,28 @@ pub fn start_body(project_id: &str, environment: &str) -> Value {
     json!({ "project_id": project_id, "environment": environment, "mode": "typing" })
 }
 
+/// The project's sandbox link as its tenant gets it (`GET .../url?environment=sandbox`):
+/// the URL and the `sandbox_token` it carries.
+pub fn sandbox_link(app: &TestApp, tenant: &TenantCredentials, project_id: &str) -> (String, String) {
+    let (status, body) =
+        json_of(app.get(&format!("/v1/projects/{project_id}/url?environment=sandbox")).auth(tenant).send().unwrap());
+    assert_eq!(status, 200, "{body}");
+    let url = body["url"].as_str().unwrap().to_string();
+    let token = reqwest::Url::parse(&url)
+        .unwrap()
+        .query_pairs()
+        .find(|(name, _)| name == "sandbox_token")
+        .map(|(_, value)| value.into_owned())
+        .unwrap_or_else(|| panic!("the sandbox link carries its token: {url}"));
+    (url, token)
+}
+
+/// The start body of a sandbox session, as the page of the tenant's sandbox link sends it.
+pub fn sandbox_start_body(app: &TestApp, tenant: &TenantCredentials, project_id: &str) -> Value {
+    let (_, token) = sandbox_link(app, tenant, project_id);
+    json!({ "project_id": project_id, "environment": "sandbox", "sandbox_token": token, "mode": "typing" })
+}
+
 /// Opens the app's SQLite file read-only (Spin's `default` database).
 pub fn database(app: &TestApp) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open_with_flags(

@@ -6,6 +6,7 @@
 //! browser, saving screenshots under `target/`, a tiny static web server, and
 //! the `https://` landing that stands for a project's `redirect_url`.
 
+use e2e::interview_page::answer_to_the_end;
 use e2e::webdriver::{keys, Browser, BrowserOptions, HttpsLanding};
 use serde_json::json;
 use std::collections::HashMap;
@@ -220,11 +221,6 @@ fn mobile_chromium_has_a_phone_viewport_and_a_fake_microphone() {
 
 // ---- the interview page ------------------------------------------------------
 
-/// The interviewer messages the page shows.
-fn interviewer_turns(browser: &Browser) -> usize {
-    browser.find_all("#transcript li.turn.interviewer").len()
-}
-
 #[test]
 fn an_interviewee_types_an_interview_to_the_end_and_lands_on_the_redirect() {
     use e2e::sessions::{active_project, database};
@@ -265,32 +261,11 @@ fn an_interviewee_types_an_interview_to_the_end_and_lands_on_the_redirect() {
         "Our neighbour knew the waiting lists by heart.",
         "No, nothing else. Thank you!",
     ];
-    let mut answered = 0;
-    while browser.try_find("#finish").is_none_or(|f| !f.is_displayed()) {
-        assert!(answered < answers.len() + 3, "the interviewer should have closed by now:\n{}", browser.describe());
-        let before = interviewer_turns(&browser);
-        let answer = browser.find("#answer");
-        answer.click();
-        answer.send_keys(answers[answered.min(answers.len() - 1)]);
-        browser.find("#send").click();
-        answered += 1;
-        browser.poll(WAIT, || {
-            let finished = browser.try_find("#finish").is_some_and(|f| f.is_displayed());
-            if interviewer_turns(&browser) > before || finished {
-                Ok(())
-            } else {
-                Err(format!("waiting for reply {answered}"))
-            }
-        })
-        .unwrap_or_else(|e| panic!("{e}\n{}", browser.describe()));
+    let answered = answer_to_the_end(&browser, &answers, WAIT, |answered| {
         if answered == 2 {
             save_screenshot(&browser, "interview-conversation");
         }
-        if browser.execute("return document.body.dataset.stage", vec![]) == json!("finish") {
-            break;
-        }
-    }
-    browser.wait_until("document.body.dataset.stage === 'finish'", WAIT);
+    });
     browser.find("#opt-in").click();
     save_screenshot(&browser, "interview-finish");
     browser.find("#finish-button").click();

@@ -143,7 +143,7 @@ fn pages_neither_skip_nor_repeat_while_interviews_arrive() {
     let newest_at = newest["data"][0]["created_at"].as_str().unwrap().to_string();
     assert_eq!(ids(&list(app, &tenant, &[("project_id", &project), ("created_before", &newest_at)]).1), all[1..].to_vec());
     assert_eq!(ids(&list(app, &tenant, &[("project_id", &project), ("created_after", &newest_at)]).1), Vec::<String>::new());
-    let sandbox = Session::start(app, &start_body(&project, "sandbox")).interview_id;
+    let sandbox = Session::start(app, &sandbox_start_body(app, &tenant, &project)).interview_id;
     assert!(!ids(&list(app, &tenant, &[("project_id", &project)]).1).contains(&sandbox));
     assert_eq!(ids(&list(app, &tenant, &[("project_id", &project), ("environment", "sandbox")]).1), vec![sandbox]);
 }
@@ -290,7 +290,7 @@ fn exports_hold_every_cell_the_sessions_recorded() {
     );
     assert_eq!(status, 201);
     let running_id = running["interview_id"].as_str().unwrap().to_string();
-    Session::start(app, &start_body(&project, "sandbox"));
+    Session::start(app, &sandbox_start_body(app, &tenant, &project));
 
     let response = export(app, &tenant, &project, "interviews");
     assert_eq!(response.status(), 200);
@@ -361,7 +361,7 @@ fn exports_are_204_when_empty_and_404_for_other_projects() {
     let app = shared_app();
     let tenant = app.create_tenant();
     let empty = active_project(app, &tenant, json!({}));
-    Session::start(app, &start_body(&empty, "sandbox"));
+    Session::start(app, &sandbox_start_body(app, &tenant, &empty));
     for kind in ["interviews", "interviewees"] {
         let response = export(app, &tenant, &empty, kind);
         assert_eq!(response.status(), 204, "{kind}: sandbox interviews are not exported");

@@ -241,6 +241,8 @@ fn list_and_single_reads_have_their_own_fields() {
             // additive: what can be written can be read back (not created_at: the contract
             // has it "in the project list only")
             "data_retention_days", "project_name", "secondary_color", "text_color",
+            // additive, read-only: the day's language-model calls and their budget
+            "model_calls",
         ])
     );
     assert_eq!(project["project_name"], "Checkout study");
@@ -919,7 +921,12 @@ fn sandbox_urls_always_work_production_urls_after_publication() {
     let id = create_ok(app, &tenant, &valid_project());
     let base = app.host.base_url();
     let (status, body) = url_of(app, &tenant, &id, "?environment=sandbox");
-    assert_eq!((status.as_u16(), body), (200, json!({"project_id": id, "url": format!("{base}/i/{id}?env=sandbox")})));
+    assert_eq!((status.as_u16(), body["project_id"].as_str()), (200, Some(id.as_str())), "{body}");
+    // The sandbox link carries its capability: 128 bits of base64url, the same on every read.
+    let url = body["url"].as_str().unwrap();
+    let token = url.strip_prefix(&format!("{base}/i/{id}?env=sandbox&sandbox_token=")).unwrap_or_else(|| panic!("{url}"));
+    assert!(token.len() == 22 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{url}");
+    assert_eq!(url_of(app, &tenant, &id, "?environment=sandbox").1["url"], url);
 
     let (status, body) = url_of(app, &tenant, &id, "?environment=production");
     assert_eq!(status, 400, "{body}");
@@ -1174,7 +1181,7 @@ fn the_language_model_refines_validate_context_and_public_base_url_is_used() {
 
     let id = create_ok(&app, &tenant, &valid_project());
     let (_, body) = url_of(&app, &tenant, &id, "?environment=sandbox");
-    assert_eq!(body["url"], format!("https://research.example.com/i/{id}?env=sandbox"));
+    assert!(body["url"].as_str().unwrap().starts_with(&format!("https://research.example.com/i/{id}?env=sandbox&sandbox_token=")), "{body}");
 }
 
 // ---------------------------------------------------------------------------

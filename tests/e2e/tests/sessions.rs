@@ -176,11 +176,16 @@ fn production_needs_an_active_project_and_sandbox_anything_but_completed() {
     assert_eq!(headers["content-type"], "text/html; charset=utf-8");
     assert!(html.contains("data-status=\"409\""), "{html}");
 
-    // The sandbox works for a draft, and its interview says so.
-    let (status, _, html) = page(app, &format!("/i/{draft}?env=sandbox"));
+    // The sandbox link works for a draft, and its interview says so; the page
+    // sends the link's token back when it starts.
+    let (link, token) = sandbox_link(app, &tenant, &draft);
+    let sandbox_path = link.strip_prefix(&app.url("")).unwrap().to_string();
+    let (status, _, html) = page(app, &sandbox_path);
     assert_eq!(status, 200);
     assert_eq!(boot_data(&html)["start"]["environment"], "sandbox");
-    let mut sandbox = Session::start(app, &start_body(&draft, "sandbox"));
+    assert_eq!(boot_data(&html)["start"]["sandbox_token"], token.as_str());
+    let sandbox_start = sandbox_start_body(app, &tenant, &draft);
+    let mut sandbox = Session::start(app, &sandbox_start);
     assert_eq!(sandbox.body["environment"], "sandbox");
     sandbox.complete(app);
     let sandbox_events = events(app, "interview.finished", "interview_id", &sandbox.interview_id);
@@ -190,16 +195,16 @@ fn production_needs_an_active_project_and_sandbox_anything_but_completed() {
     act(app, &tenant, &draft, "deactivate");
     let (status, body) = start_raw(app, &start_body(&draft, "production"));
     assert_eq!((status, body["detail"]["error"].as_str()), (StatusCode::CONFLICT, Some("project_not_active")));
-    assert_eq!(start_raw(app, &start_body(&draft, "sandbox")).0, 201, "a paused project keeps its sandbox");
+    assert_eq!(start_raw(app, &sandbox_start).0, 201, "a paused project keeps its sandbox");
 
     act(app, &tenant, &draft, "complete");
-    for environment in ["production", "sandbox"] {
-        let (status, body) = start_raw(app, &start_body(&draft, environment));
-        assert_eq!(status, 410, "{environment}");
+    for start in [start_body(&draft, "production"), sandbox_start.clone()] {
+        let (status, body) = start_raw(app, &start);
+        assert_eq!(status, 410, "{start}");
         assert_detail_error(&body, "project_completed");
     }
     assert_eq!(page(app, &format!("/i/{draft}")).0, 410);
-    assert_eq!(page(app, &format!("/i/{draft}?env=sandbox")).0, 410);
+    assert_eq!(page(app, &sandbox_path).0, 410);
 
     // Unknown projects, or no project id at all: a 404 page, never a blank one.
     for path in [format!("/i/{}", uuid::Uuid::new_v4()), "/i/not-a-project".to_string()] {
@@ -219,7 +224,7 @@ fn reaching_max_interviews_completes_the_project_once() {
     let tenant = app.create_tenant();
     let project_id = active_project(app, &tenant, json!({"max_interviews": 1}));
     // Sandbox interviews never count.
-    Session::start(app, &start_body(&project_id, "sandbox")).complete(app);
+    Session::start(app, &sandbox_start_body(app, &tenant, &project_id)).complete(app);
     let running = Session::start(app, &start_body(&project_id, "production"));
     let mut first = Session::start(app, &start_body(&project_id, "production"));
     first.complete(app);
@@ -418,6 +423,87 @@ fn recordings_arrive_in_order_within_their_limit() {
     assert_detail_error(&body, "session_closed");
 }
 
+/// A reload starts a new recorder: its chunks continue the index, start with
+/// a header of their own, and the recording stays one file that plays end to
+/// end (the recorders' files here are Chromium's, from its fake devices).
+#[test]
+fn a_recording_interrupted_by_a_reload_exports_as_one_file_that_plays_to_the_end() {
+    let app = shared_app();
+    let tenant = app.create_tenant();
+    let project_id = active_project(app, &tenant, json!({"interview_modes": ["talking"], "camera_access": "optional"}));
+    let mut talking = start_body(&project_id, "production");
+    talking["mode"] = json!("talking");
+    let session = Session::start(app, &talking);
+    let fixture = |name: &str| std::fs::read(workspace_root().join("tests/fixtures/recordings").join(name)).unwrap();
+    for (kind, content_type, first, second) in [
+        ("audio", "audio/webm;codecs=opus", "audio-1.webm", "audio-2.webm"),
+        ("video", "video/webm;codecs=\"vp8,opus\"", "video-1.webm", "video-2.webm"),
+    ] {
+        let (first, second) = (fixture(first), fixture(second));
+        let mut index = 0;
+        let mut stored = 0;
+        // Chunks of 8 KiB, the first recorder's, then (after the reload) the second's.
+        for chunk in first.chunks(8192).chain(second.chunks(8192)) {
+            let (status, body) = json_of(
+                app.request("PUT", &session.path(&format!("/recordings/{kind}/{index}")))
+                    .bearer_auth(&session.token)
+                    .header("content-type", content_type)
+                    .body(chunk.to_vec())
+                    .send()
+                    .unwrap(),
+            );
+            assert_eq!(status, 200, "{kind} chunk {index}: {body}");
+            index += 1;
+            stored = body["size"].as_u64().unwrap();
+        }
+        let response = app.get(&format!("/v1/interviews/{}/{kind}-export", session.interview_id)).auth(&tenant).send().unwrap();
+        assert_eq!(response.status(), 200);
+        let exported = response.bytes().unwrap().to_vec();
+        assert_eq!(exported.len() as u64, stored);
+        assert!(exported.starts_with(&first), "{kind}: the first recorder's file as it was uploaded");
+        assert_eq!(exported.windows(4).filter(|w| *w == [0x1A, 0x45, 0xDF, 0xA3]).count(), 1, "{kind}: one header, not two");
+        let segments: i64 = database(app)
+            .query_row(
+                "SELECT json_extract(splicer, '$.segment') FROM recordings WHERE interview_id = ? AND kind = ?",
+                [&session.interview_id, &kind.to_string()],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(segments, 1, "the second recorder is the recording's second segment");
+
+        let (one, two) = (e2e::media::probe(&first, "webm"), e2e::media::probe(&second, "webm"));
+        let played = e2e::media::probe(&exported, "webm");
+        assert_eq!(played.format, "matroska,webm");
+        assert_eq!(played.codecs, one.codecs, "{kind}");
+        assert_eq!(played.decode_errors, "", "{kind}: it decodes to the end without an error");
+        assert!(
+            played.end_seconds >= one.end_seconds + two.end_seconds - 0.1,
+            "{kind}: it plays both parts: {} s of {} + {} s",
+            played.end_seconds,
+            one.end_seconds,
+            two.end_seconds
+        );
+    }
+
+    // A container that cannot be continued ends the recording where it was: MP4's second file is refused.
+    let safari = Session::start(app, &talking);
+    let put_mp4 = |index: u64, bytes: &[u8]| {
+        json_of(
+            app.request("PUT", &safari.path(&format!("/recordings/audio/{index}")))
+                .bearer_auth(&safari.token)
+                .header("content-type", "audio/mp4")
+                .body(bytes.to_vec())
+                .send()
+                .unwrap(),
+        )
+    };
+    assert_eq!(put_mp4(0, b"\0\0\0\x18ftypmp42 first recorder").0, 200);
+    assert_eq!(put_mp4(1, b"more of the first recorder's fragments").0, 200);
+    let (status, body) = put_mp4(2, b"\0\0\0\x18ftypmp42 second recorder");
+    assert_eq!(status, 409, "{body}");
+    assert_detail_error(&body, "recording_not_continuable");
+}
+
 #[test]
 fn idle_interviews_are_ended_by_the_cron_run() {
     let app = TestApp::start(&[("interview_idle_timeout_seconds", "1")]);
@@ -581,4 +667,66 @@ fn the_maintenance_route_ends_idle_interviews_too() {
     assert_eq!(idle.get(&app).1["state"], "timed_out");
     let (_, again) = json_of(app.post("/v1/maintenance/run").bearer_auth("mt-sessions-token").send().unwrap());
     assert_eq!(again["ended_interviews"], 0, "ended once");
+}
+
+/// Finish decides `completed` or `left` in the transaction that ends the
+/// interview, from the row as stored then, not from the interview it read
+/// before its (slow) summary call: an answer that closes the conversation
+/// while the summary is being written makes the interview completed.
+#[test]
+fn finish_decides_the_end_state_when_it_ends_the_interview() {
+    let summary_asked = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let asked = summary_asked.clone();
+    let model = FakeModel::start(move |request| {
+        let system = request.json()["messages"][0]["content"].as_str().unwrap_or_default().to_string();
+        if system.contains("summarise") {
+            asked.store(true, std::sync::atomic::Ordering::SeqCst);
+            std::thread::sleep(Duration::from_secs(3));
+            return ModelReply::chat(r#"{"summary": "MODEL SUMMARY"}"#);
+        }
+        ModelReply::chat(r#"{"message": "MODEL: and what else?"}"#)
+    });
+    let mut variables = model.variables();
+    variables.retain(|(name, _)| *name != "llm_timeout_seconds");
+    variables.push(("llm_timeout_seconds", "10".into()));
+    let pairs: Vec<(&str, &str)> = variables.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    let app = TestApp::start(&pairs);
+    let tenant = app.create_tenant();
+    // One question, no probes: opening, an answer, the wrap-up, an answer, the closing.
+    let project_id = active_project(
+        &app,
+        &tenant,
+        json!({"research_questions": "How did you choose your current daycare?", "specific_guidelines": "Do not probe."}),
+    );
+    let mut session = Session::start(&app, &start_body(&project_id, "production"));
+    session.answer(&app, LONG_ANSWER);
+    assert_eq!(session.body["turns"].as_array().unwrap().last().unwrap()["kind"], "wrap_up");
+
+    // The interviewee ends the interview while the last answer is on its way.
+    let finishing = {
+        let (url, token) = (app.url(&session.path("/finish")), session.token.clone());
+        std::thread::spawn(move || {
+            json_of(reqwest::blocking::Client::new().post(url).bearer_auth(token).json(&json!({})).send().unwrap())
+        })
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !summary_asked.load(std::sync::atomic::Ordering::SeqCst) {
+        assert!(std::time::Instant::now() < deadline, "finish never asked for its summary");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (status, answered) = session.answer_raw(&app, "No, nothing else to add.");
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!((answered["interviewer_closed"].clone(), answered["turns"].as_array().unwrap().last().unwrap()["kind"].clone()), (json!(true), json!("closing")));
+
+    let (status, finished) = finishing.join().unwrap();
+    assert_eq!(status, 200, "{finished}");
+    assert_eq!(finished["state"], "completed", "the interviewer had closed when the interview ended: {finished}");
+    let (state, ended_at): (String, Option<String>) = database(&app)
+        .query_row("SELECT state, ended_at FROM interviews WHERE interview_id = ?", [&session.interview_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
+    assert_eq!(state, "completed");
+    assert!(ended_at.is_some());
+    let finished_events = events(&app, "interview.finished", "interview_id", &session.interview_id);
+    assert_eq!(finished_events.len(), 1);
+    assert_eq!(finished_events[0].1["interview_status"], "COMPLETED");
 }

@@ -92,7 +92,7 @@ fn surveys_are_created_read_and_patched_with_their_blocks() {
     assert_eq!(patch(json!({"survey_blocks": blocks(&file_id)})).0, 200);
 
     // Sandbox interviews leave the blocks editable; the first production one fixes them.
-    Session::start(app, &start_body(&project_id, "sandbox"));
+    Session::start(app, &sandbox_start_body(app, &tenant, &project_id));
     assert_eq!(patch(json!({"survey_blocks": blocks(&file_id)})).0, 200);
     act(app, &tenant, &project_id, "activate");
     Session::start(app, &start_body(&project_id, "production"));

@@ -60,6 +60,10 @@ impl<S: BlobStore> BodySource for BlobRange<S> {
     fn next_chunk(&mut self) -> ApiResult<Option<Vec<u8>>> {
         while let Some((key, size, offset)) = self.chunks.get(self.next).cloned() {
             self.next += 1;
+            // A chunk may store nothing (a new recorder's first chunk of headers only: webm.rs).
+            if size == 0 {
+                continue;
+            }
             let chunk_end = offset + size - 1;
             if chunk_end < self.start {
                 continue;

@@ -10,6 +10,7 @@
 pub mod context;
 mod create;
 mod fields;
+pub mod model_calls;
 mod share;
 mod states;
 pub mod store;
@@ -19,7 +20,9 @@ pub mod writer;
 
 pub use create::{create, CreateDefaults, CreationMode, NewProject};
 pub use fields::{screeners_rule, Column, FieldRule, FieldSpec, OnCreate, Presence, FIELDS};
-pub use share::{parse_environment, project_url, share_url};
+pub use share::{
+    parse_environment, project_url, rotate_sandbox_secret, sandbox_secret, share_url, SandboxToken, SANDBOX_TOKEN_PARAM,
+};
 pub use states::{
     change_state, count_completed_interview, invalid_state, uncount_completed_interview, Action, Decision, Openness,
 };

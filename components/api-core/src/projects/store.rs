@@ -185,11 +185,61 @@ pub fn get(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<Proje
     db::read_first(&result, from_row)
 }
 
+/// One of the tenant's projects with its model calls today (the single read
+/// shows them): the counts come with the row, in the same statement.
+pub fn get_with_model_calls(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<(Project, super::model_calls::ModelCalls)>> {
+    let result = db.query(
+        &format!(
+            "SELECT {}, {} FROM projects WHERE project_id = ? AND tenant_id = ?",
+            columns(),
+            super::model_calls::COLUMNS
+        ),
+        &[db::text(project_id), db::text(tenant_id)],
+    )?;
+    let now = time::now();
+    db::read_first(&result, |row| Ok((from_row(row)?, super::model_calls::ModelCalls::from_row(row, now)?)))
+}
+
 /// A project by id alone, whoever owns it: for the public interview link, which
 /// carries no credentials. Callers must scope what they do by `tenant_id`.
 pub fn find_for_link(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {
     let result = db.query(&format!("SELECT {} FROM projects WHERE project_id = ?", columns()), &[db::text(project_id)])?;
     db::read_first(&result, from_row)
+}
+
+/// A project by id alone with its tenant's sandbox secret (see
+/// [`super::share`]): for a sandbox link, whose token is checked against it.
+pub fn find_for_sandbox_link(db: &Db, project_id: &str) -> ApiResult<Option<(Project, Option<String>)>> {
+    let result = db.query(
+        &format!(
+            "SELECT {}, (SELECT sandbox_secret FROM tenants t WHERE t.tenant_id = projects.tenant_id) AS sandbox_secret
+             FROM projects WHERE project_id = ?",
+            columns()
+        ),
+        &[db::text(project_id)],
+    )?;
+    db::read_first(&result, |row| Ok((from_row(row)?, row.opt_text("sandbox_secret")?)))
+}
+
+/// The tenant's sandbox secret, if it has one yet.
+pub fn sandbox_secret(db: &Db, tenant_id: &str) -> ApiResult<Option<String>> {
+    match db.query_scalar("SELECT sandbox_secret FROM tenants WHERE tenant_id = ?", &[db::text(tenant_id)])? {
+        Some(SqlValue::Text(secret)) => Ok(Some(secret)),
+        _ => Ok(None),
+    }
+}
+
+/// Gives the tenant its first sandbox secret (a secret it has already stays).
+pub fn set_sandbox_secret_if_none(db: &Db, tenant_id: &str, secret: &str) -> ApiResult<()> {
+    db.execute(
+        "UPDATE tenants SET sandbox_secret = ? WHERE tenant_id = ? AND sandbox_secret IS NULL",
+        &[db::text(secret), db::text(tenant_id)],
+    )
+}
+
+/// Replaces the tenant's sandbox secret.
+pub fn set_sandbox_secret(db: &Db, tenant_id: &str, secret: &str) -> ApiResult<()> {
+    db.execute("UPDATE tenants SET sandbox_secret = ? WHERE tenant_id = ?", &[db::text(secret), db::text(tenant_id)])
 }
 
 /// The 422s for survey blocks whose media is not one of the tenant's survey files.

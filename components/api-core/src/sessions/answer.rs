@@ -127,7 +127,8 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
             if replies[0].kind == TurnKind::FollowUp {
                 turns.push(turn.clone());
                 let step = replies.remove(0);
-                replies.insert(0, interviewer::word_with_model(&plan, &turns, step, llm));
+                let llm = projects::model_calls::admit(db, &project.project_id, llm)?;
+                replies.insert(0, interviewer::word_with_model(&plan, &turns, step, &llm));
             }
             (turn, if follow_up { None } else { answer.stored() }, replies)
         }
@@ -142,7 +143,8 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
             let elapsed_minutes = (time::unix_millis(now) - interview.created_ms) as f64 / 60_000.0;
             let turn = answered(TurnKind::Answer, interviewer::answered_question(&last), text);
             turns.push(turn.clone());
-            (turn, None, vec![interviewer::reply(&plan, &strings.interviewer, &turns, elapsed_minutes, llm)])
+            let llm = projects::model_calls::admit(db, &project.project_id, llm)?;
+            (turn, None, vec![interviewer::reply(&plan, &strings.interviewer, &turns, elapsed_minutes, &llm)])
         }
     };
     let stored_at = time::now();
@@ -200,14 +202,19 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
     Ok((updated, turns))
 }
 
-/// `POST /v1/sessions/{id}/transcriptions`.
-pub fn transcribe(interview: &Interview, content_type: Option<&str>, audio: &[u8], llm: &LlmConfig) -> ApiResult<String> {
+/// `POST /v1/sessions/{id}/transcriptions`: a model call, counted against the
+/// project's daily budget (spent: 503, and the page asks for typing).
+pub fn transcribe(db: &Db, interview: &Interview, content_type: Option<&str>, audio: &[u8], llm: &LlmConfig) -> ApiResult<String> {
     interview.ensure_running()?;
     let content_type = recordings::content_type(recordings::RecordingKind::Audio, content_type)?;
     if audio.is_empty() {
         return Err(ApiError::Validation(vec![crate::FieldError::new(vec!["body".into()], "missing", "Field required")]));
     }
-    transcription::transcribe(llm, &transcription::model(), &content_type, audio).map_err(|error| {
+    let llm = match transcription::available(llm) {
+        true => projects::model_calls::admit(db, &interview.project_id, llm)?,
+        false => llm.clone(),
+    };
+    transcription::transcribe(&llm, &transcription::model(), &content_type, audio).map_err(|error| {
         eprintln!("transcription for interview {}: {error}", interview.interview_id);
         ApiError::Unavailable {
             code: "transcription_unavailable",

@@ -54,7 +54,12 @@ pub fn finish(db: &Db, interview: &Interview, opt_in_for_followup: bool, llm: &L
     let project = project_of(db, interview)?;
     let turns = store::turns(db, &interview.interview_id)?;
     let plan = Plan::for_project(&project.fields, interview.language);
-    let summary = interviewer::summary(&plan, &turns, llm, || builtin_summary(&project, &plan, &turns));
+    // The model writes a summary only of something the interviewee said: only then is it a call.
+    let llm = match turns.iter().any(|turn| turn.speaker == super::Speaker::Interviewee) {
+        true => projects::model_calls::admit(db, &project.project_id, llm)?,
+        false => llm.clone(),
+    };
+    let summary = interviewer::summary(&plan, &turns, &llm, || builtin_summary(&project, &plan, &turns));
     let ended = end_interview(db, &interview.interview_id, How::Finished { opt_in_for_followup }, &summary, time::now())?
         .ok_or_else(session_closed)?;
     Ok(Finished { state: ended.state, interview_status: ended.interview_status, redirect_url: project.fields.redirect_url })

@@ -13,6 +13,9 @@ pub const IDENTIFIER_PARAMS: [&str; 3] = ["email", "user_id", "external_user_id"
 #[derive(Debug, Clone, PartialEq)]
 pub struct Link {
     pub environment: Environment,
+    /// The `sandbox_token` of a sandbox link (checked against the project by
+    /// whoever opens it: a link without a valid one opens nothing).
+    pub sandbox_token: Option<String>,
     pub identifier: String,
     pub external_metadata: ExternalMetadata,
     pub country_code: String,
@@ -30,6 +33,10 @@ impl Link {
         let mut ignored = Vec::new();
 
         let environment = if last("env") == Some("sandbox") { Environment::Sandbox } else { Environment::Production };
+        let sandbox_token = match environment {
+            Environment::Sandbox => last(crate::projects::SANDBOX_TOKEN_PARAM).map(str::to_string),
+            Environment::Production => None,
+        };
 
         let mut identifier = String::new();
         for name in IDENTIFIER_PARAMS {
@@ -56,6 +63,7 @@ impl Link {
 
         Link {
             environment,
+            sandbox_token,
             identifier,
             external_metadata,
             country_code,

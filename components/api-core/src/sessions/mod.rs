@@ -7,6 +7,7 @@
 //! HTML), [`recordings`] (recording chunks), [`transcription`], [`store`] (SQLite).
 
 mod answer;
+pub mod assets;
 mod finish;
 pub mod interviewer;
 pub mod link;
@@ -28,7 +29,7 @@ pub use finish::{
     end_idle, end_in, end_interview, finish, parse_finish, Finished, How, DEFAULT_IDLE_TIMEOUT_SECONDS, IDLE_SWEEP_BATCH,
     IDLE_TIMEOUT_VARIABLE,
 };
-pub use read::{authenticate, load, session_json, survey_media};
+pub use read::{authenticate, bearer, load, session_json, survey_media};
 pub use start::{
     check_open, country_code, device_type, link_page, start, Closed, StartOutcome, StartRequest, Started,
     SESSION_TOKEN_PREFIX,
@@ -110,6 +111,13 @@ impl InterviewStatus {
         }
     }
 }
+
+/// Variables of the session routes' own budgets, per minute (docs/sessions.md,
+/// "Limits"): starts per client address and project; answers and
+/// transcriptions per session, at the pace of a person.
+pub const START_BUDGET_VARIABLE: &str = "session_start_rate_limit_per_minute";
+pub const ANSWER_BUDGET_VARIABLE: &str = "session_answer_rate_limit_per_minute";
+pub const TRANSCRIPTION_BUDGET_VARIABLE: &str = "session_transcription_rate_limit_per_minute";
 
 /// Longest answer an interviewee can send in one message.
 pub const MAX_ANSWER_CHARS: usize = 5_000;
@@ -282,6 +290,25 @@ fn find_project(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {
     match uuid::Uuid::parse_str(project_id) {
         Ok(id) => projects::store::find_for_link(db, &id.to_string()),
         Err(_) => Ok(None),
+    }
+}
+
+/// The project a link (or a session start) opens in `environment`: any
+/// project for production; for the sandbox only with the project's sandbox
+/// token, so that a sandbox link without a valid one is refused exactly like
+/// a project that does not exist (docs/sessions.md, "The link").
+fn find_project_for(
+    db: &Db,
+    project_id: &str,
+    environment: Environment,
+    sandbox_token: Option<&str>,
+) -> ApiResult<Option<Project>> {
+    let Ok(id) = uuid::Uuid::parse_str(project_id) else { return Ok(None) };
+    match environment {
+        Environment::Production => projects::store::find_for_link(db, &id.to_string()),
+        Environment::Sandbox => Ok(projects::store::find_for_sandbox_link(db, &id.to_string())?
+            .filter(|(project, secret)| projects::SandboxToken::opens(sandbox_token, secret.as_deref(), &project.project_id))
+            .map(|(project, _)| project)),
     }
 }
 

@@ -1,7 +1,10 @@
 //! The interview page and its error pages (docs/sessions.md, "The link"): one
-//! self-contained HTML document each, its style and script inline under a
-//! per-response CSP nonce, in the project's language, colours and logo.
+//! HTML document each, in the project's language, colours and logo, under a
+//! per-response CSP nonce that admits its style sheet and script modules
+//! (static assets with content-hashed names: [`super::assets`]) and its
+//! inline colours.
 
+use super::assets;
 use super::screeners::ScreenerBlock;
 use super::strings::{self, Strings};
 use crate::http::ApiResponse;
@@ -12,8 +15,6 @@ use serde_json::Value;
 
 // Both pages share one <head> (lang, dir, title, the nonce'd styles).
 const INTERVIEW_HTML: &str = concat!(include_str!("page/head.html"), include_str!("page/interview.html"));
-const INTERVIEW_CSS: &str = include_str!("page/interview.css");
-const INTERVIEW_JS: &str = include_str!("page/interview.js");
 const ERROR_HTML: &str = concat!(include_str!("page/head.html"), include_str!("page/error.html"));
 
 const DEFAULT_SECONDARY_COLOR: &str = "#EEEDFB";
@@ -170,6 +171,16 @@ fn nonce() -> String {
     keys::generate_secret("").chars().take(22).collect()
 }
 
+/// The page's script: every module preloaded (one round trip, not one per
+/// import level), the entry module run; all under the response's nonce.
+fn script_tags(nonce: &str) -> String {
+    let modules = assets::module_urls();
+    let mut tags: String =
+        modules.iter().map(|url| format!("<link rel=\"modulepreload\" href=\"{url}\" nonce=\"{nonce}\">\n")).collect();
+    tags.push_str(&format!("<script type=\"module\" src=\"{}\" nonce=\"{nonce}\"></script>", modules[0]));
+    tags
+}
+
 /// What the page's script starts from (docs/sessions.md has every field).
 pub struct PageData<'a> {
     pub project: &'a Project,
@@ -212,11 +223,11 @@ pub fn interview_page(data: &PageData) -> ApiResponse {
             ("dir", strings::direction(&strings.language)),
             ("title", &title),
             ("nonce", &nonce),
-            ("style", INTERVIEW_CSS),
+            ("styles", &assets::url(assets::STYLES)),
             ("brand", &brand),
             ("logo", &logo),
             ("boot", &boot),
-            ("script", INTERVIEW_JS),
+            ("scripts", &script_tags(&nonce)),
             ("noscript", &noscript),
         ],
     );
@@ -285,7 +296,7 @@ pub fn error_page(error: LinkError, strings: &Strings, project: Option<&Project>
             ("message", &escape_html(message)),
             ("status", &status),
             ("nonce", &nonce),
-            ("style", INTERVIEW_CSS),
+            ("styles", &assets::url(assets::STYLES)),
             ("brand", &Palette::for_project(project).css()),
             ("logo", &logo),
         ],

@@ -18,7 +18,7 @@ pub fn load(db: &Db, interview_id: &str) -> ApiResult<(Interview, Vec<Turn>)> {
 }
 
 /// The bearer token of `Authorization: Bearer <token>`.
-fn bearer(request: &ApiRequest) -> Option<&str> {
+pub fn bearer(request: &ApiRequest) -> Option<&str> {
     let value = request.header("authorization")?.trim();
     let (scheme, token) = value.split_once(' ')?;
     (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty()).then(|| token.trim())

@@ -2,7 +2,7 @@
 //! it (`GET /i/{project_id}`): whether the project takes an interview, the
 //! screener step, and the interview written with its opening turns.
 
-use super::{body_loc, find_project, interviewer, link, page, screeners, store, strings, survey};
+use super::{body_loc, find_project_for, interviewer, link, page, screeners, store, strings, survey};
 use super::{load, transcription, DeviceType, Interview, Turn, MAX_IDENTIFIER_CHARS};
 
 use crate::config;
@@ -46,6 +46,8 @@ pub fn country_code(text: &str) -> Option<String> {
 pub struct StartRequest {
     pub project_id: String,
     pub environment: Environment,
+    /// A sandbox start's capability: the `sandbox_token` of the sandbox link.
+    pub sandbox_token: Option<String>,
     pub language: Option<String>,
     pub mode: Option<InterviewMode>,
     pub identifier: String,
@@ -64,6 +66,9 @@ impl StartRequest {
             validation::uuid_param(&text, l).map(|id| id.to_string()).map_err(|e| vec![e])
         });
         let environment = f.check("environment", |v, l| nullable(v, l, one_of::<Environment>)).flatten();
+        let sandbox_token = f
+            .check(projects::SANDBOX_TOKEN_PARAM, |v, l| nullable(v, l, |v, l| validation::text(v, l, 0, MAX_SANDBOX_TOKEN_CHARS)))
+            .flatten();
         let language = f.check("language", |v, l| nullable(v, l, |v, l| validation::text(v, l, 2, 8))).flatten();
         let mode = f.check("mode", |v, l| nullable(v, l, one_of::<InterviewMode>)).flatten();
         let identifier = f
@@ -101,6 +106,7 @@ impl StartRequest {
         Ok(StartRequest {
             project_id: project_id.unwrap_or_default(),
             environment: environment.unwrap_or(Environment::Production),
+            sandbox_token,
             language,
             mode,
             identifier: identifier.unwrap_or_default(),
@@ -110,6 +116,10 @@ impl StartRequest {
         })
     }
 }
+
+/// Longest `sandbox_token` taken (a real one has 22 characters; any other
+/// string of at most this many is simply not the project's: a 404).
+pub const MAX_SANDBOX_TOKEN_CHARS: usize = 128;
 
 /// Session tokens start with this, so a leaked one is easy to recognise.
 pub const SESSION_TOKEN_PREFIX: &str = "ses_";
@@ -162,7 +172,7 @@ pub fn link_page(db: &Db, request: &ApiRequest, project_id: &str, llm: &LlmConfi
     for why in &link.ignored {
         eprintln!("link of project {project_id}: ignored {why}");
     }
-    let Some(project) = find_project(db, project_id)? else {
+    let Some(project) = find_project_for(db, project_id, link.environment, link.sandbox_token.as_deref())? else {
         let known = link.requested_language.as_deref().filter(|l| strings::languages().iter().any(|k| k == l));
         return Ok(page::error_page(LinkError::NotFound, &strings::for_language(known.unwrap_or("en")), None));
     };
@@ -180,7 +190,7 @@ pub fn link_page(db: &Db, request: &ApiRequest, project_id: &str, llm: &LlmConfi
         }
         ScreenerStep::None => Vec::new(),
     };
-    let start = json!({
+    let mut start = json!({
         "project_id": project.project_id,
         "environment": link.environment,
         "language": language,
@@ -188,6 +198,9 @@ pub fn link_page(db: &Db, request: &ApiRequest, project_id: &str, llm: &LlmConfi
         "country_code": link.country_code,
         "external_metadata": link.external_metadata.to_value(),
     });
+    if let Some(token) = &link.sandbox_token {
+        start[projects::SANDBOX_TOKEN_PARAM] = Value::from(token.as_str());
+    }
     Ok(page::interview_page(&PageData {
         project: &project,
         strings: &strings,
@@ -218,7 +231,8 @@ fn not_offered<'a>(name: &str, offered: impl IntoIterator<Item = &'a str>) -> cr
 
 /// `POST /v1/sessions`.
 pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &LlmConfig) -> ApiResult<StartOutcome> {
-    let project = find_project(db, &request.project_id)?.ok_or_else(|| ApiError::not_found("Project"))?;
+    let project = find_project_for(db, &request.project_id, request.environment, request.sandbox_token.as_deref())?
+        .ok_or_else(|| ApiError::not_found("Project"))?;
     check_open(project.openness(), request.environment).map_err(Closed::into_error)?;
     let fields = &project.fields;
     let mut errors = Vec::new();
@@ -264,7 +278,10 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
     let strings = strings::for_language(language.as_str());
     let (opening, answerable_blocks) = match &fields.survey_blocks {
         Some(blocks) => (survey::opening(&plan, blocks, &strings.interviewer), projects::survey::answerable(blocks)),
-        None => (vec![interviewer::word_with_model(&plan, &[], interviewer::opening(&plan, &strings.interviewer), llm)], 0),
+        None => {
+            let llm = projects::model_calls::admit(db, &project.project_id, llm)?;
+            (vec![interviewer::word_with_model(&plan, &[], interviewer::opening(&plan, &strings.interviewer), &llm)], 0)
+        }
     };
     let session_token = keys::generate_secret(SESSION_TOKEN_PREFIX);
     let interview_id = uuid::Uuid::new_v4().to_string();

@@ -506,7 +506,16 @@ fn main() {
     let partner_key = format!("sk-partner-bench-{}", uuid::Uuid::new_v4().simple());
     // The test defaults: the same partnership setup and limits far above the load.
     let mut variables = e2e::default_variables(&partner_key);
-    for limit in ["rate_limit_per_minute", "project_create_rate_limit_per_minute"] {
+    // The bench starts many sessions and answers from one address: every budget is lifted.
+    for limit in [
+        "rate_limit_per_minute",
+        "project_create_rate_limit_per_minute",
+        "session_start_rate_limit_per_minute",
+        "session_answer_rate_limit_per_minute",
+        "session_transcription_rate_limit_per_minute",
+        "recording_bytes_per_minute",
+        "llm_daily_calls_per_project",
+    ] {
         variables.insert(limit.into(), "100000000".into());
     }
     if options.libsql.is_some() {

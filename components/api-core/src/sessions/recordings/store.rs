@@ -2,22 +2,26 @@
 //! chunk saying where its bytes are and at which byte offset it starts (Range
 //! requests). Writes take the caller's transaction.
 
+use super::webm::Splicer;
 use super::{Recording, RecordingKind};
 use crate::db::{self, Db, SqlValue, Tx};
 use crate::error::ApiResult;
 
-/// The recording of one kind, if any chunk arrived.
-pub fn recording(db: &Db, interview_id: &str, kind: RecordingKind) -> ApiResult<Option<Recording>> {
+/// The interview's recordings (one of each kind at most, once a chunk arrived).
+pub fn recordings(db: &Db, interview_id: &str) -> ApiResult<Vec<Recording>> {
     let result = db.query(
-        "SELECT content_type, size, chunk_count FROM recordings WHERE interview_id = ? AND kind = ?",
-        &[db::text(interview_id), db::text(kind.as_str())],
+        "SELECT kind, content_type, size, chunk_count, window_start, window_bytes, splicer FROM recordings WHERE interview_id = ?",
+        &[db::text(interview_id)],
     )?;
-    db::read_first(&result, |row| {
+    db::read_all(&result, |row| {
         Ok(Recording {
-            kind,
+            kind: row.named("kind")?,
             content_type: row.text("content_type")?,
             size: row.int("size")? as u64,
             chunk_count: row.int("chunk_count")? as u64,
+            window_start: row.int("window_start")? as u64,
+            window_bytes: row.int("window_bytes")? as u64,
+            splicer: row.opt_json("splicer")?,
         })
     })
 }
@@ -33,6 +37,10 @@ pub struct NewChunk<'a> {
     pub size: u64,
     /// Where it starts: the recording's size before it.
     pub byte_offset: u64,
+    /// The one-minute window it arrived in (Unix seconds of its start).
+    pub window_start: u64,
+    /// The recording's splicer after this chunk (`None`: not spliced).
+    pub splicer: Option<&'a Splicer>,
     pub created_at: &'a str,
     pub created_ms: i64,
 }
@@ -57,10 +65,16 @@ pub fn add_chunk(tx: &Tx, chunk: &NewChunk) -> ApiResult<()> {
         ],
     )?;
     tx.execute(
-        "INSERT INTO recordings (interview_id, kind, tenant_id, content_type, size, chunk_count, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?6)
+        "INSERT INTO recordings
+             (interview_id, kind, tenant_id, content_type, size, chunk_count, created_at, updated_at, window_start, window_bytes,
+              splicer)
+         VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?6, ?7, ?5, ?8)
          ON CONFLICT (interview_id, kind) DO UPDATE
-         SET size = size + excluded.size, chunk_count = chunk_count + 1, updated_at = excluded.updated_at",
+         SET size = size + excluded.size, chunk_count = chunk_count + 1, updated_at = excluded.updated_at,
+             splicer = excluded.splicer,
+             window_bytes = CASE WHEN window_start = excluded.window_start THEN window_bytes + excluded.size
+                                 ELSE excluded.size END,
+             window_start = excluded.window_start",
         &[
             db::text(chunk.interview_id),
             db::text(chunk.kind.as_str()),
@@ -68,6 +82,11 @@ pub fn add_chunk(tx: &Tx, chunk: &NewChunk) -> ApiResult<()> {
             db::text(chunk.content_type),
             SqlValue::Integer(chunk.size as i64),
             db::text(chunk.created_at),
+            SqlValue::Integer(chunk.window_start as i64),
+            match chunk.splicer {
+                Some(splicer) => db::text(serde_json::to_string(splicer).map_err(crate::error::ApiError::internal)?),
+                None => SqlValue::Null,
+            },
         ],
     )
 }
