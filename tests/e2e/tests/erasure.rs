@@ -5,7 +5,7 @@
 //! there (each chunk sealed with the interview's key); counters, events and
 //! deliveries stay right. Redis as the key-value store: tests/redis.rs.
 
-use e2e::sessions::{active_project, database, start_body, Session};
+use e2e::sessions::{active_project, database, sandbox_start_body, start_body, Session};
 use e2e::*;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -390,7 +390,11 @@ fn an_interviewee_is_erased_by_identifier_in_every_project_of_the_tenant_only() 
     let first = active_project(app, &tenant, json!({}));
     let second = active_project(app, &tenant, json!({}));
     let with = |project: &str, environment: &str, identifier: &str| {
-        let mut body = start_body(project, environment);
+        // A sandbox link is a capability: its start carries the project's token.
+        let mut body = match environment {
+            "sandbox" => sandbox_start_body(app, &tenant, project),
+            _ => start_body(project, environment),
+        };
         body["identifier"] = json!(identifier);
         Session::start(app, &body)
     };

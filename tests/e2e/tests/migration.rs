@@ -131,6 +131,8 @@ fn with_later_additions(recorded: &Recorded) -> Recorded {
         _ => {}
     }
     recorded
+}
+
 /// Changed on purpose since release 6 (issue 26): a sandbox link is a
 /// capability, the old URL plus `&sandbox_token=<22 characters of base64url>`.
 /// Checks that shape, and gives the body back as release 6 wrote it.

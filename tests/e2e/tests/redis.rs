@@ -102,19 +102,7 @@ fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
     assert!(stored == bytes, "Redis holds the file's bytes");
 
     // A recording chunk of a talking interview.
-    let mut project = project_body(json!({"interview_modes": ["talking"]}));
-    project["project_name"] = json!("Redis study");
-    let (status, created) = json_of(app.post("/v1/projects").auth(&tenant).json(&project).send().unwrap());
-    assert_eq!(status, 201, "{created}");
-    let project_id = created["project_id"].as_str().unwrap().to_string();
-    let (status, activated) = json_of(app.post(&format!("/v1/projects/{project_id}/activate")).auth(&tenant).send().unwrap());
-    assert_eq!(status, 200, "{activated}");
-    let mut start = start_body(&project_id, "production");
-    start["mode"] = json!("talking");
-    let (status, session) = json_of(app.post("/v1/sessions").json(&start).send().unwrap());
-    assert_eq!(status, 201, "{session}");
-    let interview_id = session["interview_id"].as_str().unwrap().to_string();
-    let token = session["session_token"].as_str().unwrap().to_string();
+    let (interview_id, token) = talking_interview(&app, &tenant, "Redis study");
     let audio: Vec<u8> = (0..1500u32).map(|i| (i * 7 % 256) as u8).collect();
     let (status, recorded) = json_of(
         app.request("PUT", &format!("/v1/sessions/{interview_id}/recordings/audio/0"))
@@ -150,18 +138,7 @@ fn an_erased_interviews_recording_leaves_redis_and_was_never_readable_there() {
     let redis = RedisServer::start();
     let (app, _dirs) = app_on_redis(&redis);
     let tenant = app.create_tenant();
-    let mut project = project_body(json!({"interview_modes": ["talking"]}));
-    project["project_name"] = json!("Redis erasure study");
-    let (status, created) = json_of(app.post("/v1/projects").auth(&tenant).json(&project).send().unwrap());
-    assert_eq!(status, 201, "{created}");
-    let project_id = created["project_id"].as_str().unwrap().to_string();
-    assert_eq!(app.post(&format!("/v1/projects/{project_id}/activate")).auth(&tenant).send().unwrap().status(), 200);
-    let mut start = start_body(&project_id, "production");
-    start["mode"] = json!("talking");
-    let (status, session) = json_of(app.post("/v1/sessions").json(&start).send().unwrap());
-    assert_eq!(status, 201, "{session}");
-    let interview_id = session["interview_id"].as_str().unwrap().to_string();
-    let token = session["session_token"].as_str().unwrap().to_string();
+    let (interview_id, token) = talking_interview(&app, &tenant, "Redis erasure study");
     let marker = format!("REDIS-VOICE-MARKER-{}", uuid::Uuid::new_v4().simple());
     let mut audio = png(300_000);
     for at in [0, 150_000, audio.len() - marker.len()] {
@@ -197,4 +174,22 @@ fn an_erased_interviews_recording_leaves_redis_and_was_never_readable_there() {
     }
     let response = app.get(&format!("/v1/interviews/{interview_id}/audio-export")).auth(&tenant).send().unwrap();
     assert_eq!(response.status(), 404);
+}
+
+/// An active talking project named `name` and a production interview started
+/// on it: (interview id, session token).
+fn talking_interview(app: &TestApp, tenant: &TenantCredentials, name: &str) -> (String, String) {
+    let mut project = project_body(json!({"interview_modes": ["talking"]}));
+    project["project_name"] = json!(name);
+    let (status, created) = json_of(app.post("/v1/projects").auth(tenant).json(&project).send().unwrap());
+    assert_eq!(status, 201, "{created}");
+    let project_id = created["project_id"].as_str().unwrap().to_string();
+    let (status, activated) = json_of(app.post(&format!("/v1/projects/{project_id}/activate")).auth(tenant).send().unwrap());
+    assert_eq!(status, 200, "{activated}");
+    let mut start = start_body(&project_id, "production");
+    start["mode"] = json!("talking");
+    let (status, session) = json_of(app.post("/v1/sessions").json(&start).send().unwrap());
+    assert_eq!(status, 201, "{session}");
+    let field = |name: &str| session[name].as_str().unwrap().to_string();
+    (field("interview_id"), field("session_token"))
 }
