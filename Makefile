@@ -52,13 +52,9 @@ e2e: build setup-browser setup-redis setup-media
 
 # Every test under the test host; with SPIN set, the end-to-end suite (README
 # and browser tests included) once more under the real Spin; then the
-# contract fuzzer (`make fuzz`, below).
-test: build setup-browser setup-redis setup-media
-	$(MAKE) --no-print-directory clients
-	env -u SPIN cargo test $(NATIVE)
-	@if [ -n "$$SPIN" ]; then echo "make test: the end-to-end suite under $$("$$SPIN" --version)"; \
-	    cargo test $(NATIVE) --test '*'; fi
-	$(MAKE) --no-print-directory fuzz
+# contract fuzzer (`make fuzz`, below). Each part is timed (scripts/test.sh).
+test:
+	@scripts/test.sh
 
 # The API's clients generated from the OpenAPI document into target/clients
 # (Python: openapi-python-client; TypeScript: openapi-typescript, compiled with

@@ -16,7 +16,7 @@ part() {
     summary+=("$(printf '%-48s %4d s' "$name" $((SECONDS - start)))")
 }
 
-part "setup and build (wasm, host, browser, Redis)" make --no-print-directory build setup-browser setup-redis
+part "setup and build (wasm, host, browser, Redis, FFmpeg)" make --no-print-directory build setup-browser setup-redis setup-media
 part "clients (generated SDKs)" make --no-print-directory clients
 part "unit and end-to-end tests, test host" env -u SPIN cargo test "${NATIVE[@]}"
 if [ -n "${SPIN:-}" ]; then
