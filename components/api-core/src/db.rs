@@ -15,10 +15,12 @@
 //! (docs/deploy.md).
 //!
 //! The cost model (see docs/design-decisions.md, "Storage"): a request opens a
-//! connection, sets `synchronous=NORMAL` on it (WAL is already on, from the
-//! migrations; `synchronous` is per connection and does not persist), and its
-//! first statement is the rate-limit upsert, which also returns the schema
-//! version, so an up-to-date database costs no separate check. With WAL and
+//! connection, sets `synchronous=NORMAL` and `secure_delete` on it when the
+//! database is a local file (WAL is already on, from the migrations; both
+//! pragmas are per connection and do not persist; a libSQL server gets
+//! neither), and its first statement is the rate-limit upsert, which also
+//! returns the schema version, so an up-to-date database costs no separate
+//! check. With WAL and
 //! `synchronous=NORMAL` a commit is written to the WAL without an fsync: it
 //! survives `kill -9` of the host (the OS has it); a power loss or OS crash may
 //! lose the last commits before a checkpoint (for everything, rate-limit
