@@ -178,9 +178,7 @@ impl RuntimeProcess {
 
     /// The last `lines` lines of [`RuntimeProcess::output`], for a failure's message.
     pub fn output_tail(&self, lines: usize) -> String {
-        let output = self.output();
-        let all: Vec<&str> = output.lines().collect();
-        all[all.len().saturating_sub(lines)..].join("\n")
+        last_lines(&self.output(), lines)
     }
 
     /// Everything the runtime printed so far (its components' logs included).
@@ -260,10 +258,24 @@ fn signal_group(child: &Child, signal: &str) {
 }
 
 impl Drop for RuntimeProcess {
+    /// Stops the runtime; dropped by a failing test, prints the end of what it
+    /// printed (its log directory goes with it), so that a 500 says why.
     fn drop(&mut self) {
         self.stop();
+        if std::thread::panicking() {
+            eprintln!("the runtime at {} printed (last {FAILURE_TAIL_LINES} lines):\n{}", self.addr, self.output_tail(FAILURE_TAIL_LINES));
+        }
     }
 }
+
+/// The last `count` lines of `text`.
+pub fn last_lines(text: &str, count: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(count)..].join("\n")
+}
+
+/// How much of a runtime's output a failing test shows.
+const FAILURE_TAIL_LINES: usize = 60;
 
 /// `<binary> up --from spin.toml --listen ADDR --state-dir DIR [--runtime-config-file F] [-c ID]...`
 /// with the variables as `SPIN_VARIABLE_<NAME>` (and none inherited from the caller).

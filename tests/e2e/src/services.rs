@@ -162,9 +162,13 @@ impl Sqld {
 }
 
 impl Drop for Sqld {
+    /// Stops sqld; dropped by a failing test, prints the end of its log.
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if std::thread::panicking() {
+            eprintln!("sqld's log (last 40 lines):\n{}", crate::runtime::last_lines(&self.log(), 40));
+        }
     }
 }
 
