@@ -81,7 +81,11 @@ impl Server {
     /// Starts `config` under `runtime`: the test host in process, Spin as a child.
     pub fn start(runtime: &Runtime, config: HostConfig) -> Server {
         match runtime {
-            Runtime::TestHost => Server::InProcess(Host::start(config).expect("the host starts")),
+            Runtime::TestHost => {
+                // In process, component output stays on the test's stderr only.
+                let config = HostConfig { log_dir: config.log_dir.or_else(|| Some(PathBuf::new())), ..config };
+                Server::InProcess(Host::start(config).expect("the host starts"))
+            }
             Runtime::Spin(_) => Server::Process(RuntimeProcess::start(runtime, &config)),
         }
     }
@@ -136,12 +140,12 @@ impl RuntimeProcess {
     /// Starts the app of `config` under `runtime`'s binary and waits until it
     /// answers. `config.listen` with port 0 picks a free port.
     pub fn start(runtime: &Runtime, config: &HostConfig) -> RuntimeProcess {
-        RuntimeProcess::start_binary(&runtime.binary(), runtime.is_spin(), config)
+        RuntimeProcess::start_binary(&runtime.binary(), config)
     }
 
     /// Like [`RuntimeProcess::start`], with another build of a runtime's binary
     /// (`make bench` runs an optimised test host).
-    pub fn start_binary(binary: &Path, spin: bool, config: &HostConfig) -> RuntimeProcess {
+    pub fn start_binary(binary: &Path, config: &HostConfig) -> RuntimeProcess {
         let logs = tempfile::tempdir().unwrap();
         let mut attempt = 0;
         loop {
@@ -150,7 +154,7 @@ impl RuntimeProcess {
                 0 => free_port(config.listen),
                 _ => config.listen,
             };
-            let mut child = command(binary, spin, config, addr, logs.path()).spawn().unwrap_or_else(|error| {
+            let mut child = command(binary, config, addr, logs.path()).spawn().unwrap_or_else(|error| {
                 panic!("cannot run {}: {error} (make build builds the test host)", binary.display())
             });
             match wait_until_healthy(&mut child, addr) {
@@ -277,9 +281,9 @@ pub fn last_lines(text: &str, count: usize) -> String {
 /// How much of a runtime's output a failing test shows.
 const FAILURE_TAIL_LINES: usize = 60;
 
-/// `<binary> up --from spin.toml --listen ADDR --state-dir DIR [--runtime-config-file F] [-c ID]...`
+/// `<binary> up --from spin.toml --listen ADDR --state-dir DIR --log-dir DIR [--runtime-config-file F] [-c ID]...`
 /// with the variables as `SPIN_VARIABLE_<NAME>` (and none inherited from the caller).
-fn command(binary: &Path, spin: bool, config: &HostConfig, addr: SocketAddr, logs: &Path) -> Command {
+fn command(binary: &Path, config: &HostConfig, addr: SocketAddr, logs: &Path) -> Command {
     use std::os::unix::process::CommandExt as _;
     let mut command = Command::new(binary);
     command
@@ -293,10 +297,9 @@ fn command(binary: &Path, spin: bool, config: &HostConfig, addr: SocketAddr, log
     if let Some(file) = &config.runtime_config_file {
         command.arg("--runtime-config-file").arg(file);
     }
-    if spin {
-        // Component output next to Spin's own, not in the state directory.
-        command.arg("--log-dir").arg(logs.join("components"));
-    }
+    // Component output next to the runtime's own, not in the state directory,
+    // unless the test chose a log dir.
+    command.arg("--log-dir").arg(config.log_dir.clone().unwrap_or_else(|| logs.join("components")));
     for component in components(config) {
         command.arg("-c").arg(component);
     }

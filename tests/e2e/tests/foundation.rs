@@ -333,3 +333,31 @@ fn data_survives_a_host_restart() {
     assert_eq!(event_types(&second, &tenant).0, 200, "the tenant and its key hash were kept");
     assert!(state.path().join("sqlite_db.db").exists(), "Spin's file layout under the state dir");
 }
+
+/// Component output goes where `spin up` puts it, on both runtimes: each
+/// instance appends its stderr to `<log dir>/<component>_stderr.txt` (and has
+/// a `_stdout.txt` beside it), and the runtime follows it on its own output.
+#[test]
+fn component_output_is_logged_per_component_in_the_log_dir() {
+    let (state, logs) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let mut app = TestApp::start_process(state.path(), &[], |config| config.log_dir = Some(logs.path().to_path_buf()));
+    let tenant = app.create_tenant();
+    let project_id = e2e::sessions::active_project(&app, &tenant, json!({}));
+    let session = e2e::sessions::Session::start(&app, &e2e::sessions::start_body(&project_id, "production"));
+    // Without a model a transcription is refused, and the sessions component says why on stderr.
+    for _ in 0..2 {
+        let response = app
+            .post(&session.path("/transcriptions"))
+            .bearer_auth(&session.token)
+            .header("content-type", "audio/webm")
+            .body(vec![1, 2, 3])
+            .send()
+            .unwrap();
+        assert_eq!(response.status(), 503);
+    }
+    let stderr = std::fs::read_to_string(logs.path().join("sessions_stderr.txt")).unwrap_or_default();
+    let line = format!("transcription for interview {}: no language model configured", session.interview_id);
+    assert_eq!(stderr.matches(&line).count(), 2, "two instances, one line each, appended:\n{stderr}");
+    assert!(logs.path().join("sessions_stdout.txt").is_file());
+    assert!(app.process().output().contains(&line), "followed on the runtime's own output");
+}

@@ -39,7 +39,7 @@ pub async fn run_once(app: Arc<App>, component: &str) -> Result<()> {
         .clone()
         .with_context(|| format!("component {component:?} has no cron trigger"))?;
     let timestamp = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs();
-    let mut store = new_store(&loaded.info, &app.state);
+    let mut store = new_store(&loaded.info, &app.state)?;
     let instance = pre.instantiate_async(&mut store).await?;
     let result = instance
         .call_handle_cron_event(&mut store, Metadata { timestamp })

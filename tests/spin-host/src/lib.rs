@@ -71,6 +71,7 @@ pub mod server;
 pub mod sqlite;
 pub mod sqlite_libsql;
 pub mod state;
+pub mod stdio;
 pub mod variables;
 
 use std::collections::HashMap;
@@ -107,6 +108,9 @@ pub struct HostConfig {
     pub runtime_config_file: Option<PathBuf>,
     /// Run only these components (`spin up -c <id>`); empty: all of them.
     pub components: Vec<String>,
+    /// Where component output is logged (`spin up --log-dir`; empty: nowhere
+    /// but stderr); `None`: the runtime config's `log_dir`, else `<state_dir>/logs`.
+    pub log_dir: Option<PathBuf>,
 }
 
 impl HostConfig {
@@ -123,6 +127,7 @@ impl HostConfig {
             enable_cron: true,
             runtime_config_file: None,
             components: Vec::new(),
+            log_dir: None,
         }
     }
 }
@@ -206,7 +211,10 @@ impl Host {
         let mut sources = variables::Sources::from_process(config.variables.clone());
         sources.providers = runtime_config::variable_providers(&runtime_config)?;
         let resolver = variables::Resolver::new(&manifest, sources)?;
-        let state = Arc::new(AppState::new(resolver, &runtime_config, &state_dir)?);
+        let state = Arc::new(AppState::new(resolver, &runtime_config, &state_dir, config.log_dir.as_deref())?);
+        if let Some(dir) = &state.log_dir {
+            eprintln!("Logging component stdio to \"{}/\"", dir.display());
+        }
         check_store_labels(&manifest, &state)?;
 
         // Private routes are reachable only by service chaining, not by URL.
@@ -395,7 +403,7 @@ mod tests {
             let resolver =
                 variables::Resolver::new(&manifest, variables::Sources::default()).unwrap();
             let config = RuntimeConfig::parse(runtime_config, None).unwrap();
-            let state = AppState::new(resolver, &config, &dir).unwrap();
+            let state = AppState::new(resolver, &config, &dir, Some(Path::new(""))).unwrap();
             check_store_labels(&manifest, &state).map_err(|e| format!("{e:#}"))
         };
         let e = check("").unwrap_err();

@@ -23,6 +23,10 @@ OPTIONS (as `spin up`):
         --state-dir <DIR>       Where SQLite and key-value data live
                                 [default: the runtime config's state_dir, else
                                 .spin next to the manifest]
+        --log-dir <DIR>         Where each component's stdout and stderr are logged
+                                (<component>_stdout.txt, _stderr.txt; empty: nowhere
+                                but stderr) [default: the runtime config's log_dir,
+                                else <state dir>/logs]; output also goes to stderr
         --runtime-config-file <FILE>
                                 Spin's runtime config: key-value stores (`spin`,
                                 `redis`), SQLite databases (`spin`), variables
@@ -47,6 +51,7 @@ struct Args {
     manifest: PathBuf,
     listen: SocketAddr,
     state_dir: Option<PathBuf>,
+    log_dir: Option<PathBuf>,
     runtime_config_file: Option<PathBuf>,
     variables: HashMap<String, String>,
     sqlite: Vec<String>,
@@ -64,6 +69,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>> {
         manifest: PathBuf::from("spin.toml"),
         listen: "127.0.0.1:3000".parse()?,
         state_dir: None,
+        log_dir: None,
         runtime_config_file: None,
         variables: HashMap::new(),
         sqlite: Vec::new(),
@@ -91,6 +97,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>> {
                     .with_context(|| format!("invalid --listen address {v:?}"))?;
             }
             "--state-dir" => out.state_dir = Some(PathBuf::from(value(&flag)?)),
+            "--log-dir" => out.log_dir = Some(PathBuf::from(value(&flag)?)),
             "--runtime-config-file" => out.runtime_config_file = Some(PathBuf::from(value(&flag)?)),
             "--variable" => {
                 let v = value(&flag)?;
@@ -129,9 +136,6 @@ fn run() -> Result<()> {
             .map(|p| format!(" from \"{}\"", p.display()))
             .unwrap_or_default();
         eprintln!("Using runtime config {summary}{from}");
-    }
-    if runtime_config.log_dir.is_some() {
-        eprintln!("warning: the runtime config's log_dir is ignored: component output goes to this process's stdout/stderr");
     }
     // As in Spin: --state-dir, else the runtime config's state_dir, else .spin.
     let state_dir = match (&args.state_dir, runtime_config.state_dir()?) {
@@ -176,6 +180,7 @@ fn run() -> Result<()> {
         enable_cron: args.cron,
         components: args.components,
         runtime_config_file: args.runtime_config_file,
+        log_dir: args.log_dir,
     })?;
 
     let base = host.base_url();

@@ -19,7 +19,7 @@
 //!   `type = "env"` (`prefix`, `dotenv_path`) and `type = "static"` (`values`),
 //!   ahead of the default `SPIN_VARIABLE_*` provider, in file order;
 //! - `state_dir` (used by `spin-host up` when `--state-dir` is not given) and
-//!   `log_dir` (ignored: component output goes to the host's stdout/stderr).
+//!   `log_dir` (when `--log-dir` is not given; see `stdio.rs`).
 //!
 //! `default` always exists for both stores: when the file does not define it,
 //! it is `<state-dir>/sqlite_key_value.db` and `<state-dir>/sqlite_db.db`.

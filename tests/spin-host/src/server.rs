@@ -254,7 +254,7 @@ async fn execute(
         .http
         .clone()
         .ok_or_else(|| anyhow!("component {:?} is not an HTTP component", component.info.id))?;
-    let mut store = new_store(&component.info, &app.state);
+    let mut store = new_store(&component.info, &app.state)?;
     let req = store
         .data_mut()
         .http()

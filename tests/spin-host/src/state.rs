@@ -31,15 +31,20 @@ pub struct AppState {
     /// Key-value stores by label (`default`: `<state-dir>/sqlite_key_value.db`
     /// unless the runtime config says otherwise), one connection per store.
     pub key_value: KvStores,
+    /// Where each instance logs its stdout and stderr (`stdio.rs`); `None`: stderr only.
+    pub log_dir: Option<PathBuf>,
 }
 
 impl AppState {
     /// The stores of a runtime config (an empty one: only the `default`
-    /// stores in `state_dir`, as without `--runtime-config-file`).
+    /// stores in `state_dir`, as without `--runtime-config-file`), and the log
+    /// dir: `log_dir` (`--log-dir`), else the runtime config's, else
+    /// `<state_dir>/logs`.
     pub fn new(
         variables: Resolver,
         config: &crate::runtime_config::RuntimeConfig,
         state_dir: &Path,
+        log_dir: Option<&Path>,
     ) -> Result<AppState> {
         let sqlite = config
             .sqlite_backends(state_dir)?
@@ -47,10 +52,12 @@ impl AppState {
             .map(|(label, backend)| Ok((label.clone(), Database::create(backend)?)))
             .collect::<Result<HashMap<_, _>>>()?;
         let key_value = KvStores::new(&config.key_value_backends(state_dir)?);
+        let log_dir = crate::stdio::log_dir(log_dir.or(config.log_dir.as_deref().map(Path::new)), state_dir)?;
         Ok(AppState {
             variables,
             sqlite,
             key_value,
+            log_dir,
         })
     }
 }
@@ -389,13 +396,15 @@ pub fn load(
     })
 }
 
-/// A fresh store for one instance: its own WASI context with the host's
-/// stdout/stderr (so component logs show), no stdin, no preopened
-/// directories, and only the manifest's `environment` variables.
-pub fn new_store(info: &Arc<ComponentInfo>, app: &Arc<AppState>) -> Store<StoreState> {
+/// A fresh store for one instance: its own WASI context with stdout and
+/// stderr logged as Spin does (`stdio.rs`: the component's log files, opened
+/// now, and the host's stderr), no stdin, no preopened directories, and only
+/// the manifest's `environment` variables.
+pub fn new_store(info: &Arc<ComponentInfo>, app: &Arc<AppState>) -> Result<Store<StoreState>> {
+    let log_dir = app.log_dir.as_deref();
     let wasi = WasiCtx::builder()
-        .inherit_stdout()
-        .inherit_stderr()
+        .stdout(crate::stdio::stream(log_dir, &info.id, "stdout")?)
+        .stderr(crate::stdio::stream(log_dir, &info.id, "stderr")?)
         .envs(&info.environment)
         .build();
     let mut store = Store::new(
@@ -416,7 +425,7 @@ pub fn new_store(info: &Arc<ComponentInfo>, app: &Arc<AppState>) -> Store<StoreS
     );
     // As Spin: epochs are counted, but a request is never interrupted by them.
     store.set_epoch_deadline(u64::MAX / 2);
-    store
+    Ok(store)
 }
 
 #[cfg(test)]

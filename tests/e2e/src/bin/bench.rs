@@ -95,7 +95,6 @@ struct Options {
 pub struct Runtime {
     name: &'static str,
     binary: PathBuf,
-    spin: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -164,8 +163,8 @@ fn parse_options() -> Result<Options, String> {
         }
         other => return Err(format!("--database: local or libsql, not {other}\n{USAGE}")),
     };
-    let test_host = Runtime { name: "test host", binary: host, spin: false };
-    let spin = Runtime { name: "spin", binary: spin, spin: true };
+    let test_host = Runtime { name: "test host", binary: host };
+    let spin = Runtime { name: "spin", binary: spin };
     options.runtimes = match runtime.as_str() {
         "spin-host" => vec![test_host],
         "spin" => vec![spin],
@@ -213,7 +212,7 @@ impl Server {
         config.variables = variables.clone();
         config.enable_cron = false;
         config.runtime_config_file = runtime_config.map(Path::to_path_buf);
-        let process = RuntimeProcess::start_binary(&runtime.binary, runtime.spin, &config);
+        let process = RuntimeProcess::start_binary(&runtime.binary, &config);
         Server { base: process.base_url(), process, state }
     }
 
