@@ -237,6 +237,14 @@ fn is_contention(message: &str) -> bool {
     ["database is locked", "database is busy", "SQLITE_BUSY", "SQLITE_INTERRUPT"].iter().any(|needle| message.contains(needle))
 }
 
+/// The pause before the `attempt`th try of a write refused for contention:
+/// 10, 20, 40 ... 320 ms, with jitter so that waiting writers spread out.
+fn contention_pause(attempt: u32) {
+    let pause = 10u64 << attempt.min(5);
+    let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0]) % (pause / 2 + 1);
+    std::thread::sleep(std::time::Duration::from_millis(pause / 2 + jitter));
+}
+
 /// Passes of a migration refused by a concurrent one (see [`Db::migrate_from`]):
 /// about 2 s of pauses in all.
 const MIGRATION_ATTEMPTS: u64 = 20;
@@ -340,7 +348,8 @@ impl Db {
     pub fn query_refusable(&self, sql: &str, params: &[Value]) -> ApiResult<Result<QueryResult, String>> {
         match self.execute_with_retry(sql, params) {
             Ok(result) => Ok(Ok(result)),
-            Err(spin_sdk::sqlite::Error::Io(message)) => Ok(Err(message)),
+            // Contention is no refusal of this write: the caller cannot answer it.
+            Err(spin_sdk::sqlite::Error::Io(message)) if !is_contention(&message) => Ok(Err(message)),
             Err(error) => Err(ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(sql)))),
         }
     }
@@ -351,7 +360,29 @@ impl Db {
     /// error. A busy database at `BEGIN` is retried with a short bounded backoff.
     /// (A component that traps mid-way leaves the transaction open on a
     /// connection that closes with its instance, which rolls it back.)
-    pub fn transaction<T>(&self, work: impl FnOnce(&Tx) -> ApiResult<T>) -> ApiResult<T> {
+    ///
+    /// On libSQL, sqld may also refuse a statement inside the transaction, or
+    /// its `COMMIT`, for contention (it aborts a writer others queue behind),
+    /// which ends the transaction: then the whole of `work` runs again, after
+    /// the same backoff. So `work` must only read and write through `tx`.
+    pub fn transaction<T>(&self, mut work: impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
+        let mut attempt = 0;
+        loop {
+            match self.transaction_once(&mut work) {
+                Err(ApiError::Internal(error))
+                    if self.backend == Backend::Libsql
+                        && attempt + 1 < BEGIN_ATTEMPTS
+                        && is_contention(&format!("{error:#}")) =>
+                {
+                    attempt += 1;
+                    contention_pause(attempt);
+                }
+                outcome => return outcome,
+            }
+        }
+    }
+
+    fn transaction_once<T>(&self, work: &mut impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
         self.begin_immediate()?;
         self.in_transaction.set(true);
         let outcome = work(&Tx { db: self });
@@ -380,10 +411,7 @@ impl Db {
                 Ok(_) => return Ok(()),
                 Err(spin_sdk::sqlite::Error::Io(message)) if is_contention(&message) && attempt + 1 < BEGIN_ATTEMPTS => {
                     attempt += 1;
-                    // 10, 20, 40 ... 320 ms, with jitter so that waiting writers spread out.
-                    let pause = 10u64 << attempt.min(5);
-                    let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0]) % (pause / 2 + 1);
-                    std::thread::sleep(std::time::Duration::from_millis(pause / 2 + jitter));
+                    contention_pause(attempt);
                 }
                 Err(error) => {
                     return Err(ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `BEGIN IMMEDIATE`")))

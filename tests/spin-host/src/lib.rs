@@ -26,7 +26,10 @@
 //!   a libSQL server (Spin's libSQL client, one per open: `sqlite_libsql.rs`),
 //!   `env` and `static` variables providers, extra store labels (see
 //!   `runtime_config.rs`); what it cannot do (Vault, Azure, ...) fails at start-up;
-//! - fires cron components on schedule (`spin-trigger-cron` semantics).
+//! - fires cron components on schedule (`spin-trigger-cron` semantics);
+//! - logs each component's stdout and stderr as `spin up` does, to
+//!   `<log dir>/<component>_stdout.txt` and `_stderr.txt` (files opened by every
+//!   instance) and to its own stderr (`stdio.rs`).
 //!
 //! # Library use (sync, from plain `#[test]` functions)
 //!

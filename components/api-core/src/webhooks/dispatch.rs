@@ -150,7 +150,7 @@ pub fn record(db: &Db, config: &DispatchConfig, job: &Job, owner: &str, outcome:
         Transition::Retry { delay_ms } => (DeliveryStatus::Pending, finished_ms + delay_ms as i64),
         Transition::Failed => (DeliveryStatus::Failed, finished_ms),
     };
-    let mut attempt = AttemptRecord {
+    let attempt = AttemptRecord {
         delivery_id: &job.delivery_id,
         tenant_id: &job.tenant_id,
         attempt: job.attempt_count + 1,
@@ -163,6 +163,8 @@ pub fn record(db: &Db, config: &DispatchConfig, job: &Job, owner: &str, outcome:
         success: status == DeliveryStatus::Delivered,
     };
     db.transaction(|tx| {
+        // A copy per try: a transaction sqld refused runs again from the start.
+        let mut attempt = attempt.clone();
         let moved = store::move_leased(tx, &attempt, owner, status, round_attempts, next_attempt_at, finished)?;
         if !moved {
             attempt.success = outcome.status == Some(200);

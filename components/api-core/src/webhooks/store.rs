@@ -399,6 +399,7 @@ pub fn cancel_leased(db: &Db, delivery_id: &str, owner: &str, now: SystemTime) -
 }
 
 /// One attempt as the log keeps it.
+#[derive(Clone)]
 pub struct AttemptRecord<'a> {
     pub delivery_id: &'a str,
     pub tenant_id: &'a str,
