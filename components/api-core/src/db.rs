@@ -20,11 +20,11 @@
 //! pragmas are per connection and do not persist; a libSQL server gets
 //! neither), and its first statement is the rate-limit upsert, which also
 //! returns the schema version, so an up-to-date database costs no separate
-//! check. With WAL and
-//! `synchronous=NORMAL` a commit is written to the WAL without an fsync: it
-//! survives `kill -9` of the host (the OS has it); a power loss or OS crash may
-//! lose the last commits before a checkpoint (for everything, rate-limit
-//! counters included). No writer holds the write lock across an fsync.
+//! check. With WAL and `synchronous=NORMAL` a commit is written to the WAL
+//! without an fsync: it survives `kill -9` of the host (the OS has it); a power
+//! loss or OS crash may lose the last commits before a checkpoint (for
+//! everything, rate-limit counters included). No writer holds the write lock
+//! across an fsync.
 
 use crate::error::{ApiError, ApiResult};
 use crate::time;
@@ -237,6 +237,11 @@ fn is_contention(message: &str) -> bool {
     ["database is locked", "database is busy", "SQLITE_BUSY", "SQLITE_INTERRUPT"].iter().any(|needle| message.contains(needle))
 }
 
+/// Whether a failed database call was refused for contention ([`is_contention`]).
+fn is_contended(error: &ApiError) -> bool {
+    matches!(error, ApiError::Internal(error) if is_contention(&format!("{error:#}")))
+}
+
 /// The pause before the `attempt`th try of a write refused for contention:
 /// 10, 20, 40 ... 320 ms, with jitter so that waiting writers spread out.
 fn contention_pause(attempt: u32) {
@@ -369,11 +374,7 @@ impl Db {
         let mut attempt = 0;
         loop {
             match self.transaction_once(&mut work) {
-                Err(ApiError::Internal(error))
-                    if self.backend == Backend::Libsql
-                        && attempt + 1 < BEGIN_ATTEMPTS
-                        && is_contention(&format!("{error:#}")) =>
-                {
+                Err(error) if self.backend == Backend::Libsql && attempt + 1 < BEGIN_ATTEMPTS && is_contended(&error) => {
                     attempt += 1;
                     contention_pause(attempt);
                 }
@@ -382,6 +383,7 @@ impl Db {
         }
     }
 
+    /// One try of [`Db::transaction`], for callers that retry on their own terms.
     fn transaction_once<T>(&self, work: &mut impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
         self.begin_immediate()?;
         self.in_transaction.set(true);
@@ -441,8 +443,9 @@ impl Db {
         }
         let mut attempt = 0;
         loop {
+            // One try per pass: the passes are this loop's retries.
             let pass = self.apply_local_file_settings().and_then(|()| {
-                self.transaction(|tx| {
+                self.transaction_once(&mut |tx| {
                     let current = match tx.query_scalar("PRAGMA user_version", &[])? {
                         Some(Value::Integer(version)) => version,
                         _ => 0,
@@ -451,7 +454,7 @@ impl Db {
                 })
             });
             match pass {
-                Err(error) if attempt < MIGRATION_ATTEMPTS && is_contention(&format!("{error:?}")) => {
+                Err(error) if attempt < MIGRATION_ATTEMPTS && is_contended(&error) => {
                     attempt += 1;
                     std::thread::sleep(std::time::Duration::from_millis(10 * attempt));
                 }

@@ -33,10 +33,10 @@ pub fn log_dir(explicit: Option<&Path>, state_dir: &Path) -> Result<Option<PathB
 }
 
 /// One instance's stdout or stderr: its log file (opened now) and the host's stderr.
-pub fn stream(log_dir: Option<&Path>, component: &str, stream: &str) -> Result<AsyncStdoutStream> {
+pub fn stream(log_dir: Option<&Path>, component: &str, name: &str) -> Result<AsyncStdoutStream> {
     let file = match log_dir {
         Some(dir) => {
-            let path = dir.join(format!("{}_{stream}.txt", file_name(component)));
+            let path = dir.join(format!("{}_{name}.txt", file_name(component)));
             let file = File::options()
                 .create(true)
                 .append(true)
