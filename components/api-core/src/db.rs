@@ -15,12 +15,13 @@
 //! (docs/deploy.md).
 //!
 //! The cost model (see docs/design-decisions.md, "Storage"): a request opens a
-//! connection, sets `synchronous=NORMAL` and `secure_delete` on it when the
-//! database is a local file (WAL is already on, from the migrations; both
-//! pragmas are per connection and do not persist; a libSQL server gets
-//! neither), and its first statement is the rate-limit upsert, which also
-//! returns the schema version, so an up-to-date database costs no separate
-//! check. With WAL and `synchronous=NORMAL` a commit is written to the WAL
+//! connection, sets `synchronous=NORMAL` on it when the database is a local
+//! file (WAL is already on, from the migrations; pragmas are per connection
+//! and do not persist; a libSQL server gets none), and its first statement is
+//! the rate-limit upsert, which also returns the schema version, so an
+//! up-to-date database costs no separate check. `secure_delete` is set only
+//! when the connection is about to write anything else: a request that only
+//! reads never sends it. With WAL and `synchronous=NORMAL` a commit is written to the WAL
 //! without an fsync: it survives `kill -9` of the host (the OS has it); a power
 //! loss or OS crash may lose the last commits before a checkpoint (for
 //! everything, rate-limit counters included). No writer holds the write lock
@@ -123,6 +124,9 @@ pub struct Db {
     backend: Backend,
     /// Inside [`Db::transaction`]: a refused statement is not sent again there.
     in_transaction: std::cell::Cell<bool>,
+    /// On a local file, until the connection's first write: `secure_delete`
+    /// is still to be set (see [`Db::before_statement`]).
+    secure_delete_pending: std::cell::Cell<bool>,
 }
 
 /// Where the `default` database lives, as the `database_backend` variable
@@ -167,10 +171,20 @@ impl Db {
             }
             other => other.map(drop).map_err(|error| ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `PRAGMA synchronous`")))?,
         }
-        // An interview row is rewritten by each answer, so old copies of it
-        // are freed long before it is erased (see `secure_delete`).
-        self.secure_delete();
+        self.secure_delete_pending.set(true);
         Ok(())
+    }
+
+    /// Before a statement of the request (not its rate-limit upsert, whose
+    /// rows hold no personal data): one that can write gets `secure_delete`
+    /// set first, once per connection. An interview row is rewritten by each
+    /// answer, so old copies of it are freed long before it is erased (see
+    /// [`Db::secure_delete`]); a connection that only reads frees nothing, and
+    /// is spared the statement.
+    fn before_statement(&self, sql: &str) {
+        if may_write(sql) && self.secure_delete_pending.replace(false) {
+            self.secure_delete();
+        }
     }
 
     /// One statement. On libSQL, one that sqld refused for contention
@@ -280,7 +294,12 @@ impl Db {
     /// Opens the `default` database for a request. The schema is checked by
     /// the request's first statement, [`Db::admit`], not here.
     pub fn connect() -> ApiResult<Db> {
-        let mut db = Db { conn: Connection::open_default()?, backend: Backend::configured(), in_transaction: Default::default() };
+        let mut db = Db {
+            conn: Connection::open_default()?,
+            backend: Backend::configured(),
+            in_transaction: Default::default(),
+            secure_delete_pending: Default::default(),
+        };
         db.apply_local_pragmas()?;
         Ok(db)
     }
@@ -291,7 +310,7 @@ impl Db {
     /// the database file (docs/interviews.md, "Erasure"). Only a local file
     /// needs it: a backend that refuses the pragma (a remote server, which
     /// keeps its own files) is left as it is, and the answer says whether it is on.
-    pub fn secure_delete(&self) -> bool {
+    fn secure_delete(&self) -> bool {
         self.conn.execute("PRAGMA secure_delete = ON", &[]).is_ok()
     }
 
@@ -337,6 +356,7 @@ impl Db {
     }
 
     pub fn query(&self, sql: &str, params: &[Value]) -> ApiResult<QueryResult> {
+        self.before_statement(sql);
         self.execute_with_retry(sql, params).map_err(|error| {
             ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(sql)))
         })
@@ -351,6 +371,7 @@ impl Db {
     /// (a second answer to one message hits the turns' primary key); any other
     /// failure is internal.
     pub fn query_refusable(&self, sql: &str, params: &[Value]) -> ApiResult<Result<QueryResult, String>> {
+        self.before_statement(sql);
         match self.execute_with_retry(sql, params) {
             Ok(result) => Ok(Ok(result)),
             // Contention is no refusal of this write: the caller cannot answer it.
@@ -407,6 +428,7 @@ impl Db {
     }
 
     fn begin_immediate(&self) -> ApiResult<()> {
+        self.before_statement("BEGIN IMMEDIATE");
         let mut attempt = 0;
         loop {
             match self.conn.execute("BEGIN IMMEDIATE", &[]) {
@@ -555,6 +577,12 @@ fn applied_already(statement: &str, error: &str) -> bool {
         || (statement.contains(" DROP COLUMN ") && error.contains("no such column"))
 }
 
+/// Whether a statement may write: anything but a `SELECT` (a `WITH` may end
+/// in an `INSERT`, a pragma may change the file).
+fn may_write(sql: &str) -> bool {
+    !sql.trim_start().get(..6).is_some_and(|word| word.eq_ignore_ascii_case("SELECT"))
+}
+
 fn first_line(sql: &str) -> &str {
     sql.trim().lines().next().unwrap_or_default()
 }
@@ -679,6 +707,17 @@ pub fn text(value: impl Into<String>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_select_is_taken_for_a_read() {
+        for read in ["SELECT 1", "  select x FROM t", "\nSelect *"] {
+            assert!(!may_write(read), "{read}");
+        }
+        for write in ["INSERT INTO t VALUES (1)", "UPDATE t SET x = 1", "DELETE FROM t", "BEGIN IMMEDIATE",
+            "WITH n AS (SELECT 1) INSERT INTO t SELECT * FROM n", "PRAGMA user_version = 3", "SELEC", ""] {
+            assert!(may_write(write), "{write}");
+        }
+    }
 
     #[test]
     fn rows_read_what_the_statement_returns_and_nothing_else() {
