@@ -6,7 +6,9 @@
 //! hello-world component (tests/fixtures/bench-hello), a component doing one
 //! indexed SELECT (tests/fixtures/bench-select), the app (spin.toml), and the
 //! SELECT component again on a copy of the app's database (what the schema
-//! costs a request, which bounds every hot path: see docs/design-decisions.md).
+//! costs a request, which bounds every hot path: see docs/design-decisions.md),
+//! once more with a counter upsert before the read (what the app's rate-limit
+//! write adds).
 //! `wrk` (2 threads, 16 connections) drives every scenario in turn, under every
 //! runtime in turn, all of them once per round, for several rounds, so that a
 //! busy moment of the machine hits every scenario alike; the table shows
@@ -663,6 +665,8 @@ impl Servers {
             get("hello", Target::Hello, Goal::None, "/".into(), vec![], 200),
             get("one-select", Target::Select, Goal::None, "/?id=500".into(), vec![], 200),
             get("one-select, app's schema", Target::SelectOnAppSchema, Goal::Schema, "/?id=500".into(), vec![], 200),
+            // What the app's rate-limit write adds to that (the anchor's `count=1`).
+            get("  + a counter upsert", Target::SelectOnAppSchema, Goal::None, "/?id=500&count=1".into(), vec![], 200),
             get("GET unknown route (404)", Target::App, Goal::None, "/v1/nothing".into(), vec![], 404),
             get("GET event-types (auth)", Target::App, Goal::None, "/v1/webhooks/event-types".into(), auth(&self.tenant), 200),
             get("GET project (auth)", Target::App, Goal::Read, format!("/v1/projects/{}", self.project), auth(&self.tenant), 200),
@@ -980,7 +984,7 @@ fn verdict(met: bool) -> &'static str {
     }
 }
 
-/// The select anchor creates its table on first use: keep that out of the runs.
+/// The select anchor creates its tables on first use: keep that out of the runs.
 fn select_warm(client: &Client, select: &Server) -> reqwest::Result<()> {
-    client.get(format!("{}/?id=1", select.base)).send()?.error_for_status().map(drop)
+    client.get(format!("{}/?id=1&count=1", select.base)).send()?.error_for_status().map(drop)
 }
