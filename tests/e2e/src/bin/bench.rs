@@ -205,8 +205,15 @@ impl Server {
         let state = tempfile::tempdir().unwrap();
         if let Some(database) = database {
             let copy = state.path().join("sqlite_db.db");
+            // VACUUM INTO writes a rollback-journal database: the copy gets the
+            // source's journal mode back (the app's is WAL), since what a
+            // connection costs depends on it.
             rusqlite::Connection::open(database)
-                .and_then(|source| source.execute("VACUUM INTO ?1", [copy.to_str().unwrap()]))
+                .and_then(|source| {
+                    source.execute("VACUUM INTO ?1", [copy.to_str().unwrap()])?;
+                    let mode: String = source.query_row("PRAGMA journal_mode", [], |row| row.get(0))?;
+                    rusqlite::Connection::open(&copy)?.query_row(&format!("PRAGMA journal_mode = {mode}"), [], |_| Ok(()))
+                })
                 .unwrap_or_else(|e| panic!("copying {}: {e}", database.display()));
         }
         let mut config = spin_host::HostConfig::new(manifest);
