@@ -29,9 +29,9 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::time;
-use spin_sdk::sqlite::{Connection, QueryResult, Value};
+use spin_sdk::sqlite::{Connection, Value};
 
-pub use spin_sdk::sqlite::Value as SqlValue;
+pub use spin_sdk::sqlite::{QueryResult, Value as SqlValue};
 
 pub struct Migration {
     pub version: i64,
@@ -610,16 +610,27 @@ impl<'a> Row<'a> {
 
     /// A TEXT column that is never NULL.
     pub fn text(&self, column: &str) -> ApiResult<String> {
-        match self.opt_text(column)? {
+        self.str(column).map(str::to_string)
+    }
+
+    /// A nullable TEXT column.
+    pub fn opt_text(&self, column: &str) -> ApiResult<Option<String>> {
+        self.opt_str(column).map(|text| text.map(str::to_string))
+    }
+
+    /// A TEXT column that is never NULL, borrowed from the result (no copy:
+    /// for what is read row by row in bulk, such as an export's turns).
+    pub fn str(&self, column: &str) -> ApiResult<&'a str> {
+        match self.opt_str(column)? {
             Some(text) => Ok(text),
             None => Self::mismatch(column, "text", &Value::Null),
         }
     }
 
-    /// A nullable TEXT column.
-    pub fn opt_text(&self, column: &str) -> ApiResult<Option<String>> {
+    /// A nullable TEXT column, borrowed from the result.
+    pub fn opt_str(&self, column: &str) -> ApiResult<Option<&'a str>> {
         match self.value(column)? {
-            Value::Text(text) => Ok(Some(text.clone())),
+            Value::Text(text) => Ok(Some(text.as_str())),
             Value::Null => Ok(None),
             other => Self::mismatch(column, "text", other),
         }
@@ -644,22 +655,22 @@ impl<'a> Row<'a> {
 
     /// A TEXT column holding one name of a closed set.
     pub fn named<T: crate::text_enum::TextEnum>(&self, column: &str) -> ApiResult<T> {
-        let text = self.text(column)?;
-        T::parse(&text).ok_or_else(|| {
+        let text = self.str(column)?;
+        T::parse(text).ok_or_else(|| {
             ApiError::Internal(anyhow::anyhow!("sqlite: column `{column}` holds `{text}`, none of {:?}", T::NAMES))
         })
     }
 
     /// A TEXT column holding JSON of type `T`, never NULL.
     pub fn json<T: serde::de::DeserializeOwned>(&self, column: &str) -> ApiResult<T> {
-        let text = self.text(column)?;
-        serde_json::from_str(&text)
+        let text = self.str(column)?;
+        serde_json::from_str(text)
             .map_err(|error| ApiError::Internal(anyhow::anyhow!("sqlite: column `{column}` is not the JSON expected: {error}")))
     }
 
     /// A nullable TEXT column holding JSON of type `T`.
     pub fn opt_json<T: serde::de::DeserializeOwned>(&self, column: &str) -> ApiResult<Option<T>> {
-        match self.opt_text(column)? {
+        match self.opt_str(column)? {
             None => Ok(None),
             Some(_) => self.json(column).map(Some),
         }
@@ -686,12 +697,12 @@ pub fn rows(result: &QueryResult) -> impl Iterator<Item = Row<'_>> {
 }
 
 /// Reads every row of a result with `read`; the first row it cannot read is the error.
-pub fn read_all<T>(result: &QueryResult, read: impl Fn(&Row) -> ApiResult<T>) -> ApiResult<Vec<T>> {
+pub fn read_all<'r, T>(result: &'r QueryResult, read: impl Fn(&Row<'r>) -> ApiResult<T>) -> ApiResult<Vec<T>> {
     rows(result).map(|row| read(&row)).collect()
 }
 
 /// Reads the first row of a result, if there is one.
-pub fn read_first<T>(result: &QueryResult, read: impl Fn(&Row) -> ApiResult<T>) -> ApiResult<Option<T>> {
+pub fn read_first<'r, T>(result: &'r QueryResult, read: impl Fn(&Row<'r>) -> ApiResult<T>) -> ApiResult<Option<T>> {
     rows(result).next().map(|row| read(&row)).transpose()
 }
 

@@ -6,7 +6,7 @@
 use super::store::{self, ExportRow};
 use super::transcript::{transcription, TranscriptTurn};
 use super::{metadata_json, Position};
-use crate::db::Db;
+use crate::db::{Db, QueryResult};
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiResponse, BodySource, Reply};
 use crate::text_enum;
@@ -68,22 +68,22 @@ pub fn project_type_label(project_type: &str) -> &'static str {
     }
 }
 
-fn cells(kind: ExportKind, row: &ExportRow, transcription: &str) -> Vec<String> {
+fn cells(kind: ExportKind, row: ExportRow, transcription: String) -> Vec<Cow<'static, str>> {
     let mut cells = vec![
-        row.interview_id.clone(),
-        row.identifier.clone(),
-        row.country_code.clone(),
-        row.interview_status.to_string(),
-        row.opt_in_for_followup.to_string(),
-        row.created_at.clone(),
-        row.ended_at.clone().unwrap_or_default(),
-        project_type_label(&row.project_type).to_string(),
-        row.device_type.clone(),
-        metadata_json(&row.external_metadata),
+        Cow::Owned(row.interview_id),
+        Cow::Owned(row.identifier),
+        Cow::Owned(row.country_code),
+        Cow::Owned(row.interview_status.to_string()),
+        Cow::Borrowed(if row.opt_in_for_followup { "true" } else { "false" }),
+        Cow::Owned(row.created_at),
+        Cow::Owned(row.ended_at.unwrap_or_default()),
+        Cow::Borrowed(project_type_label(&row.project_type)),
+        Cow::Owned(row.device_type),
+        Cow::Owned(metadata_json(&row.external_metadata)),
     ];
     if kind.with_turns() {
-        cells.push(transcription.to_string());
-        cells.push(row.summary.clone().unwrap_or_default());
+        cells.push(Cow::Owned(transcription));
+        cells.push(Cow::Owned(row.summary.unwrap_or_default()));
     }
     cells
 }
@@ -92,7 +92,10 @@ fn cells(kind: ExportKind, row: &ExportRow, transcription: &str) -> Vec<String> 
 pub fn csv_lines<'a>(records: impl IntoIterator<Item = Vec<Cow<'a, str>>>) -> ApiResult<Vec<u8>> {
     let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
     for record in records {
-        writer.write_record(record.iter().map(|cell| guard(cell).into_owned())).map_err(ApiError::internal)?;
+        for cell in &record {
+            writer.write_field(guard(cell).as_bytes()).map_err(ApiError::internal)?;
+        }
+        writer.write_record(None::<&[u8]>).map_err(ApiError::internal)?;
     }
     writer.into_inner().map_err(|e| ApiError::internal(anyhow::anyhow!("csv: {e}")))
 }
@@ -116,21 +119,22 @@ impl ExportStream {
         };
         self.after = Some(Position { created_ms: last.created_ms, interview_id: last.interview_id.clone() });
         self.done = (rows.len() as i64) < PAGE_ROWS;
-        let turns = if self.kind.with_turns() {
+        let result = if self.kind.with_turns() {
             let ids: Vec<&str> = rows.iter().map(|r| r.interview_id.as_str()).collect();
             store::turns_of(&self.db, &ids)?
         } else {
-            Vec::new()
+            QueryResult { columns: Vec::new(), rows: Vec::new() }
         };
+        let turns = store::transcript_turns(&result)?;
         // Each interview's turns, in order, found once (not by scanning the
         // page's turns for every row).
         let mut by_interview: HashMap<&str, Vec<&TranscriptTurn>> = HashMap::with_capacity(rows.len());
         for turn in &turns {
-            by_interview.entry(turn.interview_id.as_str()).or_default().push(turn);
+            by_interview.entry(turn.interview_id).or_default().push(turn);
         }
-        let records = rows.iter().map(|row| {
+        let records = rows.into_iter().map(|row| {
             let text = transcription(by_interview.get(row.interview_id.as_str()).into_iter().flatten().copied());
-            cells(self.kind, row, &text).into_iter().map(Cow::Owned).collect()
+            cells(self.kind, row, text)
         });
         csv_lines(records).map(Some)
     }

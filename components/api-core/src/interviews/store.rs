@@ -11,7 +11,7 @@
 
 use super::transcript::TranscriptTurn;
 use super::{ListItem, ListQuery, Position};
-use crate::db::{self, Db, SqlValue, Tx};
+use crate::db::{self, Db, QueryResult, SqlValue, Tx};
 use crate::projects::Environment;
 use crate::error::ApiResult;
 use crate::sealed::Sealing;
@@ -453,27 +453,32 @@ pub fn export_page(
     })
 }
 
-/// The turns of a page of interviews, each interview's in order: one statement.
-pub fn turns_of(db: &Db, interview_ids: &[&str]) -> ApiResult<Vec<TranscriptTurn>> {
+/// The turns of a page of interviews, each interview's in order: one
+/// statement, read with [`transcript_turns`].
+pub fn turns_of(db: &Db, interview_ids: &[&str]) -> ApiResult<QueryResult> {
     if interview_ids.is_empty() {
-        return Ok(Vec::new());
+        return Ok(QueryResult { columns: Vec::new(), rows: Vec::new() });
     }
     let values: Vec<SqlValue> = interview_ids.iter().map(|id| db::text(*id)).collect();
-    let result = db.query(
+    db.query(
         &format!(
             "SELECT interview_id, speaker, kind, source, text FROM interview_turns WHERE interview_id IN ({})
              ORDER BY interview_id, seq",
             placeholders(values.len())
         ),
         &values,
-    )?;
-    db::read_all(&result, |row| {
+    )
+}
+
+/// The turns [`turns_of`] read, borrowing their texts from its result.
+pub fn transcript_turns(result: &QueryResult) -> ApiResult<Vec<TranscriptTurn<'_>>> {
+    db::read_all(result, |row| {
         Ok(TranscriptTurn {
-            interview_id: row.text("interview_id")?,
+            interview_id: row.str("interview_id")?,
             speaker: row.named("speaker")?,
             kind: row.named("kind")?,
             written_by: row.named("source")?,
-            text: row.text("text")?,
+            text: row.str("text")?,
         })
     })
 }

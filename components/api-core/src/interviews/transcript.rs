@@ -6,38 +6,47 @@
 
 use crate::sessions::{Speaker, TurnKind, TurnSource};
 
-/// One turn of an exported interview.
+/// One turn of an exported interview, borrowed from the page's result (an
+/// export reads thousands of turns a page: they are not copied again).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TranscriptTurn {
-    pub interview_id: String,
+pub struct TranscriptTurn<'a> {
+    pub interview_id: &'a str,
     pub speaker: Speaker,
     pub kind: TurnKind,
     pub written_by: TurnSource,
-    pub text: String,
+    pub text: &'a str,
 }
 
 /// The cell: one turn per line; a line break inside a turn becomes a space, so
-/// each turn stays one line.
-pub fn transcription<'a>(turns: impl IntoIterator<Item = &'a TranscriptTurn>) -> String {
-    turns
-        .into_iter()
-        .map(|turn| {
-            let one_line = turn.text.split(['\r', '\n']).filter(|part| !part.is_empty()).collect::<Vec<_>>().join(" ");
-            match turn.speaker {
-                Speaker::Interviewer => format!("Interviewer: [{}, {}] {one_line}", turn.kind, turn.written_by),
-                Speaker::Interviewee => format!("Interviewee: {one_line}"),
+/// each turn stays one line. Written into one string.
+pub fn transcription<'a>(turns: impl IntoIterator<Item = &'a TranscriptTurn<'a>>) -> String {
+    use std::fmt::Write as _;
+    let mut cell = String::new();
+    for turn in turns {
+        if !cell.is_empty() {
+            cell.push('\n');
+        }
+        // Writing to a String cannot fail.
+        let _ = match turn.speaker {
+            Speaker::Interviewer => write!(cell, "Interviewer: [{}, {}] ", turn.kind, turn.written_by),
+            Speaker::Interviewee => write!(cell, "Interviewee: "),
+        };
+        for (index, part) in turn.text.split(['\r', '\n']).filter(|part| !part.is_empty()).enumerate() {
+            if index > 0 {
+                cell.push(' ');
             }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+            cell.push_str(part);
+        }
+    }
+    cell
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn turn(speaker: Speaker, kind: TurnKind, written_by: TurnSource, text: &str) -> TranscriptTurn {
-        TranscriptTurn { interview_id: "i".into(), speaker, kind, written_by, text: text.into() }
+    fn turn(speaker: Speaker, kind: TurnKind, written_by: TurnSource, text: &str) -> TranscriptTurn<'_> {
+        TranscriptTurn { interview_id: "i", speaker, kind, written_by, text }
     }
 
     #[test]
