@@ -157,6 +157,7 @@ impl RuntimeProcess {
             let mut child = command(binary, config, addr, logs.path()).spawn().unwrap_or_else(|error| {
                 panic!("cannot run {}: {error} (make build builds the test host)", binary.display())
             });
+            track(&child);
             match wait_until_healthy(&mut child, addr) {
                 Ok(()) => {
                     return RuntimeProcess {
@@ -168,6 +169,7 @@ impl RuntimeProcess {
                 }
                 Err(why) => {
                     signal_group(&child, "KILL");
+                    untrack(&child);
                     let _ = child.wait();
                     let output = std::fs::read_to_string(logs.path().join("output.log")).unwrap_or_default();
                     // Another process took the port between our probe and its bind.
@@ -231,6 +233,7 @@ impl RuntimeProcess {
     pub fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {
             signal_group(&child, "KILL");
+            untrack(&child);
             let _ = child.wait();
         }
     }
@@ -244,12 +247,46 @@ impl RuntimeProcess {
             if let Ok(Some(_)) = child.try_wait() {
                 // Plugins the runtime started go with it.
                 signal_group(&child, "KILL");
+                untrack(&child);
                 return;
             }
             std::thread::sleep(Duration::from_millis(20));
         }
         signal_group(&child, "KILL");
+        untrack(&child);
         let _ = child.wait();
+    }
+}
+
+/// Process groups of the runtimes started here and not stopped yet. One held
+/// in a `static` (a test binary's shared app) is never dropped, and `spin up`
+/// does not end with the process that started it: when the test binary exits,
+/// the groups left here are killed, so no runtime (nor the trigger processes
+/// it started) outlives the tests.
+static RUNNING: std::sync::Mutex<Vec<i32>> = std::sync::Mutex::new(Vec::new());
+
+fn running() -> std::sync::MutexGuard<'static, Vec<i32>> {
+    RUNNING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn track(child: &Child) {
+    static AT_EXIT: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registers a function without arguments that only signals
+    // process groups; the C library calls it once, at exit.
+    AT_EXIT.call_once(|| unsafe {
+        libc::atexit(kill_left_running);
+    });
+    running().push(child.id() as i32);
+}
+
+fn untrack(child: &Child) {
+    running().retain(|group| *group != child.id() as i32);
+}
+
+extern "C" fn kill_left_running() {
+    for group in running().iter() {
+        // SAFETY: kill(2) with a negative pid signals the group this process created.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
     }
 }
 

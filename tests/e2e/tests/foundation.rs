@@ -361,3 +361,55 @@ fn component_output_is_logged_per_component_in_the_log_dir() {
     assert!(logs.path().join("sessions_stdout.txt").is_file());
     assert!(app.process().output().contains(&line), "followed on the runtime's own output");
 }
+
+/// A runtime a test binary never stops (its shared app lives in a `static`,
+/// which is never dropped) goes when the binary exits: `spin up` does not end
+/// with the process that started it, and left alone it and its trigger
+/// processes would keep serving (and the cron firing) after the tests.
+#[test]
+fn a_runtime_left_running_ends_with_the_test_binary() {
+    let probe = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "leave_a_runtime_running", "--ignored", "--nocapture"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&probe.stdout);
+    assert!(probe.status.success(), "the probe ran: {stdout}{}", String::from_utf8_lossy(&probe.stderr));
+    let pid: u32 = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("runtime process group "))
+        .and_then(|pid| pid.trim().parse().ok())
+        .unwrap_or_else(|| panic!("the probe printed its runtime's process group: {stdout}"));
+    // Every process of the group, the runtime's children included, is gone
+    // (a zombie, dead but not yet reaped by init, does not count).
+    let members = || {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter_map(|entry| std::fs::read_to_string(entry.path().join("stat")).ok())
+            .filter(|stat| {
+                // The fields after the command's closing parenthesis: state, ppid, pgrp, ...
+                let fields: Vec<&str> = stat.rsplit_once(')').map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
+                fields.len() > 2 && fields[0] != "Z" && fields[2] == pid.to_string()
+            })
+            .count()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while members() > 0 && std::time::Instant::now() < deadline {
+        thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(members(), 0, "processes of the runtime's group {pid} outlived the test binary");
+}
+
+/// Run by `a_runtime_left_running_ends_with_the_test_binary` in a child test process.
+#[test]
+#[ignore = "a probe, run by a_runtime_left_running_ends_with_the_test_binary"]
+fn leave_a_runtime_running() {
+    static LEFT: std::sync::OnceLock<(tempfile::TempDir, TestApp)> = std::sync::OnceLock::new();
+    let (_, app) = LEFT.get_or_init(|| {
+        let state = tempfile::tempdir().unwrap();
+        let app = TestApp::start_process(state.path(), &[], |_| {});
+        (state, app)
+    });
+    let Server::Process(process) = &app.host else { panic!("started as a process") };
+    println!("runtime process group {}", process.pid());
+}
