@@ -21,11 +21,11 @@
 //! the rate-limit upsert, which also returns the schema version, so an
 //! up-to-date database costs no separate check. `secure_delete` is set only
 //! when the connection is about to write anything else: a request that only
-//! reads never sends it. With WAL and `synchronous=NORMAL` a commit is written to the WAL
-//! without an fsync: it survives `kill -9` of the host (the OS has it); a power
-//! loss or OS crash may lose the last commits before a checkpoint (for
-//! everything, rate-limit counters included). No writer holds the write lock
-//! across an fsync.
+//! reads never sends it. With WAL and `synchronous=NORMAL` a commit is written
+//! to the WAL without an fsync: it survives `kill -9` of the host (the OS has
+//! it); a power loss or OS crash may lose the last commits before a checkpoint
+//! (for everything, rate-limit counters included). No writer holds the write
+//! lock across an fsync.
 
 use crate::error::{ApiError, ApiResult};
 use crate::time;

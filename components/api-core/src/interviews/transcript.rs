@@ -22,15 +22,15 @@ pub struct TranscriptTurn<'a> {
 pub fn transcription<'a>(turns: impl IntoIterator<Item = &'a TranscriptTurn<'a>>) -> String {
     use std::fmt::Write as _;
     let mut cell = String::new();
-    for turn in turns {
-        if !cell.is_empty() {
+    for (index, turn) in turns.into_iter().enumerate() {
+        if index > 0 {
             cell.push('\n');
         }
-        // Writing to a String cannot fail.
-        let _ = match turn.speaker {
-            Speaker::Interviewer => write!(cell, "Interviewer: [{}, {}] ", turn.kind, turn.written_by),
-            Speaker::Interviewee => write!(cell, "Interviewee: "),
-        };
+        match turn.speaker {
+            // Writing to a String cannot fail.
+            Speaker::Interviewer => drop(write!(cell, "Interviewer: [{}, {}] ", turn.kind, turn.written_by)),
+            Speaker::Interviewee => cell.push_str("Interviewee: "),
+        }
         for (index, part) in turn.text.split(['\r', '\n']).filter(|part| !part.is_empty()).enumerate() {
             if index > 0 {
                 cell.push(' ');
