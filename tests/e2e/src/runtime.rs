@@ -168,8 +168,7 @@ impl RuntimeProcess {
                     }
                 }
                 Err(why) => {
-                    signal_group(&child, "KILL");
-                    untrack(&child);
+                    kill_group(&child);
                     let _ = child.wait();
                     let output = std::fs::read_to_string(logs.path().join("output.log")).unwrap_or_default();
                     // Another process took the port between our probe and its bind.
@@ -232,8 +231,7 @@ impl RuntimeProcess {
     /// SIGKILL to the whole group: no shutdown, no checkpoint, no flush.
     pub fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {
-            signal_group(&child, "KILL");
-            untrack(&child);
+            kill_group(&child);
             let _ = child.wait();
         }
     }
@@ -241,19 +239,17 @@ impl RuntimeProcess {
     /// SIGINT, as Ctrl-C, then SIGKILL if it has not exited within 10 s.
     pub fn stop(&mut self) {
         let Some(mut child) = self.child.take() else { return };
-        signal_group(&child, "INT");
+        signal_group(&child, libc::SIGINT);
         let deadline = Instant::now() + Duration::from_secs(10);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = child.try_wait() {
                 // Plugins the runtime started go with it.
-                signal_group(&child, "KILL");
-                untrack(&child);
+                kill_group(&child);
                 return;
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        signal_group(&child, "KILL");
-        untrack(&child);
+        kill_group(&child);
         let _ = child.wait();
     }
 }
@@ -290,12 +286,16 @@ extern "C" fn kill_left_running() {
     }
 }
 
-/// `kill -<signal> -- -<group>`: the runtime and every process it started.
-fn signal_group(child: &Child, signal: &str) {
-    let _ = Command::new("kill")
-        .args([&format!("-{signal}"), "--", &format!("-{}", child.id())])
-        .stderr(Stdio::null())
-        .status();
+/// `signal` to the runtime's process group: the runtime and every process it started.
+fn signal_group(child: &Child, signal: libc::c_int) {
+    // SAFETY: kill(2) with a negative pid signals the group this process created.
+    unsafe { libc::kill(-(child.id() as i32), signal) };
+}
+
+/// SIGKILL to the runtime's group, which is then no longer left to kill at exit.
+fn kill_group(child: &Child) {
+    signal_group(child, libc::SIGKILL);
+    untrack(child);
 }
 
 impl Drop for RuntimeProcess {
