@@ -6,7 +6,7 @@
 use super::store::{self, ExportRow};
 use super::transcript::{transcription, TranscriptTurn};
 use super::{metadata_json, Position};
-use crate::db::{Db, QueryResult};
+use crate::db::Db;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiResponse, BodySource, Reply};
 use crate::text_enum;
@@ -119,12 +119,12 @@ impl ExportStream {
         };
         self.after = Some(Position { created_ms: last.created_ms, interview_id: last.interview_id.clone() });
         self.done = (rows.len() as i64) < PAGE_ROWS;
-        let result = if self.kind.with_turns() {
-            let ids: Vec<&str> = rows.iter().map(|r| r.interview_id.as_str()).collect();
-            store::turns_of(&self.db, &ids)?
-        } else {
-            QueryResult { columns: Vec::new(), rows: Vec::new() }
+        // No ids, no statement (the interviewees export has no transcripts).
+        let ids: Vec<&str> = match self.kind.with_turns() {
+            true => rows.iter().map(|r| r.interview_id.as_str()).collect(),
+            false => Vec::new(),
         };
+        let result = store::turns_of(&self.db, &ids)?;
         let turns = store::transcript_turns(&result)?;
         // Each interview's turns, in order, found once (not by scanning the
         // page's turns for every row).
