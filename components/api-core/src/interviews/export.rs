@@ -11,7 +11,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiResponse, BodySource, Reply};
 use crate::text_enum;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 /// Interviews per page (one body chunk).
 pub const PAGE_ROWS: i64 = 200;
@@ -100,6 +99,18 @@ pub fn csv_lines<'a>(records: impl IntoIterator<Item = Vec<Cow<'a, str>>>) -> Ap
     writer.into_inner().map_err(|e| ApiError::internal(anyhow::anyhow!("csv: {e}")))
 }
 
+/// A page's turns, which come ordered by interview id (SQLite's BINARY order
+/// is `str`'s) and then in order, as one run per interview (no map, no copy of
+/// a turn).
+fn runs_by_interview<'t>(turns: &'t [TranscriptTurn<'t>]) -> Vec<&'t [TranscriptTurn<'t>]> {
+    turns.chunk_by(|a, b| a.interview_id == b.interview_id).collect()
+}
+
+/// An interview's turns among the runs (none when it has none), by a binary search.
+fn turns_in<'t>(runs: &[&'t [TranscriptTurn<'t>]], interview_id: &str) -> &'t [TranscriptTurn<'t>] {
+    runs.binary_search_by(|run| run[0].interview_id.cmp(interview_id)).map_or(&[], |found| runs[found])
+}
+
 /// The header line and then the rows, a page per chunk.
 pub struct ExportStream {
     db: Db,
@@ -126,14 +137,9 @@ impl ExportStream {
         };
         let result = store::turns_of(&self.db, &ids)?;
         let turns = store::transcript_turns(&result)?;
-        // Each interview's turns, in order, found once (not by scanning the
-        // page's turns for every row).
-        let mut by_interview: HashMap<&str, Vec<&TranscriptTurn>> = HashMap::with_capacity(rows.len());
-        for turn in &turns {
-            by_interview.entry(turn.interview_id).or_default().push(turn);
-        }
+        let runs = runs_by_interview(&turns);
         let records = rows.into_iter().map(|row| {
-            let text = transcription(by_interview.get(row.interview_id.as_str()).into_iter().flatten().copied());
+            let text = transcription(turns_in(&runs, &row.interview_id));
             cells(self.kind, row, text)
         });
         csv_lines(records).map(Some)
@@ -200,6 +206,28 @@ mod tests {
     fn lines_quote_what_needs_it_and_end_with_crlf() {
         let lines = csv_lines([vec![Cow::Borrowed("a,b"), Cow::Borrowed("say \"hi\""), Cow::Borrowed("two\nlines"), Cow::Borrowed("=1+1")]]).unwrap();
         assert_eq!(String::from_utf8(lines).unwrap(), "\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",'=1+1\r\n");
+    }
+
+    #[test]
+    fn each_interview_gets_its_own_turns_and_one_without_gets_none() {
+        use crate::sessions::{Speaker, TurnKind, TurnSource};
+        let turn = |interview_id, text| TranscriptTurn {
+            interview_id,
+            speaker: Speaker::Interviewee,
+            kind: TurnKind::Answer,
+            written_by: TurnSource::Interviewee,
+            text,
+        };
+        // As the statement returns them: by interview id, then in order.
+        let turns = [turn("a", "a1"), turn("a", "a2"), turn("c", "c1"), turn("d", "d1"), turn("d", "d2")];
+        let runs = runs_by_interview(&turns);
+        let texts = |id| turns_in(&runs, id).iter().map(|t| t.text).collect::<Vec<_>>();
+        // Asked in the export's order (by creation), not the ids'.
+        assert_eq!(texts("d"), ["d1", "d2"]);
+        assert_eq!(texts("b"), Vec::<&str>::new());
+        assert_eq!(texts("a"), ["a1", "a2"]);
+        assert_eq!(texts("c"), ["c1"]);
+        assert_eq!(texts("e"), Vec::<&str>::new());
     }
 
     #[test]

@@ -20,15 +20,17 @@ pub struct TranscriptTurn<'a> {
 /// The cell: one turn per line; a line break inside a turn becomes a space, so
 /// each turn stays one line. Written into one string.
 pub fn transcription<'a>(turns: impl IntoIterator<Item = &'a TranscriptTurn<'a>>) -> String {
-    use std::fmt::Write as _;
     let mut cell = String::new();
     for (index, turn) in turns.into_iter().enumerate() {
         if index > 0 {
             cell.push('\n');
         }
         match turn.speaker {
-            // Writing to a String cannot fail.
-            Speaker::Interviewer => drop(write!(cell, "Interviewer: [{}, {}] ", turn.kind, turn.written_by)),
+            Speaker::Interviewer => {
+                for part in ["Interviewer: [", turn.kind.as_str(), ", ", turn.written_by.as_str(), "] "] {
+                    cell.push_str(part);
+                }
+            }
             Speaker::Interviewee => cell.push_str("Interviewee: "),
         }
         for (index, part) in turn.text.split(['\r', '\n']).filter(|part| !part.is_empty()).enumerate() {
