@@ -107,6 +107,29 @@ fn pick_driver(keys: usize, mut count: impl FnMut(Driver, i64) -> ApiResult<i64>
     Ok(if scope <= smallest { Driver::Interviews } else { Driver::Metadata(index) })
 }
 
+/// Whether the interview of `row` (an alias with `tenant_id`, `created_ms` and
+/// `interview_id`) has one of `values` values for a key (the key and the
+/// values are the parameters, in that order).
+///
+/// The check seeks the key's rows by `(tenant, key, value, created_ms)` (a
+/// metadata row carries its interview's `created_ms`), not the interview's
+/// rows by id: the driving rows come newest first, so successive seeks land
+/// on the same few pages of the key's range, where seeks by id land on a
+/// page of their own each, and a request's connection starts with an empty
+/// page cache (at 100,000 interviews, half the page reads of a two-key
+/// filter). The `+` keeps SQLite off the by-interview index. Correlated on
+/// `row`, the check runs in its loop; LIMIT 1 keeps it a subquery there
+/// (SQLite turns a plain EXISTS into a join that it schedules after the
+/// interview lookup). A semi-join, not a join: an interview with two
+/// matching values of a key is found once.
+fn key_check(row: &str, value_count: usize) -> String {
+    format!(
+        "EXISTS (SELECT 1 FROM interview_metadata m WHERE m.tenant_id = {row}.tenant_id AND m.key = ? \
+         AND m.value IN ({}) AND m.created_ms = {row}.created_ms AND +m.interview_id = {row}.interview_id LIMIT 1)",
+        placeholders(value_count)
+    )
+}
+
 /// The list's statement for a driver: `(sql, values)`.
 pub fn list_statement(tenant_id: &str, query: &ListQuery, driver: Driver) -> (String, Vec<SqlValue>) {
     let (scope_condition, scope_values) = scope(tenant_id, query);
@@ -121,10 +144,7 @@ pub fn list_statement(tenant_id: &str, query: &ListQuery, driver: Driver) -> (St
             values.extend(scope_values);
             // The other keys: looked up for each interview of the scope.
             for filter in &query.metadata {
-                conditions.push(format!(
-                    "EXISTS (SELECT 1 FROM interview_metadata m WHERE m.interview_id = i.interview_id AND m.key = ? AND m.value IN ({}))",
-                    placeholders(filter.values.len())
-                ));
+                conditions.push(key_check("i", filter.values.len()));
                 values.push(db::text(&filter.key));
                 values.extend(texts(&filter.values));
             }
@@ -140,20 +160,13 @@ pub fn list_statement(tenant_id: &str, query: &ListQuery, driver: Driver) -> (St
             ));
             values.extend([db::text(tenant_id), db::text(&filter.key)]);
             values.extend(texts(&filter.values));
-            // The other keys: looked up on the driving row's interview id, so
+            // The other keys: looked up for the driving row's interview, so
             // that most rows are thrown out before their interview row is read.
-            // Correlated on `d`, the check runs in d's loop; LIMIT 1 keeps it
-            // a subquery there (SQLite turns a plain EXISTS into a join that it
-            // schedules after the interview lookup). A semi-join, not a join:
-            // an interview with two matching values of a key is found once.
             for (other, filter) in query.metadata.iter().enumerate() {
                 if other == index {
                     continue;
                 }
-                conditions.push(format!(
-                    "EXISTS (SELECT 1 FROM interview_metadata m WHERE m.interview_id = d.interview_id AND m.key = ? AND m.value IN ({}) LIMIT 1)",
-                    placeholders(filter.values.len())
-                ));
+                conditions.push(key_check("d", filter.values.len()));
                 values.push(db::text(&filter.key));
                 values.extend(texts(&filter.values));
             }
@@ -561,7 +574,8 @@ mod tests {
         assert!(
             sql.contains(
                 "FROM interview_metadata d CROSS JOIN interviews i WHERE d.tenant_id = ? AND d.key = ? AND d.value IN (?) \
-                 AND EXISTS (SELECT 1 FROM interview_metadata m WHERE m.interview_id = d.interview_id AND m.key = ? AND m.value IN (?, ?) LIMIT 1) \
+                 AND EXISTS (SELECT 1 FROM interview_metadata m WHERE m.tenant_id = d.tenant_id AND m.key = ? \
+                 AND m.value IN (?, ?) AND m.created_ms = d.created_ms AND +m.interview_id = d.interview_id LIMIT 1) \
                  AND i.interview_id = d.interview_id AND i.tenant_id = ? AND i.environment = ?"
             ),
             "{sql}"
@@ -583,8 +597,8 @@ mod tests {
         let q = query("project_id=6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10&external_metadata[a]=1&external_metadata[b]=x&external_metadata[b]=y");
         let (sql, values) = list_statement("t", &q, Driver::Interviews);
         assert!(sql.contains("FROM interviews i WHERE i.tenant_id = ? AND i.environment = ? AND i.project_id = ? AND EXISTS"), "{sql}");
-        assert_eq!(sql.matches("m.interview_id = i.interview_id").count(), 2, "{sql}");
-        assert!(!sql.contains("LIMIT"), "{sql}");
+        assert_eq!(sql.matches("m.created_ms = i.created_ms AND +m.interview_id = i.interview_id LIMIT 1)").count(), 2, "{sql}");
+        assert!(!sql.contains("LIMIT ?"), "no page, no page limit: {sql}");
         // tenant, environment, project | key a, 1 | key b, x, y
         assert_eq!(values.len(), 3 + 2 + 3);
     }
