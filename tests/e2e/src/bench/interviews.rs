@@ -247,7 +247,10 @@ fn cpu(host_pid: u32) -> Cpu {
     let ticks: Vec<u64> = stat.lines().next().unwrap_or("").split_whitespace().skip(1).filter_map(|v| v.parse().ok()).collect();
     // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
     let busy = ticks.iter().take(8).sum::<u64>() - ticks.get(3).copied().unwrap_or(0) - ticks.get(4).copied().unwrap_or(0);
-    Cpu { at: Instant::now(), machine: busy, host: process_ticks(&host_pid.to_string()), driver: process_ticks("self") }
+    // The whole group, as for memory: under Spin the leader is `spin up`, and
+    // a child (`spin trigger http`) serves.
+    let host = group_pids(host_pid).iter().map(|pid| process_ticks(&pid.to_string())).sum();
+    Cpu { at: Instant::now(), machine: busy, host, driver: process_ticks("self") }
 }
 
 /// Cores kept busy between two snapshots: (by other processes, by the host, by this driver).
