@@ -75,8 +75,9 @@ fn answer(context: &Context, interview: &Interview, request: &ApiRequest, _: &Pa
 }
 
 fn finish(context: &Context, interview: &Interview, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    // An empty body is a finish without opt-in.
-    let body = if request.body.iter().all(u8::is_ascii_whitespace) { json!({}) } else { validation::json_body(request)? };
+    // No body is a finish without opt-in; a body that is only whitespace is
+    // not JSON, and is refused like on every other route (422 at ["body"]).
+    let body = if request.body.is_empty() { json!({}) } else { validation::json_body(request)? };
     let opt_in = sessions::parse_finish(&body)?;
     let finished = sessions::finish(&context.db, interview, opt_in, &LlmConfig::from_variables())?;
     Ok(ApiResponse::json(200, &finished))

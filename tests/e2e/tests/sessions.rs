@@ -669,6 +669,42 @@ fn the_maintenance_route_ends_idle_interviews_too() {
     assert_eq!(again["ended_interviews"], 0, "ended once");
 }
 
+/// The finish body is optional: none is a finish without opt-in, but a body
+/// that is only whitespace is not JSON and is refused, ending nothing.
+#[test]
+fn finish_without_a_body_ends_the_interview_and_a_blank_body_is_refused() {
+    let app = shared_app();
+    let tenant = app.create_tenant();
+    let project_id = active_project(app, &tenant, json!({}));
+    let session = Session::start(app, &start_body(&project_id, "production"));
+    let finish = |body: &'static str| {
+        json_of(
+            reqwest::blocking::Client::new()
+                .post(app.url(&session.path("/finish")))
+                .bearer_auth(&session.token)
+                .header("content-type", "application/json")
+                .body(body)
+                .send()
+                .unwrap(),
+        )
+    };
+    let state = || -> String {
+        database(app)
+            .query_row("SELECT state FROM interviews WHERE interview_id = ?", [&session.interview_id], |r| r.get(0))
+            .unwrap()
+    };
+    for blank in [" ", "\r\n\t"] {
+        let (status, body) = finish(blank);
+        assert_eq!(status, 422, "{blank:?}: {body}");
+        assert_eq!(body["detail"][0]["loc"], json!(["body"]), "{body}");
+        assert_eq!(state(), "in_progress", "a refused finish ends nothing");
+    }
+    let (status, body) = finish("");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["state"], "left", "{body}");
+    assert_eq!(state(), "left");
+}
+
 /// Finish decides `completed` or `left` in the transaction that ends the
 /// interview, from the row as stored then, not from the interview it read
 /// before its (slow) summary call: an answer that closes the conversation
