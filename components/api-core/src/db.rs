@@ -607,10 +607,10 @@ impl<'a> Row<'a> {
             Some(name) if name == column => Some(guess),
             _ => self.columns.iter().position(|c| c == column),
         };
-        let value = index.and_then(|index| self.values.get(index));
-        let value =
-            value.ok_or_else(|| ApiError::Internal(anyhow::anyhow!("sqlite: the statement returns no column `{column}`")))?;
-        self.next.set(index.map_or(0, |index| index + 1));
+        let (index, value) = index
+            .and_then(|index| Some((index, self.values.get(index)?)))
+            .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("sqlite: the statement returns no column `{column}`")))?;
+        self.next.set(index + 1);
         Ok(value)
     }
 
