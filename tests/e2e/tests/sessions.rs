@@ -679,8 +679,7 @@ fn finish_without_a_body_ends_the_interview_and_a_blank_body_is_refused() {
     let session = Session::start(app, &start_body(&project_id, "production"));
     let finish = |body: &'static str| {
         json_of(
-            reqwest::blocking::Client::new()
-                .post(app.url(&session.path("/finish")))
+            app.post(&session.path("/finish"))
                 .bearer_auth(&session.token)
                 .header("content-type", "application/json")
                 .body(body)
@@ -688,11 +687,7 @@ fn finish_without_a_body_ends_the_interview_and_a_blank_body_is_refused() {
                 .unwrap(),
         )
     };
-    let state = || -> String {
-        database(app)
-            .query_row("SELECT state FROM interviews WHERE interview_id = ?", [&session.interview_id], |r| r.get(0))
-            .unwrap()
-    };
+    let state = || session.get(app).1["state"].clone();
     for blank in [" ", "\r\n\t"] {
         let (status, body) = finish(blank);
         assert_eq!(status, 422, "{blank:?}: {body}");
