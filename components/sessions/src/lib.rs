@@ -53,7 +53,7 @@ fn start(context: &Context, request: &ApiRequest, _: &PathParams) -> ApiResult<A
     let outcome = sessions::start(&context.db, start, request.header("user-agent"), &LlmConfig::from_variables())?;
     Ok(match outcome {
         StartOutcome::Started(started) => {
-            let mut body = sessions::session_json(&context.db, &started.interview, &started.turns)?;
+            let mut body = sessions::session_json(&context.db, &started.session)?;
             body["session_token"] = Value::from(started.session_token);
             ApiResponse::json(201, &body)
         }
@@ -64,14 +64,14 @@ fn start(context: &Context, request: &ApiRequest, _: &PathParams) -> ApiResult<A
 }
 
 fn get_session(context: &Context, interview: &Interview, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let (interview, turns) = sessions::load(&context.db, &interview.interview_id)?;
-    Ok(ApiResponse::json(200, &sessions::session_json(&context.db, &interview, &turns)?))
+    let session = sessions::session_of(&context.db, interview.clone())?;
+    Ok(ApiResponse::json(200, &sessions::session_json(&context.db, &session)?))
 }
 
 fn answer(context: &Context, interview: &Interview, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     let body = validation::json_body(request)?;
-    let (interview, turns) = sessions::answer(&context.db, interview, &body, &LlmConfig::from_variables())?;
-    Ok(ApiResponse::json(200, &sessions::session_json(&context.db, &interview, &turns)?))
+    let session = sessions::answer(&context.db, interview, &body, &LlmConfig::from_variables())?;
+    Ok(ApiResponse::json(200, &sessions::session_json(&context.db, &session)?))
 }
 
 fn finish(context: &Context, interview: &Interview, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {

@@ -4,7 +4,7 @@
 //! (`POST /v1/sessions/{id}/transcriptions`).
 
 use super::{interviewer, project_of, recordings, session_closed, store, strings, survey, transcription, MAX_ANSWER_CHARS};
-use super::{Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
+use super::{Interview, InterviewStatus, Session, SessionState, Speaker, Turn, TurnKind, TurnSource};
 
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult, LocPart};
@@ -95,7 +95,7 @@ pub fn answer_mismatch(given: &str, expected: &str) -> ApiError {
 /// `POST /v1/sessions/{id}/answers`: checks the answer (against the current
 /// block, for a survey), then stores it with the interviewer's next turns; the
 /// model (when configured) is asked outside any write.
-pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> ApiResult<(Interview, Vec<Turn>)> {
+pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> ApiResult<Session> {
     interview.ensure_running()?;
     if interview.interviewer_closed {
         return Err(session_closed());
@@ -199,7 +199,7 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
         updated.answerable_blocks,
         updated.answered_blocks,
     );
-    Ok((updated, turns))
+    Ok(Session { project, interview: updated, turns })
 }
 
 /// `POST /v1/sessions/{id}/transcriptions`: a model call, counted against the

@@ -29,7 +29,7 @@ pub use finish::{
     end_idle, end_in, end_interview, finish, parse_finish, Finished, How, DEFAULT_IDLE_TIMEOUT_SECONDS, IDLE_SWEEP_BATCH,
     IDLE_TIMEOUT_VARIABLE,
 };
-pub use read::{authenticate, bearer, load, session_json, survey_media};
+pub use read::{authenticate, bearer, session_json, session_of, survey_media};
 pub use start::{
     check_open, country_code, device_type, link_page, start, Closed, StartOutcome, StartRequest, Started,
     SESSION_TOKEN_PREFIX,
@@ -310,6 +310,15 @@ fn find_project_for(
             .filter(|(project, secret)| projects::SandboxToken::opens(sandbox_token, secret.as_deref(), &project.project_id))
             .map(|(project, _)| project)),
     }
+}
+
+/// A session as its interviewee sees it: the interview, its turns so far and
+/// the project it belongs to (each use case has read them already; the body
+/// is built from them without reading them again).
+pub struct Session {
+    pub project: Project,
+    pub interview: Interview,
+    pub turns: Vec<Turn>,
 }
 
 /// The project an interview belongs to (it cannot vanish: projects are never deleted).

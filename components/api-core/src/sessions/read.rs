@@ -1,7 +1,7 @@
 //! Reading a session: its bearer token, its body as the interviewee sees it,
 //! and a survey block's media.
 
-use super::{find_project, project_of, store, Interview, SurveyView, Turn};
+use super::{find_project, project_of, store, Interview, Session, SurveyView};
 
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult, Credential};
@@ -9,12 +9,12 @@ use crate::http::ApiRequest;
 use crate::keys;
 use serde_json::Value;
 
-/// An interview and its turns, as just written.
-pub fn load(db: &Db, interview_id: &str) -> ApiResult<(Interview, Vec<Turn>)> {
-    let interview = store::find(db, interview_id)?
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {interview_id} vanished")))?;
-    let turns = store::turns(db, interview_id)?;
-    Ok((interview, turns))
+/// The session of an interview just read (by [`authenticate`]): its turns and
+/// its project, without reading the interview again.
+pub fn session_of(db: &Db, interview: Interview) -> ApiResult<Session> {
+    let turns = store::turns(db, &interview.interview_id)?;
+    let project = project_of(db, &interview)?;
+    Ok(Session { project, interview, turns })
 }
 
 /// The bearer token of `Authorization: Bearer <token>`.
@@ -50,10 +50,9 @@ pub fn authenticate(db: &Db, request: &ApiRequest, interview_id: &str) -> ApiRes
 }
 
 /// The session body of an interview (with its survey's blocks, for a survey).
-pub fn session_json(db: &Db, interview: &Interview, turns: &[Turn]) -> ApiResult<Value> {
-    let project = project_of(db, interview)?;
-    let view = SurveyView::load(db, &project)?;
-    Ok(interview.session_body(turns, view.as_ref()))
+pub fn session_json(db: &Db, session: &Session) -> ApiResult<Value> {
+    let view = SurveyView::load(db, &session.project)?;
+    Ok(session.interview.session_body(&session.turns, view.as_ref()))
 }
 
 /// `GET /i/{project_id}/media/{file_id}`: a file that one of the survey's blocks

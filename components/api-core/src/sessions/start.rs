@@ -3,7 +3,7 @@
 //! screener step, and the interview written with its opening turns.
 
 use super::{body_loc, find_project_for, interviewer, link, page, screeners, store, strings, survey};
-use super::{load, transcription, DeviceType, Interview, Turn, MAX_IDENTIFIER_CHARS};
+use super::{transcription, DeviceType, Session, MAX_IDENTIFIER_CHARS};
 
 use crate::config;
 use crate::db::Db;
@@ -213,8 +213,7 @@ pub fn link_page(db: &Db, request: &ApiRequest, project_id: &str, llm: &LlmConfi
 
 /// A new session, with the token only its interviewee ever sees.
 pub struct Started {
-    pub interview: Interview,
-    pub turns: Vec<Turn>,
+    pub session: Session,
     pub session_token: String,
 }
 
@@ -313,6 +312,9 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
         check_open(now_open, request.environment).map_err(Closed::into_error)?;
         store::insert(tx, &new)
     })?;
-    let (interview, turns) = load(db, &interview_id)?;
-    Ok(StartOutcome::Started(Started { interview, turns, session_token }))
+    // Read back as stored (its defaults and counters), with the project read above.
+    let interview = store::find(db, &interview_id)?
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {interview_id} vanished")))?;
+    let turns = store::turns(db, &interview_id)?;
+    Ok(StartOutcome::Started(Started { session: Session { project, interview, turns }, session_token }))
 }
