@@ -59,6 +59,13 @@ fn each_hot_route_makes_only_the_statements_it_needs() {
     });
     assert_eq!(get_project, 2, "GET /v1/projects/{{id}}");
 
+    // The admission (the route's own budget in the same upsert), the insert.
+    let create = statements_of(&sqld, || {
+        let response = app.post("/v1/projects").auth(&tenant).json(&e2e::sessions::project_body(json!({}))).send().unwrap();
+        assert_eq!(response.status(), 201);
+    });
+    assert_eq!(create, 2, "POST /v1/projects");
+
     // The admission, the interview (its token), its turns, its project.
     let get_session = statements_of(&sqld, || assert_eq!(session.get(&app).0, 200));
     assert_eq!(get_session, 4, "GET /v1/sessions/{{id}}");

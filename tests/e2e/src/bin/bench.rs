@@ -17,7 +17,9 @@
 //! test host's share by Spin's: the host must cost what Spin costs, so a ratio
 //! off by more than 25 % is flagged (docs/design-decisions.md says why where
 //! it cannot be helped). Then 64 connections write for a while under each
-//! runtime and any 5xx is reported. Those servers stop; then the app starts
+//! runtime and any 5xx is reported, and one client at a time reads a project
+//! (the latency of a quiet service, where each request opens the database
+//! alone). Those servers stop; then the app starts
 //! again on a fresh state directory for the interviews table
 //! (tests/e2e/src/bench/): a tenant with `--interviews` interviews in one
 //! project and a tenth as many in another, written straight into its SQLite
@@ -438,7 +440,7 @@ fn wrk(base: &str, scenario: &Scenario, connections: u32, seconds: u32, count_st
     let script = dir.path().join("scenario.lua");
     std::fs::File::create(&script).unwrap().write_all(wrk_script(scenario, count_statuses, pool).as_bytes()).unwrap();
     let output = Command::new("wrk")
-        .args(["-t2", &format!("-c{connections}"), &format!("-d{seconds}s"), "--timeout", "10s", "-s"])
+        .args([&format!("-t{}", connections.min(2)), &format!("-c{connections}"), &format!("-d{seconds}s"), "--timeout", "10s", "-s"])
         .arg(&script)
         .arg(format!("{base}{}", scenario.path))
         .output()
@@ -794,7 +796,22 @@ fn load(options: &Options, variables: &HashMap<String, String>, partner_key: &st
             wrk(&server.app.base, &create_scenario(&server.tenant), 64, options.writers_seconds, true, &[])
         })
         .collect();
-    print_load_table(options, &servers, &scenarios[0], &runs, &writers);
+    // One client at a time: what a request costs a quiet service, where each
+    // request's connection is the database's only one when it closes (see
+    // docs/design-decisions.md, "A request alone").
+    let alone: Vec<(Run, Run)> = servers
+        .iter()
+        .zip(&scenarios)
+        .map(|(server, scenarios)| {
+            eprintln!("bench: one client at a time under the {}", server.runtime.name);
+            let read = scenarios.iter().find(|s| s.goal == Goal::Read).expect("the GET project row");
+            (
+                wrk(server.base(Target::Hello), &scenarios[0], 1, options.seconds, false, &[]),
+                wrk(server.base(read.target), read, 1, options.seconds, false, &[]),
+            )
+        })
+        .collect();
+    print_load_table(options, &servers, &scenarios[0], &runs, &writers, &alone);
     if options.libsql.is_some() {
         two_nodes(options, &servers, &scenarios, variables);
     }
@@ -870,7 +887,14 @@ fn two_nodes(options: &Options, servers: &[Servers], scenarios: &[Vec<Scenario>]
     }
 }
 
-fn print_load_table(options: &Options, servers: &[Servers], scenarios: &[Scenario], runs: &[Vec<Vec<Run>>], writers: &[Run]) {
+fn print_load_table(
+    options: &Options,
+    servers: &[Servers],
+    scenarios: &[Scenario],
+    runs: &[Vec<Vec<Run>>],
+    writers: &[Run],
+    alone: &[(Run, Run)],
+) {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let names: Vec<&str> = servers.iter().map(|s| s.runtime.name).collect();
     println!();
@@ -973,6 +997,12 @@ fn print_load_table(options: &Options, servers: &[Servers], scenarios: &[Scenari
             writers.requests,
             writers.server_errors,
             writers.unexpected - writers.server_errors.min(writers.unexpected),
+        );
+    }
+    for (server, (hello, read)) in servers.iter().zip(alone) {
+        println!(
+            "one client at a time, {} s, {}: GET project (auth) p50 {:.2} ms, p99 {:.2} ms ({:.0} req/s); hello p50 {:.2} ms",
+            options.seconds, server.runtime.name, read.p50_ms, read.p99_ms, read.rps, hello.p50_ms,
         );
     }
     if servers.len() == 2 {
