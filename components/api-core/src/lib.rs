@@ -29,7 +29,7 @@ pub mod webhooks;
 
 pub use error::{ApiError, ApiResult, FieldError, LocPart};
 pub use http::{ApiRequest, ApiResponse, BodySource, Budget, Method, PathParams, Per, Reply, Router};
-pub use service::{serve, serve_streaming, Context, Handler};
+pub use service::{serve, Context, Handler};
 
 /// The OpenAPI 3.1 description of every route (served at GET /v1/openapi.json;
 /// `tests/e2e/tests/openapi.rs` keeps it in step with the route tables).

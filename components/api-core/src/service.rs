@@ -12,7 +12,8 @@ use crate::routes;
 use crate::sessions::{self, Interview};
 use crate::time;
 use futures::{SinkExt, StreamExt};
-use spin_sdk::http::{Fields, IncomingRequest, OutgoingResponse, Response, ResponseOutparam};
+use spin_sdk::http::{Fields, IncomingRequest, OutgoingBody, OutgoingResponse, ResponseOutparam};
+use wasi::io::streams::{OutputStream, StreamError};
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
@@ -72,24 +73,11 @@ const GLOBAL_LIMIT_DEFAULT: u64 = 50;
 pub const OPERATOR_LIMIT_VARIABLE: &str = "operator_rate_limit_per_minute";
 const OPERATOR_LIMIT_DEFAULT: u64 = 120;
 
-/// Entry point of each HTTP component.
-pub async fn serve(incoming: IncomingRequest, router: &Router<Handler>) -> Response {
-    let mut request = request_head(&incoming);
-    let reply = route(incoming, &mut request, router).await;
-    let response = match reply.and_then(|reply| match reply {
-        Reply::Streamed(head, _) if request.method == Method::Head => Ok(head),
-        reply => reply.into_full(),
-    }) {
-        Ok(response) => response,
-        Err(error) => error_response(error, router, &request),
-    };
-    to_spin_response(finish_response(response, &request))
-}
-
-/// Entry point of a component that streams response bodies
+/// Entry point of each HTTP component
 /// (`#[http_component] async fn handle(request: IncomingRequest, out: ResponseOutparam)`):
-/// the same pipeline as [`serve`], but a [`Reply::Streamed`] body is written piece by piece.
-pub async fn serve_streaming(incoming: IncomingRequest, out: ResponseOutparam, router: &Router<Handler>) {
+/// a whole body is sent with its head (see [`send_whole`]), a
+/// [`Reply::Streamed`] body piece by piece.
+pub async fn serve(incoming: IncomingRequest, out: ResponseOutparam, router: &Router<Handler>) {
     let mut request = request_head(&incoming);
     let reply = route(incoming, &mut request, router)
         .await
@@ -102,10 +90,7 @@ pub async fn serve_streaming(incoming: IncomingRequest, out: ResponseOutparam, r
     let body = std::mem::take(&mut head.body);
     let outgoing = outgoing_response(&head);
     let Some(mut source) = source else {
-        if let Err(error) = out.set_with_body(outgoing, body).await {
-            eprintln!("writing the response body failed: {error:?}");
-        }
-        return;
+        return send_whole(out, outgoing, &body);
     };
     let mut sink = outgoing.take_body();
     out.set(outgoing);
@@ -126,6 +111,55 @@ pub async fn serve_streaming(incoming: IncomingRequest, out: ResponseOutparam, r
             }
         }
     }
+}
+
+/// Hands a response with its whole body to the runtime. Spin 4.0.2 sends a
+/// response's head as soon as it has it, and leaves Nagle's algorithm on, so
+/// a body written after the head can wait for the client's delayed ACK (40 ms
+/// on Linux: one client at a time saw a p99 of 48 ms on a 5 ms route). So
+/// when the host's buffer takes the whole body in one write (wasi:http's
+/// `check-write` says how much it takes now), the body is written and
+/// finished first and the runtime gets head and body together; a larger body
+/// follows the head, as it must (the buffer drains only once the head is out).
+fn send_whole(out: ResponseOutparam, outgoing: OutgoingResponse, body: &[u8]) {
+    let Ok(outgoing_body) = outgoing.body() else {
+        return eprintln!("the response body was taken already");
+    };
+    let Ok(stream) = outgoing_body.write() else {
+        return eprintln!("the response body cannot be written");
+    };
+    let mut hand_over = Some(move || out.set(outgoing));
+    let fits = stream.check_write().is_ok_and(|permit| permit >= body.len() as u64);
+    if !fits {
+        if let Some(head) = hand_over.take() {
+            head();
+        }
+    }
+    if let Err(error) = write_all(&stream, body) {
+        eprintln!("writing the response body failed: {error:?}");
+    }
+    drop(stream);
+    if let Err(error) = OutgoingBody::finish(outgoing_body, None) {
+        eprintln!("finishing the response body failed: {error:?}");
+    }
+    if let Some(head) = hand_over {
+        head();
+    }
+}
+
+/// Writes `bytes` to a body stream as fast as the host takes them.
+fn write_all(stream: &OutputStream, mut bytes: &[u8]) -> Result<(), StreamError> {
+    while !bytes.is_empty() {
+        let permit = usize::try_from(stream.check_write()?).unwrap_or(usize::MAX);
+        if permit == 0 {
+            stream.subscribe().block();
+            continue;
+        }
+        let (now, rest) = bytes.split_at(permit.min(bytes.len()));
+        stream.write(now)?;
+        bytes = rest;
+    }
+    stream.flush()
 }
 
 /// Adds `x-request-id`; a HEAD answer keeps its headers but no body (and no
@@ -394,15 +428,6 @@ pub fn request_id(given: Option<&str>) -> String {
         }
         _ => uuid::Uuid::new_v4().to_string(),
     }
-}
-
-pub fn to_spin_response(response: ApiResponse) -> Response {
-    let mut builder = Response::builder();
-    builder.status(response.status);
-    for (name, value) in &response.headers {
-        builder.header(name.as_str(), value.as_str());
-    }
-    builder.body(response.body).build()
 }
 
 #[cfg(test)]

@@ -3,13 +3,13 @@
 //! serves the OpenAPI document, which needs no credentials.
 
 use api_core::{ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router};
-use spin_sdk::http::{IncomingRequest, Response};
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 #[http_component]
-async fn handle(request: IncomingRequest) -> Response {
+async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router: Router<Handler> = Router::new().route(Method::Get, "/v1/openapi.json", Handler::Public(openapi));
-    api_core::serve(request, &router).await
+    api_core::serve(request, response_out, &router).await
 }
 
 fn openapi(_: &Context, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {

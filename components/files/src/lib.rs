@@ -17,7 +17,7 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
         .route(Method::Post, "/v1/files", Handler::TenantStream(upload))
         .route(Method::Get, "/v1/files/:file_id", Handler::TenantStream(download));
-    api_core::serve_streaming(request, response_out, &router).await
+    api_core::serve(request, response_out, &router).await
 }
 
 fn upload(context: Context, tenant: Tenant, request: ApiRequest, _: PathParams, body: IncomingRequest) -> Answer {

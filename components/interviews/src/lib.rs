@@ -32,7 +32,7 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
         .route(Method::Get, "/v1/projects/:project_id/interviews-export", Handler::TenantStream(interviews_export))
         .route(Method::Get, "/v1/projects/:project_id/interviewees-export", Handler::TenantStream(interviewees_export))
         .route(Method::Get, "/v1/projects/:project_id/survey-results", Handler::Tenant(survey_results));
-    api_core::serve_streaming(request, response_out, &router).await
+    api_core::serve(request, response_out, &router).await
 }
 
 fn list(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {

@@ -4,13 +4,13 @@
 //! the `maintenance_token` variable; the token comes as a bearer credential.
 
 use api_core::{maintenance, time, ApiError, ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router};
-use spin_sdk::http::{IncomingRequest, Response};
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 #[http_component]
-async fn handle(request: IncomingRequest) -> Response {
+async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new().route(Method::Post, "/v1/maintenance/run", Handler::Operator(run));
-    api_core::serve(request, &router).await
+    api_core::serve(request, response_out, &router).await
 }
 
 /// 200 with what the run did: `{ended_interviews, erased_interviews, deliveries:{attempted,delivered,retrying,failed}}`.

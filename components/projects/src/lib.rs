@@ -8,11 +8,11 @@ use api_core::projects::{self, context, store, Action, CreateDefaults, NewProjec
 use api_core::validation::{self, uuid_param};
 use api_core::{config, ApiError, ApiRequest, ApiResponse, ApiResult, Context, FieldError, Handler, Method, PathParams, Router};
 use serde_json::{json, Value};
-use spin_sdk::http::{IncomingRequest, Response};
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 #[http_component]
-async fn handle(request: IncomingRequest) -> Response {
+async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
         .route(Method::Get, "/v1/projects", Handler::Tenant(list_projects))
         .route(Method::Post, "/v1/projects", Handler::Tenant(create_project))
@@ -25,7 +25,7 @@ async fn handle(request: IncomingRequest) -> Response {
         .route(Method::Get, "/v1/projects/:project_id/url", Handler::Tenant(project_url))
         .route(Method::Post, "/v1/project/validate-context", Handler::Tenant(validate_context))
         .route(Method::Post, "/v1/sandbox-links/rotate", Handler::Tenant(rotate_sandbox_links));
-    api_core::serve(request, &router).await
+    api_core::serve(request, response_out, &router).await
 }
 
 /// The `project_id` path parameter as a canonical UUID (422 `uuid_parsing` otherwise).

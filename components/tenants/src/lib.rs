@@ -3,13 +3,13 @@
 
 use api_core::tenants::{self, NewTenant};
 use api_core::{ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router};
-use spin_sdk::http::{IncomingRequest, Response};
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 #[http_component]
-async fn handle(request: IncomingRequest) -> Response {
+async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new().route(Method::Post, "/v1/tenants", Handler::Partner(create_tenant));
-    api_core::serve(request, &router).await
+    api_core::serve(request, response_out, &router).await
 }
 
 /// The partnership key was checked by the route table (`Handler::Partner`).

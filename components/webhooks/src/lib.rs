@@ -4,11 +4,11 @@
 use api_core::auth::Tenant;
 use api_core::webhooks::{self, DeliveryFilter, NewSubscription};
 use api_core::{validation, ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router, EVENT_TYPES};
-use spin_sdk::http::{IncomingRequest, Response};
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 #[http_component]
-async fn handle(request: IncomingRequest) -> Response {
+async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
         .route(Method::Get, "/v1/webhooks/event-types", Handler::Tenant(event_types))
         .route(Method::Post, "/v1/webhooks/secrets", Handler::Tenant(create_secret))
@@ -20,7 +20,7 @@ async fn handle(request: IncomingRequest) -> Response {
         .route(Method::Get, "/v1/webhooks/deliveries", Handler::Tenant(list_deliveries))
         .route(Method::Get, "/v1/webhooks/deliveries/:delivery_id", Handler::Tenant(get_delivery))
         .route(Method::Post, "/v1/webhooks/deliveries/:delivery_id/redeliver", Handler::Tenant(redeliver));
-    api_core::serve(request, &router).await
+    api_core::serve(request, response_out, &router).await
 }
 
 fn event_types(_: &Context, _: &Tenant, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {

@@ -75,7 +75,9 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, mut shutdown: watch::Re
             },
             _ = shutdown.wait_for(|stop| *stop) => break,
         };
-        let _ = stream.set_nodelay(true);
+        // No TCP_NODELAY: Spin 4.0.2 leaves Nagle's algorithm on (its trace
+        // has no setsockopt), so a response written in two pieces can wait
+        // for the client's delayed ACK, as it does under Spin.
         let app = app.clone();
         let service = hyper::service::service_fn(move |req| {
             let app = app.clone();

@@ -401,10 +401,10 @@ pub fn load(
 /// now, and the host's stderr), no stdin, no preopened directories, and only
 /// the manifest's `environment` variables.
 pub fn new_store(info: &Arc<ComponentInfo>, app: &Arc<AppState>) -> Result<Store<StoreState>> {
-    let log_dir = app.log_dir.as_deref();
+    let (stdout, stderr) = crate::stdio::instance_output(app.log_dir.as_deref(), &info.id)?;
     let wasi = WasiCtx::builder()
-        .stdout(crate::stdio::stream(log_dir, &info.id, "stdout")?)
-        .stderr(crate::stdio::stream(log_dir, &info.id, "stderr")?)
+        .stdout(stdout)
+        .stderr(stderr)
         .envs(&info.environment)
         .build();
     let mut store = Store::new(

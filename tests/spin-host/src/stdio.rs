@@ -5,8 +5,9 @@
 //! `--log-dir`, else the runtime config's `log_dir`, else `<state dir>/logs`),
 //! and follows every component on its own stderr unless told otherwise. It
 //! opens both files for appending when it prepares an instance, so every
-//! request and every cron event pays two opens and their closes: the test host
-//! does the same, since what a request costs is part of what it mirrors. An
+//! request and every cron event pays two opens and their closes (and a
+//! `mkdir` of the log dir, and a duplicate of each handle): the test host does
+//! the same, since what a request costs is part of what it mirrors. An
 //! empty log dir turns the files off (output goes to stderr only).
 
 use std::fs::File;
@@ -32,17 +33,28 @@ pub fn log_dir(explicit: Option<&Path>, state_dir: &Path) -> Result<Option<PathB
     Ok(Some(dir))
 }
 
+/// One instance's stdout and stderr, prepared as `spin up` prepares them (its
+/// system calls traced): the log dir created if missing (a `mkdir` that finds
+/// it, and a `stat`), then each file opened for appending and its handle
+/// duplicated, the first one closed.
+pub fn instance_output(log_dir: Option<&Path>, component: &str) -> Result<(AsyncStdoutStream, AsyncStdoutStream)> {
+    if let Some(dir) = log_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create log dir {}", dir.display()))?;
+    }
+    Ok((stream(log_dir, component, "stdout")?, stream(log_dir, component, "stderr")?))
+}
+
 /// One instance's stdout or stderr: its log file (opened now) and the host's stderr.
-pub fn stream(log_dir: Option<&Path>, component: &str, name: &str) -> Result<AsyncStdoutStream> {
+fn stream(log_dir: Option<&Path>, component: &str, name: &str) -> Result<AsyncStdoutStream> {
     let file = match log_dir {
         Some(dir) => {
             let path = dir.join(format!("{}_{name}.txt", file_name(component)));
-            let file = File::options()
+            let opened = File::options()
                 .create(true)
                 .append(true)
                 .open(&path)
                 .with_context(|| format!("failed to open log file {}", path.display()))?;
-            Some(file)
+            Some(opened.try_clone()?)
         }
         None => None,
     };
