@@ -76,7 +76,7 @@ const OPERATOR_LIMIT_DEFAULT: u64 = 120;
 /// Entry point of each HTTP component
 /// (`#[http_component] async fn handle(request: IncomingRequest, out: ResponseOutparam)`):
 /// a whole body is sent with its head (see [`send_whole`]), a
-/// [`Reply::Streamed`] body piece by piece.
+/// [`Reply::Streamed`] body piece by piece (whole when it is one piece).
 pub async fn serve(incoming: IncomingRequest, out: ResponseOutparam, router: &Router<Handler>) {
     let mut request = request_head(&incoming);
     let reply = route(incoming, &mut request, router)
@@ -92,8 +92,28 @@ pub async fn serve(incoming: IncomingRequest, out: ResponseOutparam, router: &Ro
     let Some(mut source) = source else {
         return send_whole(out, outgoing, &body);
     };
+    // Two pieces are read before the head goes: a body that ends within its
+    // first (a small download) leaves whole, in one write, and a body that
+    // fails that early still gets its error response.
+    let mut pieces = Vec::new();
+    while pieces.len() < 2 {
+        match source.next_chunk() {
+            Ok(Some(piece)) => pieces.push(piece),
+            Ok(None) => return send_whole(out, outgoing, &pieces.concat()),
+            Err(error) => {
+                let failed = finish_response(error_response(error, router, &request), &request);
+                return send_whole(out, outgoing_response(&failed), &failed.body);
+            }
+        }
+    }
     let mut sink = outgoing.take_body();
     out.set(outgoing);
+    for piece in pieces {
+        if let Err(error) = sink.send(piece).await {
+            eprintln!("writing the response body failed: {error:?}");
+            return;
+        }
+    }
     loop {
         match source.next_chunk() {
             Ok(Some(chunk)) => {

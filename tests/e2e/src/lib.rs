@@ -166,6 +166,37 @@ impl TestApp {
     }
 
     /// POST /v1/tenants with the partnership key.
+    /// GETs `path` `times` times, one at a time over one kept-alive connection
+    /// as a client script does, and says which response did not reach the
+    /// client in one piece (its first read short of the whole response).
+    pub fn responses_arrive_whole(&self, path: &str, tenant: &TenantCredentials, times: usize) -> Result<(), String> {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(self.host.addr()).unwrap();
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nX-Api-Key: {}\r\nX-Tenant-Id: {}\r\n\r\n",
+            self.host.addr(),
+            tenant.api_key,
+            tenant.tenant_id
+        );
+        let mut buffer = vec![0; 256 * 1024];
+        for attempt in 0..times {
+            stream.write_all(request.as_bytes()).unwrap();
+            let first = stream.read(&mut buffer).unwrap();
+            let mut received = buffer[..first].to_vec();
+            while !is_whole_response(&received) {
+                let more = stream.read(&mut buffer).unwrap();
+                assert!(more > 0, "the connection closed mid-response: {}", String::from_utf8_lossy(&received));
+                received.extend_from_slice(&buffer[..more]);
+            }
+            assert!(received.starts_with(b"HTTP/1.1 200"), "{}", String::from_utf8_lossy(&received));
+            if first < received.len() {
+                return Err(format!("GET {path}, request {attempt}: the first read held {first} bytes of {}", received.len()));
+            }
+        }
+        Ok(())
+    }
+
     pub fn create_tenant_raw(&self, body: &Value) -> Response {
         self.post("/v1/tenants")
             .header("X-Api-Key", &self.partner_key)
@@ -280,5 +311,16 @@ impl Multipart {
     pub fn finish(mut self) -> (String, Vec<u8>) {
         self.body.extend_from_slice(format!("--{}--\r\n", self.boundary).as_bytes());
         (format!("multipart/form-data; boundary={}", self.boundary), self.body)
+    }
+}
+
+/// Whether `bytes` hold a whole HTTP/1.1 response: its head and all of its
+/// body (by `content-length`, or up to the last chunk of a chunked one).
+fn is_whole_response(bytes: &[u8]) -> bool {
+    let Some(end) = bytes.windows(4).position(|w| w == b"\r\n\r\n") else { return false };
+    let (head, body) = (String::from_utf8_lossy(&bytes[..end]).to_ascii_lowercase(), &bytes[end + 4..]);
+    match head.lines().find_map(|line| line.strip_prefix("content-length:")) {
+        Some(length) => body.len() == length.trim().parse::<usize>().unwrap(),
+        None => head.contains("transfer-encoding: chunked") && body.ends_with(b"0\r\n\r\n"),
     }
 }

@@ -151,6 +151,18 @@ fn every_accepted_type_round_trips_byte_for_byte() {
     }
 }
 
+/// A download that fits one piece leaves with its head, like any whole
+/// response (see foundation.rs); a larger one streams.
+#[test]
+fn a_small_download_reaches_the_client_in_one_piece() {
+    let app = shared_app();
+    let tenant = app.create_tenant();
+    let file_id = uploaded_id(app, &tenant, "image/png", &png(4096));
+    if let Err(problem) = app.responses_arrive_whole(&format!("/v1/files/{file_id}"), &tenant, 30) {
+        panic!("{problem}");
+    }
+}
+
 #[test]
 fn downloads_support_etags_and_head() {
     let app = shared_app();
