@@ -143,10 +143,12 @@ pub async fn serve(incoming: IncomingRequest, out: ResponseOutparam, router: &Ro
 /// follows the head, as it must (the buffer drains only once the head is out).
 fn send_whole(out: ResponseOutparam, outgoing: OutgoingResponse, body: &[u8]) {
     let Ok(outgoing_body) = outgoing.body() else {
-        return eprintln!("the response body was taken already");
+        eprintln!("the response body was taken already");
+        return out.set(outgoing);
     };
     let Ok(stream) = outgoing_body.write() else {
-        return eprintln!("the response body cannot be written");
+        eprintln!("the response body cannot be written");
+        return out.set(outgoing);
     };
     let mut hand_over = Some(move || out.set(outgoing));
     let fits = stream.check_write().is_ok_and(|permit| permit >= body.len() as u64);

@@ -165,7 +165,6 @@ impl TestApp {
         self.client.request(method.parse().unwrap(), self.url(path))
     }
 
-    /// POST /v1/tenants with the partnership key.
     /// GETs `path` `times` times, one at a time over one kept-alive connection
     /// as a client script does, and says which response did not reach the
     /// client in one piece (its first read short of the whole response).
@@ -197,6 +196,7 @@ impl TestApp {
         Ok(())
     }
 
+    /// POST /v1/tenants with the partnership key.
     pub fn create_tenant_raw(&self, body: &Value) -> Response {
         self.post("/v1/tenants")
             .header("X-Api-Key", &self.partner_key)
