@@ -7,54 +7,25 @@ pub struct Migration {
     pub sql: &'static str,
 }
 
+/// One entry of [`MIGRATIONS`]: its file under `migrations/`, compiled in.
+macro_rules! migration {
+    ($version:literal, $name:literal, $file:literal) => {
+        Migration { version: $version, name: $name, sql: include_str!(concat!("../../migrations/", $file)) }
+    };
+}
+
 /// Versioned schema. Append only; statements must be idempotent (`IF NOT EXISTS`),
 /// since two components may apply the same migration at the same moment.
 pub const MIGRATIONS: &[Migration] = &[
-    Migration {
-        version: 1,
-        name: "foundation",
-        sql: include_str!("../../migrations/0001_foundation.sql"),
-    },
-    Migration {
-        version: 2,
-        name: "projects",
-        sql: include_str!("../../migrations/0002_projects.sql"),
-    },
-    Migration {
-        version: 3,
-        name: "files",
-        sql: include_str!("../../migrations/0003_files.sql"),
-    },
-    Migration {
-        version: 4,
-        name: "webhooks",
-        sql: include_str!("../../migrations/0004_webhooks.sql"),
-    },
-    Migration {
-        version: 5,
-        name: "sessions",
-        sql: include_str!("../../migrations/0005_sessions.sql"),
-    },
-    Migration {
-        version: 6,
-        name: "surveys",
-        sql: include_str!("../../migrations/0006_surveys.sql"),
-    },
-    Migration {
-        version: 7,
-        name: "rules_in_rust",
-        sql: include_str!("../../migrations/0007_rules_in_rust.sql"),
-    },
-    Migration {
-        version: 8,
-        name: "erasure",
-        sql: include_str!("../../migrations/0008_erasure.sql"),
-    },
-    Migration {
-        version: 9,
-        name: "interviewee_side",
-        sql: include_str!("../../migrations/0009_interviewee_side.sql"),
-    },
+    migration!(1, "foundation", "0001_foundation.sql"),
+    migration!(2, "projects", "0002_projects.sql"),
+    migration!(3, "files", "0003_files.sql"),
+    migration!(4, "webhooks", "0004_webhooks.sql"),
+    migration!(5, "sessions", "0005_sessions.sql"),
+    migration!(6, "surveys", "0006_surveys.sql"),
+    migration!(7, "rules_in_rust", "0007_rules_in_rust.sql"),
+    migration!(8, "erasure", "0008_erasure.sql"),
+    migration!(9, "interviewee_side", "0009_interviewee_side.sql"),
 ];
 
 pub fn latest_version() -> i64 {
