@@ -108,14 +108,9 @@ pub async fn serve(incoming: IncomingRequest, out: ResponseOutparam, router: &Ro
     }
     let mut sink = outgoing.take_body();
     out.set(outgoing);
-    for piece in pieces {
-        if let Err(error) = sink.send(piece).await {
-            eprintln!("writing the response body failed: {error:?}");
-            return;
-        }
-    }
-    loop {
-        match source.next_chunk() {
+    let read_ahead = pieces.into_iter().map(|piece| Ok(Some(piece)));
+    for next in read_ahead.chain(std::iter::from_fn(|| Some(source.next_chunk()))) {
+        match next {
             Ok(Some(chunk)) => {
                 if let Err(error) = sink.send(chunk).await {
                     eprintln!("writing the response body failed: {error:?}");
