@@ -119,6 +119,10 @@ pub enum ApiError {
     RangeNotSatisfiable { size: u64 },
     /// 503 `{detail:{error:<code>,message}}`: a capability that is not available now.
     Unavailable { code: &'static str, message: String },
+    /// 503 `{detail:{error:"storage_unavailable",message}}` with `Retry-After`
+    /// seconds: the records could not be reached in time (a write lock held
+    /// past its bound, a remote database down or slow). Nothing was written.
+    StorageUnavailable { retry_after: u64 },
     /// 400 `{detail:{error:<code>,message}}` (interview list, webhook confirm).
     BadRequestDetail { code: &'static str, message: String },
     /// 400 `{message,code:400}` (project URL, file upload).
@@ -160,7 +164,7 @@ impl ApiError {
             ApiError::Gone { .. } => 410,
             ApiError::UnsupportedMediaType(_) => 415,
             ApiError::RangeNotSatisfiable { .. } => 416,
-            ApiError::Unavailable { .. } => 503,
+            ApiError::Unavailable { .. } | ApiError::StorageUnavailable { .. } => 503,
             ApiError::BadRequestDetail { .. } | ApiError::BadRequest(_) | ApiError::UnreadableBody(_) => 400,
             ApiError::PayloadTooLarge(_) => 413,
             ApiError::RateLimited { .. } => 429,
@@ -197,6 +201,10 @@ impl ApiError {
             ApiError::UnreadableBody(reason) => {
                 detail("unreadable_body", &format!("The request body could not be read ({reason}); send it again"))
             }
+            ApiError::StorageUnavailable { retry_after } => detail(
+                "storage_unavailable",
+                &format!("The service's storage is busy or unreachable; nothing was changed, retry after {retry_after} seconds"),
+            ),
             ApiError::RateLimited { retry_after } => detail(
                 "rate_limited",
                 &format!("Too many requests; retry after {retry_after} seconds"),

@@ -149,7 +149,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { allow } => {
                 response = response.with_header("allow", allow.join(", "));
             }
-            ApiError::RateLimited { retry_after } => {
+            ApiError::RateLimited { retry_after } | ApiError::StorageUnavailable { retry_after } => {
                 response = response.with_header("retry-after", retry_after.to_string());
             }
             ApiError::RangeNotSatisfiable { size } => {
@@ -452,6 +452,11 @@ mod tests {
         let response = ApiError::RateLimited { retry_after: 17 }.into_response();
         assert_eq!(response.status, 429);
         assert_eq!(response.header("retry-after"), Some("17"));
+        let response = ApiError::StorageUnavailable { retry_after: 1 }.into_response();
+        assert_eq!(response.status, 503);
+        assert_eq!(response.header("retry-after"), Some("1"));
+        let body: Value = serde_json::from_slice(&response.body).unwrap();
+        assert_eq!(body["detail"]["error"], "storage_unavailable");
         let response = ApiError::MethodNotAllowed { allow: vec!["GET", "POST"] }.into_response();
         assert_eq!(response.status, 405);
         assert_eq!(response.header("allow"), Some("GET, POST"));
