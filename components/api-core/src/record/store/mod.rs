@@ -12,12 +12,13 @@ use crate::error::ApiResult;
 use crate::metadata::ExternalMetadata;
 use crate::projects::{Environment, InterviewMode, Language};
 use crate::sealed::{DataKey, Sealing};
+use crate::synthesis::quality::Quality;
 
 /// Every column [`interview_from_row`] reads, in one list.
 const INTERVIEW_COLUMNS: &str = "interview_id, tenant_id, project_id, project_type, environment, session_token_hash,
     identifier, country_code, device_type, language, mode, external_metadata, state, interviewer_closed,
     response_count, turn_count, answerable_blocks, answered_blocks, opt_in_for_followup, summary, created_at,
-    created_ms, last_activity_ms, ended_at, closed_at, flagged_at, data_key";
+    created_ms, last_activity_ms, ended_at, closed_at, flagged_at, data_key, quality_score, quality_flags";
 
 fn interview_from_row(row: &Row) -> ApiResult<Interview> {
     let state = row.named::<SessionState>("state")?;
@@ -54,6 +55,15 @@ fn interview_from_row(row: &Row) -> ApiResult<Interview> {
         closed_at: row.opt_text("closed_at")?,
         flagged: row.opt_text("flagged_at")?.is_some(),
         sealing: Sealing::of_stored(row.opt_blob("data_key")?.as_deref()),
+        quality: quality_from_row(row)?,
+    })
+}
+
+/// The stored quality (`quality_score`, `quality_flags`): none until the interview ends.
+pub(crate) fn quality_from_row(row: &Row) -> ApiResult<Option<Quality>> {
+    Ok(match (row.opt_int("quality_score")?, row.opt_str("quality_flags")?) {
+        (Some(score), Some(flags)) => Some(Quality::from_stored(score, flags)),
+        _ => None,
     })
 }
 
@@ -296,6 +306,7 @@ pub struct Ending<'a> {
     pub closed_at: &'a str,
     /// The `interview.finished` event's id.
     pub event_id: &'a str,
+    pub quality: &'a Quality,
 }
 
 /// Ends a running interview; `false` when it was no longer running.
@@ -307,7 +318,7 @@ pub fn end(tx: &Tx, interview_id: &str, ending: &Ending) -> ApiResult<bool> {
     };
     let result = tx.query(
         "UPDATE interviews SET state = ?, opt_in_for_followup = ?, summary = ?, ended_at = ?, closed_at = ?,
-             finished_event_id = ?
+             finished_event_id = ?, quality_score = ?, quality_flags = ?
          WHERE interview_id = ? AND state = 'in_progress'
          RETURNING interview_id",
         &[
@@ -317,6 +328,8 @@ pub fn end(tx: &Tx, interview_id: &str, ending: &Ending) -> ApiResult<bool> {
             ended_at,
             db::text(ending.closed_at),
             db::text(ending.event_id),
+            SqlValue::Integer(i64::from(ending.quality.score)),
+            db::text(ending.quality.flags_json()),
             db::text(interview_id),
         ],
     )?;
