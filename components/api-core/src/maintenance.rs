@@ -1,5 +1,6 @@
 //! The maintenance run (docs/deploy.md): ends the interviews idle for too long,
-//! erases those past their project's retention, sends the webhook deliveries
+//! erases those past their project's retention, assesses for the synthesis
+//! the interviews that ended before it existed, sends the webhook deliveries
 //! that are due, then completes erasures (the key-value entries left to delete,
 //! and a WAL checkpoint after any erasure: docs/interviews.md, "Erasure"). The cron component calls it
 //! every few seconds where Spin's cron trigger runs; elsewhere an external
@@ -12,6 +13,7 @@ use crate::files;
 use crate::interviews;
 use crate::outbound;
 use crate::sessions;
+use crate::synthesis;
 use crate::time;
 use crate::webhooks::dispatch::{self, DispatchConfig, Job, Outcome};
 use crate::webhooks::signing::Transition;
@@ -50,6 +52,10 @@ pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
     match interviews::erasure::erase_expired(db, now) {
         Ok(erased) => report.erased_interviews = erased,
         Err(error) => problems.push(format!("erasing interviews past retention: {error:?}")),
+    }
+    // Interviews that ended before quality signals existed join the synthesis.
+    if let Err(error) = synthesis::assess_unassessed(db) {
+        problems.push(format!("assessing interviews for the synthesis: {error:?}"));
     }
     match deliver(db, now) {
         Ok(counts) => report.deliveries = counts,

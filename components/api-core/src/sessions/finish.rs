@@ -9,8 +9,7 @@ use crate::db::{Db, Tx};
 use crate::error::ApiResult;
 use crate::llm::LlmConfig;
 use crate::projects::{self, Project};
-use crate::synthesis::answers::free_text_answers;
-use crate::synthesis::quality::{self, Quality};
+use crate::synthesis;
 use crate::record::store;
 use crate::time;
 use crate::validation::{self, Fields};
@@ -124,28 +123,26 @@ pub fn end_in(tx: &Tx, interview_id: &str, how: How, summary: &str, now: std::ti
         },
         &at,
     );
-    let quality = assess_quality(tx, &interview)?;
-    let ending =
-        store::Ending { state, opt_in_for_followup, summary, closed_at: &at, event_id: &event.event_id, quality: &quality };
+    // Its quality and its answers' digests for the synthesis, from the turns as stored now.
+    let assessment = synthesis::assess(tx, &interview)?;
+    let ending = store::Ending {
+        state,
+        opt_in_for_followup,
+        summary,
+        closed_at: &at,
+        event_id: &event.event_id,
+        quality: &assessment.quality,
+    };
     if !store::end(tx, interview_id, &ending)? {
         return Ok(None);
     }
+    synthesis::store_assessment(tx, &interview, &assessment)?;
     webhooks::emit(tx, &event)?;
     if interview.counts_toward_max() {
         projects::count_completed_interview(tx, &interview.project_id, &at)?;
     }
-    interview.quality = Some(quality);
+    interview.quality = Some(assessment.quality);
     Ok(Some(interview))
-}
-
-/// The quality signals of the interview's answers as stored now, in the
-/// transaction that ends it.
-fn assess_quality(tx: &Tx, interview: &Interview) -> ApiResult<Quality> {
-    let turns = store::turns(tx, &interview.interview_id)?;
-    let project = projects::store::find_for_link(tx, &interview.project_id)?;
-    let blocks = project.as_ref().and_then(|p| p.fields.survey_blocks.as_deref());
-    let answers = free_text_answers(&turns, blocks);
-    Ok(quality::assess(&answers, interview.language, interview.mode))
 }
 
 /// Ends the interviews idle for longer than the timeout (variable

@@ -414,7 +414,7 @@ pub struct ErasedRows {
 }
 
 /// Deletes every row of the interview, in the caller's transaction: its turns,
-/// metadata rows, recording rows and the interview row with its data key;
+/// metadata rows, recording rows, answer digests and the interview row with its data key;
 /// notes its key-value entries in `erased_blobs`, and leaves its tombstone.
 pub fn erase_rows(tx: &Tx, interview: &Interview, erased_at: &str) -> ApiResult<ErasedRows> {
     let id = || db::text(&interview.interview_id);
@@ -427,6 +427,8 @@ pub fn erase_rows(tx: &Tx, interview: &Interview, erased_at: &str) -> ApiResult<
     for table in ["interview_turns", "interview_metadata", "recording_chunks", "recordings"] {
         tx.execute(&format!("DELETE FROM {table} WHERE interview_id = ?"), &[id()])?;
     }
+    // The synthesis' digests of its answers (keyed by project first).
+    tx.execute("DELETE FROM answer_terms WHERE project_id = ? AND interview_id = ?", &[db::text(&interview.project_id), id()])?;
     let deleted = tx.query("DELETE FROM interviews WHERE interview_id = ? RETURNING finished_event_id", &[id()])?;
     let finished_event_id = db::read_first(&deleted, |row| row.opt_text("finished_event_id"))?.flatten();
     tx.execute(
@@ -591,4 +593,71 @@ pub fn has_production_interviews(db: &Db, project_id: &str) -> ApiResult<bool> {
         &[db::text(project_id)],
     )?;
     Ok(found.is_some())
+}
+
+/// A production interview that has ended and is not flagged: what a synthesis
+/// may analyse (low-effort ones are then left out by their quality).
+#[derive(Debug, Clone)]
+pub struct Ended {
+    pub interview_id: String,
+    pub language: Language,
+    /// None for an interview that ended before quality signals existed, until
+    /// the maintenance run assesses it.
+    pub quality: Option<Quality>,
+}
+
+/// The project's ended, unflagged production interviews, oldest first (a synthesis' interviews).
+pub fn ended_interviews(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Vec<Ended>> {
+    let result = db.query(
+        "SELECT interview_id, language, quality_score, quality_flags FROM interviews
+         WHERE tenant_id = ? AND project_id = ? AND environment = 'production'
+           AND state <> 'in_progress' AND flagged_at IS NULL
+         ORDER BY created_ms, interview_id",
+        &[db::text(tenant_id), db::text(project_id)],
+    )?;
+    db::read_all(&result, |row| {
+        Ok(Ended { interview_id: row.text("interview_id")?, language: row.named("language")?, quality: quality_from_row(row)? })
+    })
+}
+
+/// Pairs of (interview, seq) per statement when quotes are read.
+const ANSWERS_PER_STATEMENT: usize = 400;
+
+/// The texts of the answers `(interview_id, seq)`: `(interview_id, seq, text)`.
+pub fn answer_texts(db: &Db, answers: &[(&str, i64)]) -> ApiResult<Vec<(String, i64, String)>> {
+    let mut texts = Vec::with_capacity(answers.len());
+    for batch in answers.chunks(ANSWERS_PER_STATEMENT) {
+        let mut values = Vec::with_capacity(batch.len() * 2);
+        for (interview_id, seq) in batch {
+            values.extend([db::text(*interview_id), SqlValue::Integer(*seq)]);
+        }
+        let result = db.query(
+            &format!(
+                "SELECT interview_id, seq, text FROM interview_turns WHERE (interview_id, seq) IN (VALUES {})
+                 AND speaker = 'interviewee'",
+                vec!["(?, ?)"; batch.len()].join(", ")
+            ),
+            &values,
+        )?;
+        texts.extend(db::read_all(&result, |row| Ok((row.text("interview_id")?, row.int("seq")?, row.text("text")?)))?);
+    }
+    Ok(texts)
+}
+
+/// Interviews that ended without quality signals (before they existed), up to
+/// `limit`, on the partial index `interviews_unassessed`.
+pub fn unassessed(db: &Db, limit: i64) -> ApiResult<Vec<String>> {
+    let result = db.query(
+        "SELECT interview_id FROM interviews WHERE quality_score IS NULL AND state <> 'in_progress' LIMIT ?",
+        &[SqlValue::Integer(limit)],
+    )?;
+    db::read_all(&result, |row| row.text("interview_id"))
+}
+
+/// Stores the quality of an interview assessed late.
+pub fn set_quality(tx: &Tx, interview_id: &str, quality: &Quality) -> ApiResult<()> {
+    tx.execute(
+        "UPDATE interviews SET quality_score = ?, quality_flags = ? WHERE interview_id = ?",
+        &[SqlValue::Integer(i64::from(quality.score)), db::text(quality.flags_json()), db::text(interview_id)],
+    )
 }
