@@ -10,7 +10,7 @@
 //! byte: never rewritten, never joined from pieces.
 
 use crate::projects::Language;
-use crate::sessions::probes::words;
+use crate::sessions::probes::words::{self, Word};
 
 /// The longest quote, in characters.
 pub const MAX_QUOTE_CHARS: usize = 400;
@@ -38,17 +38,20 @@ fn negations(language: Language) -> &'static [&'static str] {
 /// Japanese denies in the verb's ending: these pieces mark it.
 const JAPANESE_NEGATIONS: [&str; 6] = ["ない", "ません", "なかった", "ず", "無", "なし"];
 
+/// Whether a word denies, in its language.
+pub fn is_negation(word: &Word, language: Language) -> bool {
+    negations(language).contains(&word.normalized.as_str())
+        || (language == Language::En && word.normalized.ends_with("n't"))
+        || (language == Language::Fr && word.normalized.starts_with("n'"))
+        || (language == Language::Ja && JAPANESE_NEGATIONS.iter().any(|n| word.text.contains(n)))
+}
+
 /// Whether `text` holds a negation of the language.
 pub fn has_negation(text: &str, language: Language) -> bool {
     if language == Language::Ja {
         return JAPANESE_NEGATIONS.iter().any(|n| text.contains(n));
     }
-    let list = negations(language);
-    words::words(text).iter().any(|w| {
-        list.contains(&w.normalized.as_str())
-            || (language == Language::En && w.normalized.ends_with("n't"))
-            || (language == Language::Fr && w.normalized.starts_with("n'"))
-    })
+    words::words(text).iter().any(|w| is_negation(w, language))
 }
 
 /// Byte ranges of the sentences of `text`, without surrounding white space.

@@ -7,40 +7,65 @@
 //! Words are read with the interviewer's word machinery (`sessions::probes`):
 //! the interview language's stop words and fillers are no terms, words are
 //! compared by their Snowball stem (as written where a language has none).
-//! Numbers and the language's light verbs ("use", "make", "need") are no terms
-//! either: they recur in any set of answers without being an idea of their own.
+//! Numbers, negations and the language's generic words ("use", "need",
+//! "specific", "new") are no terms either: they recur in any set of answers
+//! without being an idea of their own.
 
+use super::quotes;
 use crate::projects::Language;
 use crate::sessions::probes::lexicon::Lexicon;
 use crate::sessions::probes::words::{self, Word};
 
-/// Verbs (normalized) that the stop-word lists keep but that name no idea: a
-/// theme of "use" or "need" says nothing. They may still stand inside a label.
-fn light_verbs(language: Language) -> &'static [&'static str] {
+/// Words (normalized) that the stop-word lists keep but that name no idea of
+/// their own: light verbs ("use", "need"), and words that qualify, compare or
+/// point ("specific", "different", "new", "example"). A theme of "need" or
+/// "different" says nothing; they may still stand inside a label.
+fn generic_words(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
             "use", "used", "uses", "using", "make", "makes", "made", "making", "need", "needs", "needed", "want",
             "wants", "wanted", "feel", "feels", "felt", "know", "knew", "see", "saw", "seen", "say", "said", "says",
             "take", "took", "taken", "give", "gave", "given", "try", "tried", "trying", "come", "came", "put", "let",
             "keep", "kept", "seem", "seems", "seemed", "look", "looks", "find", "found", "tell", "told", "ask", "asked",
-            "mean", "means", "meant", "like", "liked", "help", "helps", "helped", "lot", "way", "ways", "yes",
+            "mean", "means", "meant", "like", "liked", "help", "helps", "helped", "way", "ways", "specific",
+            "specifically", "different", "new", "good", "great", "better", "best", "bad", "big", "small", "large",
+            "little", "important", "possible", "certain", "whole", "main", "various", "general", "generally",
+            "common", "similar", "same", "other", "others", "another", "less", "least", "more", "including",
+            "include", "includes", "involve", "involves", "involved", "example", "examples", "part", "parts",
+            "detail", "details", "aspect", "aspects", "type", "types", "case", "cases", "fact", "point", "side",
+            "already", "almost", "enough", "simply", "typically", "certainly", "completely", "easily", "exactly",
+            "fairly", "highly", "necessarily", "particularly", "recently", "truly", "totally", "currently", "either",
+            "whether", "someone", "everyone", "anyone", "somebody", "everybody", "definitely", "obviously", "instead",
         ],
         Language::De => &[
             "machen", "macht", "gemacht", "brauchen", "braucht", "finden", "findet", "sagen", "sagt", "gesagt",
             "sehen", "sieht", "geben", "wollen", "will", "möchte", "möchten", "kommen", "kommt", "gehen", "geht",
-            "lassen", "nutzen", "benutzen", "sollte", "sollten", "soll", "müssen", "muss", "können", "kann",
+            "lassen", "nutzen", "benutzen", "sollen", "soll", "sollte", "sollten", "müssen", "muss", "können", "kann",
+            "könnte", "könnten", "dürfen", "darf", "wäre", "wären", "würde", "würden", "möglich", "möglichst", "erst",
+            "neu", "neue", "neuen", "neuer", "gut", "gute", "guten", "besser", "groß", "große", "großen", "klein",
+            "kleine", "wichtig", "wichtige", "verschiedene", "andere", "anderen", "beispiel", "teil", "art", "weise",
+            "bereits", "dabei", "daher", "deshalb", "jedoch", "sowie", "heute", "jetzt", "statt", "anstatt", "bzw",
         ],
         Language::Fr => &[
-            "utiliser", "utilise", "besoin", "veux", "veut", "voulais", "dire", "dit", "voir", "vois", "prendre",
-            "donner", "mettre", "trouver", "trouve", "falloir", "faut", "devrait", "doit", "pouvoir", "peux",
+            "utiliser", "utilise", "utilisé", "utilisés", "utilisée", "besoin", "veux", "veut", "voulais", "dire", "dit",
+            "voir", "vois", "prendre", "donner", "mettre", "trouver", "trouve", "faut", "devrait", "doit", "doivent",
+            "pouvoir", "peux", "peuvent", "possible", "nouveau", "nouvelle", "nouvelles", "nouveaux", "grand",
+            "grande", "grands", "petit", "petite", "bon", "bonne", "mieux", "meilleur", "important", "importante",
+            "différent", "différents", "différentes", "autre", "autres", "exemple", "part", "partie", "type", "cas",
+            "moins", "déjà", "notamment", "certains", "certaines", "plusieurs",
         ],
         Language::Es => &[
             "usar", "uso", "necesito", "necesita", "quiero", "quiere", "decir", "dice", "ver", "veo", "tomar", "dar",
-            "poner", "encontrar", "debe", "deben", "debería", "puede", "pueden", "tener", "tiene", "tengo",
+            "poner", "encontrar", "debe", "deben", "debería", "puede", "pueden", "poder", "tener", "tiene", "tengo",
+            "ser", "estar", "llevar", "posible", "caso", "nuevo", "nueva", "nuevos", "gran", "grande", "bueno",
+            "buena", "mejor", "importante", "diferentes", "otro", "otra", "otros", "otras", "ejemplo", "parte",
+            "tipo", "forma", "manera", "menos", "ya", "ahora", "además",
         ],
         Language::It => &[
             "usare", "uso", "bisogno", "voglio", "vuole", "dire", "dice", "vedere", "prendere", "dare", "mettere",
-            "trovare", "deve", "devono", "dovrebbe", "può", "possono", "avere",
+            "trovare", "deve", "devono", "dovrebbe", "può", "possono", "avere", "essere", "possibile", "nuovo",
+            "nuova", "nuovi", "grande", "buono", "buona", "meglio", "migliore", "importante", "diversi", "diverse",
+            "altro", "altra", "altri", "esempio", "parte", "tipo", "modo", "meno", "ora", "adesso",
         ],
         _ => &[],
     }
@@ -64,7 +89,7 @@ pub fn term(word: &Word, lexicon: &Lexicon) -> Option<String> {
     if !lexicon.is_content(word) || word.text.chars().any(|c| c.is_numeric()) {
         return None;
     }
-    if light_verbs(lexicon.language()).contains(&word.normalized.as_str()) {
+    if generic_words(lexicon.language()).contains(&word.normalized.as_str()) || quotes::is_negation(word, lexicon.language()) {
         return None;
     }
     Some(lexicon.stem(word))
