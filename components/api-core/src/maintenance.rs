@@ -1,6 +1,7 @@
 //! The maintenance run (docs/deploy.md): ends the interviews idle for too long,
 //! erases those past their project's retention, assesses for the synthesis
-//! the interviews that ended before it existed, sends the webhook deliveries
+//! the interviews that ended before it existed, writes the syntheses due with
+//! a language model (when one is configured), sends the webhook deliveries
 //! that are due, then completes erasures (the key-value entries left to delete,
 //! and a WAL checkpoint after any erasure: docs/interviews.md, "Erasure"). The cron component calls it
 //! every few seconds where Spin's cron trigger runs; elsewhere an external
@@ -56,6 +57,10 @@ pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
     // Interviews that ended before quality signals existed join the synthesis.
     if let Err(error) = synthesis::assess_unassessed(db) {
         problems.push(format!("assessing interviews for the synthesis: {error:?}"));
+    }
+    // With a model: the syntheses that interviews ended (or erased) since made due.
+    if let Err(error) = synthesis::model::run_queue(db, &crate::llm::LlmConfig::from_variables(), now) {
+        problems.push(format!("writing syntheses with the model: {error:?}"));
     }
     match deliver(db, now) {
         Ok(counts) => report.deliveries = counts,

@@ -9,7 +9,7 @@ use super::themes::{self, InterviewAnswers, Theme};
 use super::{store, synthesized_questions, terms, QuestionSynthesis, Quote, Synthesis, ThemeSynthesis, WrittenBy, MAX_QUOTES};
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult};
-use crate::projects::Language;
+use crate::projects::{Language, Project};
 use crate::record;
 use crate::sessions::probes::lexicon::Lexicon;
 use crate::time;
@@ -34,7 +34,7 @@ impl Analysed {
 }
 
 /// The project's digests of analysed interviews, every page of them.
-fn read_digests(db: &Db, project_id: &str, place: &HashMap<&str, usize>) -> ApiResult<Vec<store::Digest>> {
+pub(super) fn read_digests(db: &Db, project_id: &str, place: &HashMap<&str, usize>) -> ApiResult<Vec<store::Digest>> {
     let mut digests: Vec<store::Digest> = Vec::new();
     let mut after: Option<(String, i64)> = None;
     loop {
@@ -48,16 +48,30 @@ fn read_digests(db: &Db, project_id: &str, place: &HashMap<&str, usize>) -> ApiR
     }
 }
 
-/// One question's entry, before labels and quotes.
-struct Grouped<'d> {
-    question: &'d str,
-    answered: usize,
-    themes: Vec<Theme>,
+/// The questions a synthesis has an entry for, in plan order: `(position, question)`.
+pub(super) fn plan_questions(project: &Project) -> Vec<(usize, String)> {
+    let first_language = project.fields.interview_languages.first().copied().unwrap_or(Language::En);
+    synthesized_questions(&project.fields, first_language)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(index, question)| question.map(|q| (index, q)))
+        .collect()
+}
+
+/// One question's answers, per interview (oldest first), as the digests hold them.
+pub(super) struct Question<'d> {
+    pub question: &'d str,
+    pub interviews: Vec<InterviewAnswers<'d>>,
 }
 
 /// The questions in plan order (those the interviews asked that the plan no
-/// longer has come after, by the position they had), each with its themes.
-fn group<'d>(plan: &'d [(usize, String)], digests: &'d [store::Digest], analysed: &[record::store::Ended], place: &HashMap<&str, usize>) -> Vec<Grouped<'d>> {
+/// longer has come after, by the position they had), each with its answers.
+pub(super) fn questions<'d>(
+    plan: &'d [(usize, String)],
+    digests: &'d [store::Digest],
+    analysed: &[record::store::Ended],
+    place: &HashMap<&str, usize>,
+) -> Vec<Question<'d>> {
     let mut order: Vec<(i64, &str)> = plan.iter().map(|(index, q)| (*index as i64, q.as_str())).collect();
     let mut by_question: HashMap<&str, Vec<(usize, &store::Digest)>> = HashMap::new();
     for digest in digests {
@@ -75,7 +89,7 @@ fn group<'d>(plan: &'d [(usize, String)], digests: &'d [store::Digest], analysed
         .map(|&(_, question)| {
             let mut rows = by_question.remove(question).unwrap_or_default();
             rows.sort_by_key(|(at, _)| *at);
-            let interviews: Vec<InterviewAnswers> = rows
+            let interviews = rows
                 .iter()
                 .map(|(at, digest)| InterviewAnswers {
                     interview: *at,
@@ -83,16 +97,28 @@ fn group<'d>(plan: &'d [(usize, String)], digests: &'d [store::Digest], analysed
                     answers: terms::decode(&digest.terms),
                 })
                 .collect();
-            let mut echoed: HashMap<Language, HashSet<String>> = HashMap::new();
-            for interview in &interviews {
-                echoed.entry(interview.language).or_insert_with(|| {
-                    terms::answer_terms(question, &Lexicon::of(interview.language)).into_iter().collect()
-                });
-            }
-            let answered = interviews.iter().filter(|i| !i.answers.is_empty()).count();
-            Grouped { question, answered, themes: themes::group(&interviews, &echoed) }
+            Question { question, interviews }
         })
         .collect()
+}
+
+/// One question's entry, before labels and quotes.
+struct Grouped<'d> {
+    question: &'d str,
+    answered: usize,
+    themes: Vec<Theme>,
+}
+
+/// A question's themes, its own words aside (per language of its interviews).
+fn group(question: Question) -> Grouped {
+    let mut echoed: HashMap<Language, HashSet<String>> = HashMap::new();
+    for interview in &question.interviews {
+        echoed.entry(interview.language).or_insert_with(|| {
+            terms::answer_terms(question.question, &Lexicon::of(interview.language)).into_iter().collect()
+        });
+    }
+    let answered = question.interviews.iter().filter(|i| !i.answers.is_empty()).count();
+    Grouped { question: question.question, answered, themes: themes::group(&question.interviews, &echoed) }
 }
 
 /// `GET /v1/projects/{project_id}/synthesis` with the built-in grouping: 404
@@ -103,13 +129,8 @@ pub fn builtin(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Synthesi
     let place: HashMap<&str, usize> =
         analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();
     let digests = read_digests(db, project_id, &place)?;
-    let first_language = project.fields.interview_languages.first().copied().unwrap_or(Language::En);
-    let plan: Vec<(usize, String)> = synthesized_questions(&project.fields, first_language)
-        .into_iter()
-        .enumerate()
-        .filter_map(|(index, question)| question.map(|q| (index, q)))
-        .collect();
-    let grouped = group(&plan, &digests, &analysed.interviews, &place);
+    let plan = plan_questions(&project);
+    let grouped: Vec<Grouped> = questions(&plan, &digests, &analysed.interviews, &place).into_iter().map(group).collect();
 
     // The answers labels and quotes come from, read in one pass.
     let wanted: Vec<(&str, i64)> = grouped

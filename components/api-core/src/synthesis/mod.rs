@@ -13,15 +13,16 @@
 //! (the synthesis' tables).
 
 pub mod answers;
-mod builtin;
+pub mod builtin;
 pub mod labels;
+pub mod model;
 pub mod quality;
 pub mod quotes;
 pub mod store;
 pub mod terms;
 pub mod themes;
 
-pub use builtin::builtin;
+pub use builtin::{builtin, Analysed};
 
 use crate::db::{Db, Tx};
 use crate::error::ApiResult;
@@ -76,7 +77,7 @@ pub struct ThemeSynthesis {
     pub quotes: Vec<Quote>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Quote {
     pub interview_id: String,
     pub seq: i64,
@@ -86,6 +87,18 @@ pub struct Quote {
 /// `GET /v1/projects/{project_id}/synthesis`: 404 for an unknown or another
 /// tenant's project.
 pub fn synthesis(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Synthesis> {
+    if let Some((generated_at, body)) = store::model_synthesis(db, project_id)? {
+        // Stored by a run of this project's: the tenant's check is the analysed set's (and the project's).
+        if crate::projects::store::exists(db, tenant_id, project_id)? {
+            match serde_json::from_str::<model::Stored>(&body) {
+                Ok(stored) => {
+                    let analysed = builtin::Analysed::read(db, tenant_id, project_id)?;
+                    return Ok(model::as_now(&stored, project_id, &generated_at, &analysed));
+                }
+                Err(error) => eprintln!("project {project_id}: unreadable model synthesis ({error}); the built-in one answers"),
+            }
+        }
+    }
     builtin(db, tenant_id, project_id)
 }
 
@@ -145,11 +158,16 @@ pub fn assess(tx: &Tx, interview: &Interview) -> ApiResult<Assessment> {
     Ok(Assessment { quality, digests })
 }
 
-/// Stores what [`assess`] found for the synthesis, in the same transaction.
+/// Stores what [`assess`] found for the synthesis, in the same transaction,
+/// and queues a production interview's project for the model's synthesis.
 pub fn store_assessment(tx: &Tx, interview: &Interview, assessment: &Assessment) -> ApiResult<()> {
+    if interview.environment != Environment::Production {
+        return Ok(());
+    }
     let digests: Vec<(usize, &str, String)> =
         assessment.digests.iter().map(|(index, question, terms)| (*index, question.as_str(), terms.clone())).collect();
-    store::write_digests(tx, &interview.project_id, &interview.interview_id, &digests)
+    store::write_digests(tx, &interview.project_id, &interview.interview_id, &digests)?;
+    store::enqueue(tx, &interview.project_id, crate::time::unix_millis(crate::time::now()))
 }
 
 /// Interviews the maintenance run assesses late per run, at most.

@@ -414,7 +414,7 @@ pub struct ErasedRows {
 }
 
 /// Deletes every row of the interview, in the caller's transaction: its turns,
-/// metadata rows, recording rows, answer digests and the interview row with its data key;
+/// metadata rows, recording rows and the interview row with its data key;
 /// notes its key-value entries in `erased_blobs`, and leaves its tombstone.
 pub fn erase_rows(tx: &Tx, interview: &Interview, erased_at: &str) -> ApiResult<ErasedRows> {
     let id = || db::text(&interview.interview_id);
@@ -427,8 +427,6 @@ pub fn erase_rows(tx: &Tx, interview: &Interview, erased_at: &str) -> ApiResult<
     for table in ["interview_turns", "interview_metadata", "recording_chunks", "recordings"] {
         tx.execute(&format!("DELETE FROM {table} WHERE interview_id = ?"), &[id()])?;
     }
-    // The synthesis' digests of its answers (keyed by project first).
-    tx.execute("DELETE FROM answer_terms WHERE project_id = ? AND interview_id = ?", &[db::text(&interview.project_id), id()])?;
     let deleted = tx.query("DELETE FROM interviews WHERE interview_id = ? RETURNING finished_event_id", &[id()])?;
     let finished_event_id = db::read_first(&deleted, |row| row.opt_text("finished_event_id"))?.flatten();
     tx.execute(
