@@ -1,13 +1,16 @@
 -- The built-in synthesis (docs/synthesis.md): each ended production interview's
 -- answers to each research question (or open survey block), as the interview
 -- asked it, reduced to the stems of their content words. One row per interview
--- and question; `terms` holds a line per answer: its seq, then its terms.
+-- and question; `language`: the one the answers were read in (the interview's,
+-- unless their words are clearly another's); `terms` holds a line per answer:
+-- its seq, then its terms.
 -- Written in the transaction that ends the interview, deleted with it.
 CREATE TABLE IF NOT EXISTS answer_terms (
     project_id TEXT NOT NULL,
     interview_id TEXT NOT NULL,
     question_index INTEGER NOT NULL,
     question TEXT NOT NULL,
+    language TEXT NOT NULL,
     terms TEXT NOT NULL,
     PRIMARY KEY (project_id, interview_id, question_index)
 ) WITHOUT ROWID;

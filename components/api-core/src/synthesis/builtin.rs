@@ -69,7 +69,6 @@ pub(super) struct Question<'d> {
 pub(super) fn questions<'d>(
     plan: &'d [(usize, String)],
     digests: &'d [store::Digest],
-    analysed: &[record::store::Ended],
     place: &HashMap<&str, usize>,
 ) -> Vec<Question<'d>> {
     let mut order: Vec<(i64, &str)> = plan.iter().map(|(index, q)| (*index as i64, q.as_str())).collect();
@@ -93,7 +92,7 @@ pub(super) fn questions<'d>(
                 .iter()
                 .map(|(at, digest)| InterviewAnswers {
                     interview: *at,
-                    language: analysed[*at].language,
+                    language: digest.language,
                     answers: terms::decode(&digest.terms),
                 })
                 .collect();
@@ -130,7 +129,7 @@ pub fn builtin(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Synthesi
         analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();
     let digests = read_digests(db, project_id, &place)?;
     let plan = plan_questions(&project);
-    let grouped: Vec<Grouped> = questions(&plan, &digests, &analysed.interviews, &place).into_iter().map(group).collect();
+    let grouped: Vec<Grouped> = questions(&plan, &digests, &place).into_iter().map(group).collect();
 
     // The answers labels and quotes come from, read in one pass.
     let wanted: Vec<(&str, i64)> = grouped
@@ -172,7 +171,7 @@ pub fn builtin(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Synthesi
                         })
                         .collect();
                     ThemeSynthesis {
-                        theme_id: super::theme_id(g.question, theme.language, &theme.term),
+                        theme_id: super::theme_id(g.question, theme.language.as_str(), &theme.term),
                         label: labelled.label,
                         description: None,
                         interviews: theme.interviews.len(),

@@ -18,6 +18,7 @@ pub mod labels;
 pub mod model;
 pub mod quality;
 pub mod quotes;
+pub mod report;
 pub mod store;
 pub mod terms;
 pub mod themes;
@@ -102,17 +103,20 @@ pub fn synthesis(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Synthe
     builtin(db, tenant_id, project_id)
 }
 
-/// `GET /v1/projects/{project_id}/synthesis-report`: the synthesis as a printable HTML page.
+/// `GET /v1/projects/{project_id}/synthesis-report`: the synthesis as a
+/// printable HTML page, framed in the project's first interview language.
 pub fn report(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<crate::http::ApiResponse> {
     let synthesis = synthesis(db, tenant_id, project_id)?;
-    Ok(crate::http::ApiResponse::json(200, &synthesis))
+    let project = crate::projects::store::get(db, tenant_id, project_id)?.ok_or_else(|| crate::ApiError::not_found("Project"))?;
+    let language = project.fields.interview_languages.first().copied().unwrap_or(Language::En);
+    Ok(report::response(&synthesis, &project.fields.project_name, language.as_str()))
 }
 
 /// What the end of an interview stores for the synthesis.
 pub struct Assessment {
     pub quality: Quality,
-    /// Per question answered: its index, the question as asked, the digest.
-    digests: Vec<(usize, String, String)>,
+    /// Per question answered, the digest of its answers.
+    digests: Vec<store::NewDigest>,
 }
 
 /// The questions a synthesis has an entry for, in plan order: the research
@@ -142,17 +146,17 @@ pub fn assess(tx: &Tx, interview: &Interview) -> ApiResult<Assessment> {
     let mut digests = Vec::new();
     if let (Some(project), Environment::Production) = (&project, interview.environment) {
         let questions = synthesized_questions(&project.fields, interview.language);
-        let lexicon = Lexicon::of(interview.language);
         for (index, question) in questions.iter().enumerate() {
             let Some(question) = question else { continue };
-            let lines: Vec<(i64, Vec<String>)> = answers
-                .iter()
-                .filter(|a| a.question_index == Some(index))
-                .map(|a| (a.seq, terms::answer_terms(a.text, &lexicon)))
-                .collect();
-            if !lines.is_empty() {
-                digests.push((index, question.clone(), terms::encode(&lines)));
+            let answered: Vec<&answers::Answer> = answers.iter().filter(|a| a.question_index == Some(index)).collect();
+            if answered.is_empty() {
+                continue;
             }
+            let texts: Vec<&str> = answered.iter().map(|a| a.text).collect();
+            let language = terms::reading_language(&texts.join("\n"), interview.language);
+            let lexicon = Lexicon::of(language);
+            let lines: Vec<(i64, Vec<String>)> = answered.iter().map(|a| (a.seq, terms::answer_terms(a.text, &lexicon))).collect();
+            digests.push(store::NewDigest { question_index: index, question: question.clone(), language, terms: terms::encode(&lines) });
         }
     }
     Ok(Assessment { quality, digests })
@@ -164,9 +168,7 @@ pub fn store_assessment(tx: &Tx, interview: &Interview, assessment: &Assessment)
     if interview.environment != Environment::Production {
         return Ok(());
     }
-    let digests: Vec<(usize, &str, String)> =
-        assessment.digests.iter().map(|(index, question, terms)| (*index, question.as_str(), terms.clone())).collect();
-    store::write_digests(tx, &interview.project_id, &interview.interview_id, &digests)?;
+    store::write_digests(tx, &interview.project_id, &interview.interview_id, &assessment.digests)?;
     store::enqueue(tx, &interview.project_id, crate::time::unix_millis(crate::time::now()))
 }
 
@@ -193,8 +195,8 @@ pub fn assess_unassessed(db: &Db) -> ApiResult<usize> {
 
 
 /// A theme id that stays the same while the theme does: from its question,
-/// language and term.
-fn theme_id(question: &str, language: Language, term: &str) -> String {
+/// its language (or `model`) and its term (or label).
+fn theme_id(question: &str, language: &str, term: &str) -> String {
     use sha2::{Digest, Sha256};
     let digest = Sha256::digest(format!("{question}\n{language}\n{term}").as_bytes());
     let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();

@@ -139,6 +139,8 @@ struct Answer<'t> {
     interview: usize,
     seq: i64,
     text: &'t str,
+    /// The language it was read in.
+    language: Language,
 }
 
 /// Asks the model, counting the call against the project's budget.
@@ -193,7 +195,7 @@ pub fn checked_quote(answer: &str, quote: &str, language: Language) -> Option<(u
 }
 
 /// The themes of one batch of answers, checked against it.
-fn batch_themes(map: &serde_json::Map<String, Value>, batch: &[Answer], language: Language) -> Result<Vec<Checked>, RunFailure> {
+fn batch_themes(map: &serde_json::Map<String, Value>, batch: &[Answer]) -> Result<Vec<Checked>, RunFailure> {
     let themes = map.get("themes").and_then(Value::as_array).ok_or_else(|| bad("no \"themes\" list"))?;
     let by_id: HashMap<&str, &Answer> = batch.iter().map(|a| (a.id.as_str(), a)).collect();
     let mut checked = Vec::new();
@@ -209,7 +211,7 @@ fn batch_themes(map: &serde_json::Map<String, Value>, batch: &[Answer], language
             if !assigned.iter().any(|a| a.id == answer.id) {
                 continue;
             }
-            if let Some((start, end)) = checked_quote(answer.text, text, language) {
+            if let Some((start, end)) = checked_quote(answer.text, text, answer.language) {
                 out.quotes.push((answer.interview, answer.seq, start, end));
             }
         }
@@ -294,7 +296,6 @@ fn question_themes(
     llm: &LlmConfig,
     question: &str,
     answers: &[Answer],
-    language: Language,
 ) -> Result<(Vec<Checked>, Option<String>), RunFailure> {
     let mut themes = Vec::new();
     let mut finding = None;
@@ -304,7 +305,7 @@ fn question_themes(
         let user = format!("Research question: {question}\n\nAnswers (an id, then the participant's words):\n{}", lines.join("\n"));
         let map = ask(db, project_id, llm, BATCH_SYSTEM, &user)?;
         finding = text_field(map.get("finding"), MAX_FINDING_CHARS);
-        themes.extend(batch_themes(&map, batch, language)?);
+        themes.extend(batch_themes(&map, batch)?);
     }
     // Several batches: their themes are merged, in rounds of what fits a call,
     // until one call has seen them all.
@@ -341,7 +342,7 @@ fn synthesize(db: &Db, project_id: &str, llm: &LlmConfig) -> Result<Stored, RunF
     let place: HashMap<&str, usize> = analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();
     let digests = builtin::read_digests(db, project_id, &place)?;
     let plan = builtin::plan_questions(&project);
-    let questions = builtin::questions(&plan, &digests, &analysed.interviews, &place);
+    let questions = builtin::questions(&plan, &digests, &place);
     let ended = &analysed.interviews;
     let wanted: Vec<(&str, i64)> = questions
         .iter()
@@ -357,12 +358,15 @@ fn synthesize(db: &Db, project_id: &str, llm: &LlmConfig) -> Result<Stored, RunF
         for interview in &question.interviews {
             for answer in &interview.answers {
                 if let Some(text) = text_of.get(&(analysed.interviews[interview.interview].interview_id.as_str(), answer.seq)) {
-                    answers.push(Answer { id: format!("A{}", answers.len() + 1), interview: interview.interview, seq: answer.seq, text });
+                    let id = format!("A{}", answers.len() + 1);
+                    answers.push(Answer { id, interview: interview.interview, seq: answer.seq, text, language: interview.language });
                 }
             }
         }
-        let language = question.interviews.first().map_or(Language::En, |i| analysed.interviews[i.interview].language);
-        let (themes, finding) = if answers.is_empty() { (Vec::new(), None) } else { question_themes(db, project_id, llm, question.question, &answers, language)? };
+        let (themes, finding) = match answers.is_empty() {
+            true => (Vec::new(), None),
+            false => question_themes(db, project_id, llm, question.question, &answers)?,
+        };
         let mut themes: Vec<StoredTheme> = themes
             .into_iter()
             .filter(|t| t.interviews.len() >= super::themes::MIN_INTERVIEWS)
@@ -376,7 +380,7 @@ fn synthesize(db: &Db, project_id: &str, llm: &LlmConfig) -> Result<Stored, RunF
                     }
                 }
                 StoredTheme {
-                    theme_id: super::theme_id(question.question, language, &t.label.to_lowercase()),
+                    theme_id: super::theme_id(question.question, "model", &t.label.to_lowercase()),
                     interviews: t.interviews.iter().map(|&at| id_of(at)).collect(),
                     label: t.label,
                     description: t.description,

@@ -105,7 +105,7 @@ pub fn assess(answers: &[Answer], language: Language, mode: InterviewMode) -> Qu
     }
     if n >= 3 && word_counts.iter().all(|&w| w <= 1) {
         flags.push(QualityFlag::OneWordAnswers);
-    } else if n >= 3 && answers.iter().all(|a| probes::declines(a.text, language)) {
+    } else if n >= 3 && answers.iter().all(|a| declines_in_any_language(a.text, language)) {
         flags.push(QualityFlag::DeclinedAnswers);
     } else if n >= 3 && word_counts.iter().filter(|&&w| w <= 3).count() * 2 >= n {
         flags.push(QualityFlag::ShortAnswers);
@@ -114,6 +114,13 @@ pub fn assess(answers: &[Answer], language: Language, mode: InterviewMode) -> Qu
         flags.push(QualityFlag::TooFast);
     }
     Quality::of_flags(flags)
+}
+
+/// Whether an answer declines in its interview's language or any other (an
+/// interviewee may answer in another language than the interview's).
+fn declines_in_any_language(text: &str, language: Language) -> bool {
+    probes::declines(text, language)
+        || <Language as crate::text_enum::TextEnum>::NAMES.iter().filter_map(|name| Language::parse(name)).any(|other| probes::declines(text, other))
 }
 
 /// The same text (compared without case, spacing or closing punctuation), of
@@ -129,7 +136,7 @@ fn is_repeated(answers: &[Answer], language: Language) -> bool {
     let keys: Vec<String> = answers.iter().map(|a| key(a.text)).collect();
     keys.iter().zip(answers).any(|(candidate, answer)| {
         let repeats = keys.iter().filter(|k| *k == candidate).count();
-        candidate.contains(' ') && repeats >= 2 && repeats * 3 >= keys.len() * 2 && !probes::declines(answer.text, language)
+        candidate.contains(' ') && repeats >= 2 && repeats * 3 >= keys.len() * 2 && !declines_in_any_language(answer.text, language)
     })
 }
 
@@ -280,6 +287,13 @@ mod tests {
             assert!(!is_gibberish(text), "{text}");
         }
         assert!(is_gibberish("...") && is_gibberish(":)"), "nothing written");
+    }
+
+    #[test]
+    fn a_refusal_in_another_language_than_the_interviews_is_still_one() {
+        let texts = ["The delivery was late twice.", "No, nothing else.", "No, nothing else.", "No, nothing else.", "No, nothing else."];
+        let quality = assess(&answers(&texts), Language::Ar, InterviewMode::Typing);
+        assert!(!quality.is_low_effort() && !quality.flags.contains(&QualityFlag::RepeatedAnswers), "{quality:?}");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 use crate::db::{self, Db, SqlValue, Tx};
 use crate::error::ApiResult;
+use crate::projects::Language;
 
 /// One interview's answers to one question, as the interview asked it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,6 +14,8 @@ pub struct Digest {
     pub interview_id: String,
     pub question_index: i64,
     pub question: String,
+    /// The language the answers were read in.
+    pub language: Language,
     /// See `terms::encode`.
     pub terms: String,
 }
@@ -24,7 +27,7 @@ pub const DIGEST_PAGE: i64 = 2_000;
 pub fn digests(db: &Db, project_id: &str, after: Option<(&str, i64)>) -> ApiResult<Vec<Digest>> {
     let (after_id, after_index) = after.unwrap_or(("", -1));
     let result = db.query(
-        "SELECT interview_id, question_index, question, terms FROM answer_terms
+        "SELECT interview_id, question_index, question, language, terms FROM answer_terms
          WHERE project_id = ? AND (interview_id, question_index) > (?, ?)
          ORDER BY interview_id, question_index LIMIT ?",
         &[db::text(project_id), db::text(after_id), SqlValue::Integer(after_index), SqlValue::Integer(DIGEST_PAGE)],
@@ -34,6 +37,7 @@ pub fn digests(db: &Db, project_id: &str, after: Option<(&str, i64)>) -> ApiResu
             interview_id: row.text("interview_id")?,
             question_index: row.int("question_index")?,
             question: row.text("question")?,
+            language: row.named("language")?,
             terms: row.text("terms")?,
         })
     })
@@ -41,27 +45,37 @@ pub fn digests(db: &Db, project_id: &str, after: Option<(&str, i64)>) -> ApiResu
 
 /// An interview's digests, written in the transaction that ends it (or that
 /// assesses it late): one row per question it answered.
-pub fn write_digests(tx: &Tx, project_id: &str, interview_id: &str, digests: &[(usize, &str, String)]) -> ApiResult<()> {
+pub fn write_digests(tx: &Tx, project_id: &str, interview_id: &str, digests: &[NewDigest]) -> ApiResult<()> {
     if digests.is_empty() {
         return Ok(());
     }
-    let mut values = Vec::with_capacity(digests.len() * 5);
-    for (index, question, terms) in digests {
+    let mut values = Vec::with_capacity(digests.len() * 6);
+    for digest in digests {
         values.extend([
             db::text(project_id),
             db::text(interview_id),
-            SqlValue::Integer(*index as i64),
-            db::text(*question),
-            db::text(terms),
+            SqlValue::Integer(digest.question_index as i64),
+            db::text(&digest.question),
+            db::text(digest.language.as_str()),
+            db::text(&digest.terms),
         ]);
     }
     tx.execute(
         &format!(
-            "INSERT OR REPLACE INTO answer_terms (project_id, interview_id, question_index, question, terms) VALUES {}",
-            vec!["(?, ?, ?, ?, ?)"; digests.len()].join(", ")
+            "INSERT OR REPLACE INTO answer_terms (project_id, interview_id, question_index, question, language, terms) VALUES {}",
+            vec!["(?, ?, ?, ?, ?, ?)"; digests.len()].join(", ")
         ),
         &values,
     )
+}
+
+/// A digest to write: one interview's answers to one question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewDigest {
+    pub question_index: usize,
+    pub question: String,
+    pub language: Language,
+    pub terms: String,
 }
 
 /// Forgets an erased interview, in its erasure's transaction: its digests, and

@@ -71,6 +71,31 @@ fn generic_words(language: Language) -> &'static [&'static str] {
     }
 }
 
+/// A stop word more than the interview language's that another language must
+/// count in a text to be the language it is read in.
+const OTHER_LANGUAGE_MARGIN: usize = 2;
+
+/// The language `text` is read in: the interview's, unless another interview
+/// language's stop words and fillers are clearly more of its words (an
+/// interviewee may answer in another language than the interview's: "the",
+/// "and", "not" say English whatever the interview was).
+pub fn reading_language(text: &str, interview_language: Language) -> Language {
+    let words = words::words(text);
+    let grammatical = |language: Language| {
+        let lexicon = Lexicon::of(language);
+        words.iter().filter(|w| w.normalized.chars().count() >= 2 && !lexicon.is_content(w)).count()
+    };
+    let own = grammatical(interview_language);
+    let mut best = (interview_language, own);
+    for other in <Language as crate::text_enum::TextEnum>::NAMES.iter().filter_map(|name| Language::parse(name)) {
+        let count = grammatical(other);
+        if count > best.1 && count >= own + OTHER_LANGUAGE_MARGIN {
+            best = (other, count);
+        }
+    }
+    best.0
+}
+
 /// The distinct terms of an answer, in the order they first appear.
 pub fn answer_terms(text: &str, lexicon: &Lexicon) -> Vec<String> {
     let mut terms: Vec<String> = Vec::new();
@@ -137,6 +162,14 @@ mod tests {
         );
         let german = Lexicon::of(Language::De);
         assert_eq!(answer_terms("Mehr Wasserkraft und Windräder, wo es effizient ist", &german), ["wasserkraft", "windrad", "effizient"]);
+    }
+
+    #[test]
+    fn answers_are_read_in_the_language_their_words_show() {
+        assert_eq!(reading_language("I do not want to create an account for this.", Language::Ar), Language::En);
+        assert_eq!(reading_language("Ich möchte kein Konto für diesen Einkauf anlegen.", Language::En), Language::De);
+        assert_eq!(reading_language("Windräder dort, wo effizient", Language::De), Language::De);
+        assert_eq!(reading_language("Photovoltaik", Language::En), Language::En, "nothing says otherwise");
     }
 
     #[test]

@@ -598,7 +598,6 @@ pub fn has_production_interviews(db: &Db, project_id: &str) -> ApiResult<bool> {
 #[derive(Debug, Clone)]
 pub struct Ended {
     pub interview_id: String,
-    pub language: Language,
     /// None for an interview that ended before quality signals existed, until
     /// the maintenance run assesses it.
     pub quality: Option<Quality>,
@@ -607,14 +606,14 @@ pub struct Ended {
 /// The project's ended, unflagged production interviews, oldest first (a synthesis' interviews).
 pub fn ended_interviews(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Vec<Ended>> {
     let result = db.query(
-        "SELECT interview_id, language, quality_score, quality_flags FROM interviews
+        "SELECT interview_id, quality_score, quality_flags FROM interviews
          WHERE tenant_id = ? AND project_id = ? AND environment = 'production'
            AND state <> 'in_progress' AND flagged_at IS NULL
          ORDER BY created_ms, interview_id",
         &[db::text(tenant_id), db::text(project_id)],
     )?;
     db::read_all(&result, |row| {
-        Ok(Ended { interview_id: row.text("interview_id")?, language: row.named("language")?, quality: quality_from_row(row)? })
+        Ok(Ended { interview_id: row.text("interview_id")?, quality: quality_from_row(row)? })
     })
 }
 
