@@ -25,7 +25,9 @@
 //! (tests/e2e/src/bench/): a tenant with `--interviews` interviews in one
 //! project and a tenth as many in another, written straight into its SQLite
 //! file, then the metadata filter, paging and the CSV exports over HTTP, with
-//! the runtime's memory while an export streams. Last, the recordings table
+//! the runtime's memory while an export streams. Then the synthesis table
+//! (tests/e2e/src/bench/synthesis.rs): the synthesis of 1,000 and 10,000 ended
+//! interviews, its time and the runtime's memory. Last, the recordings table
 //! (tests/e2e/src/bench/recordings.rs): recording uploads and audio exports,
 //! in MiB/s.
 //! With `--database libsql` the app's `default` database is a libSQL server
@@ -47,6 +49,8 @@ mod interviews;
 mod load;
 #[path = "../bench/recordings.rs"]
 mod recordings;
+#[path = "../bench/synthesis.rs"]
+mod synthesis;
 
 use e2e::services::Sqld;
 use e2e::{RuntimeProcess, PARTNER_TENANT_ID};
@@ -58,7 +62,7 @@ use std::path::{Path, PathBuf};
 const USAGE: &str = "\
 usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seconds N] [--rounds N]
              [--writers-seconds N] [--projects N] [--interviews N] [--recording-mib N]
-             [--only load|interviews|recordings] [--manifest PATH] [--baseline-manifest PATH]
+             [--only load|interviews|recordings|synthesis] [--manifest PATH] [--baseline-manifest PATH]
              [--database local|libsql] [--sqld PATH]
   --runtime          which runtime serves the components [both when SPIN is set, else spin-host]
   --host             the spin-host binary [target/bench-host/spin-host]
@@ -74,7 +78,7 @@ usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seco
   --projects         projects of the large tenant [10000]
   --interviews       interviews of the large project; the small one gets a tenth [100000]
   --recording-mib    size of each recording of the recordings table, MiB [16]
-  --only             run only the load table, the interviews table or the recordings table";
+  --only             run only the load table, the interviews table, the recordings table or the synthesis table";
 
 struct Options {
     runtimes: Vec<Runtime>,
@@ -91,6 +95,7 @@ struct Options {
     load: bool,
     interviews_part: bool,
     recordings_part: bool,
+    synthesis_part: bool,
 }
 
 /// A runtime the bench runs the servers under: its binary, which takes
@@ -123,6 +128,7 @@ fn parse_options() -> Result<Options, String> {
         load: true,
         interviews_part: true,
         recordings_part: true,
+        synthesis_part: true,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -145,12 +151,13 @@ fn parse_options() -> Result<Options, String> {
             "--recording-mib" => options.recording_mib = number(value()?)?.clamp(1, 48),
             "--only" => {
                 let only = value()?;
-                if !["load", "interviews", "recordings"].contains(&only.as_str()) {
-                    return Err(format!("--only: load, interviews or recordings, not {only}\n{USAGE}"));
+                if !["load", "interviews", "recordings", "synthesis"].contains(&only.as_str()) {
+                    return Err(format!("--only: load, interviews, recordings or synthesis, not {only}\n{USAGE}"));
                 }
                 options.load = only == "load";
                 options.interviews_part = only == "interviews";
                 options.recordings_part = only == "recordings";
+                options.synthesis_part = only == "synthesis";
             }
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown option {other}\n{USAGE}")),
@@ -161,8 +168,9 @@ fn parse_options() -> Result<Options, String> {
         "libsql" => {
             let sqld = sqld.or_else(|| Some(spin.with_file_name("sqld")).filter(|p| p.is_file()));
             let sqld = sqld.ok_or("--database libsql needs sqld: --sqld PATH, SQLD, or sqld beside the spin binary")?;
-            // The interviews table writes its data set into a local SQLite file.
+            // The interviews and synthesis tables write their data sets into a local SQLite file.
             options.interviews_part = false;
+            options.synthesis_part = false;
             Some(sqld)
         }
         other => return Err(format!("--database: local or libsql, not {other}\n{USAGE}")),
@@ -353,6 +361,16 @@ fn main() {
             .collect();
         if summaries.len() == 2 {
             interviews::compare(&summaries[0], &summaries[1]);
+        }
+    }
+    if options.synthesis_part {
+        for runtime in &options.runtimes {
+            synthesis::run(&synthesis::Options {
+                runtime,
+                manifest: &options.manifest,
+                variables: &variables,
+                partner_key: &partner_key,
+            });
         }
     }
     if options.recordings_part {
