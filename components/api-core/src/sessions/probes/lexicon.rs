@@ -1,8 +1,11 @@
 //! What the probes know of each interview language: which words carry no
-//! content (a stop-word list plus the fillers of spoken answers), which short
-//! words may link two content words inside a phrase ("cost *of* delivery"),
-//! how an answer says "I don't know", and how words are stemmed.
+//! content (a stop-word list plus the fillers of spoken answers, and the
+//! adverbs of degree, connectives, negations and modals of `function_words`),
+//! which short words may link two content words inside a phrase ("cost *of*
+//! delivery"), which negate or qualify a phrase and where a clause ends, how an
+//! answer says "I don't know", and how words are stemmed.
 
+use super::function_words as fw;
 use super::words::{Script, Word};
 use crate::projects::Language;
 use rust_stemmers::{Algorithm, Stemmer};
@@ -20,8 +23,25 @@ pub struct Lexicon {
     stop_list: &'static [&'static str],
     fillers: &'static [&'static str],
     joiners: &'static [&'static str],
+    degree_adverbs: &'static [&'static str],
+    connectives: &'static [&'static str],
+    negations: &'static [&'static str],
+    modals: &'static [&'static str],
     stemmer: Option<Stemmer>,
 }
+
+/// A word that changes what the phrase it reaches says (`function_words`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Qualifier {
+    /// "not", "never", "hardly", "no longer", "ne … pas", "nicht", "kein".
+    Negation,
+    /// "can", "should", "will", "would", "muss", "doit", "debería".
+    Modal,
+}
+
+/// Japanese negates after the verb or adjective: these endings begin the kana
+/// that follow it (`使わない`, `問題ない`, `できません`, `行かず`).
+const JAPANESE_NEGATIVE_ENDINGS: [&str; 10] = ["ない", "なく", "なかっ", "なけれ", "ません", "ず", "ぬ", "じゃな", "ではな", "でな"];
 
 impl Lexicon {
     pub fn of(language: Language) -> Lexicon {
@@ -30,12 +50,87 @@ impl Lexicon {
             stop_list: stop_list(language),
             fillers: fillers(language),
             joiners: joiners(language),
+            degree_adverbs: fw::degree_adverbs(language),
+            connectives: fw::connectives(language),
+            negations: fw::negations(language),
+            modals: fw::modals(language),
             stemmer: stemmer(language),
         }
     }
 
     fn is_stop_word(&self, normalized: &str) -> bool {
         self.stop_list.binary_search(&normalized).is_ok() || self.fillers.contains(&normalized)
+    }
+
+    /// Whether the word is in the language's stop-word list (NLTK's or
+    /// stopwords-iso's), fillers aside.
+    pub fn is_stop_listed(&self, normalized: &str) -> bool {
+        self.stop_list.binary_search(&normalized).is_ok()
+    }
+
+    /// A word that says nothing of its own and can never stand at a quote's
+    /// edge: a stop word, a filler, an adverb of degree or a connective.
+    pub fn is_edge_word(&self, normalized: &str) -> bool {
+        self.is_stop_word(normalized)
+            || self.degree_adverbs.binary_search(&normalized).is_ok()
+            || self.connectives.binary_search(&normalized).is_ok()
+    }
+
+    /// Whether the word, on its own, negates or is a modal: `qualifier`
+    /// without the context of its neighbours.
+    fn qualifies(&self, normalized: &str) -> bool {
+        self.negations.binary_search(&normalized).is_ok()
+            || self.modals.binary_search(&normalized).is_ok()
+            || (self.language == Language::En && normalized.ends_with("n't"))
+            || (self.language == Language::Fr && normalized.starts_with("n'"))
+    }
+
+    /// Whether `words[i]` negates or qualifies what it reaches: a listed
+    /// negation or modal, an English contraction in `n't`, a French elided
+    /// `n'`, or the first of a two-word modal ("have to", "hay que"); not the
+    /// first of a pair that only looks like a negation ("not only", "sin embargo").
+    pub fn qualifier(&self, words: &[Word], i: usize) -> Option<Qualifier> {
+        let word = words[i].normalized.as_str();
+        let next = words.get(i + 1).filter(|next| next.follows_closely).map(|next| next.normalized.as_str());
+        let pair_of = |pairs: &[(&str, &str)]| next.is_some_and(|next| pairs.contains(&(word, next)));
+        if pair_of(fw::not_negating(self.language)) {
+            return None;
+        }
+        let negates = self.negations.binary_search(&word).is_ok()
+            || (self.language == Language::En && word.ends_with("n't"))
+            || (self.language == Language::Fr && word.starts_with("n'"));
+        if negates {
+            return Some(Qualifier::Negation);
+        }
+        (self.modals.binary_search(&word).is_ok() || pair_of(fw::modal_pairs(self.language))).then_some(Qualifier::Modal)
+    }
+
+    /// Whether a new clause begins at `words[i]`: after punctuation, at a
+    /// connective that opens a clause ("but", "because", "aber", "mais"), or at
+    /// "and"/"or" before a subject pronoun ("and I"). A negation right before the
+    /// connective keeps it in its clause ("not because", "not when").
+    pub fn begins_clause(&self, words: &[Word], i: usize) -> bool {
+        let word = &words[i];
+        if !word.follows_closely {
+            return true;
+        }
+        let negated = self.qualifier(words, i - 1) == Some(Qualifier::Negation);
+        let breaks = fw::clause_breaks(self.language).binary_search(&word.normalized.as_str()).is_ok();
+        let new_subject = fw::coordinators(self.language).binary_search(&word.normalized.as_str()).is_ok()
+            && words.get(i + 1).is_some_and(|next| {
+                next.follows_closely && fw::subject_pronouns(self.language).binary_search(&next.normalized.as_str()).is_ok()
+            });
+        (breaks || new_subject) && !negated
+    }
+
+    /// Japanese: whether the kana right after `words[i]` negate it (`問題ない`).
+    pub fn negated_after(&self, words: &[Word], i: usize) -> bool {
+        self.language == Language::Ja
+            && words.get(i + 1).is_some_and(|next| {
+                next.follows_closely
+                    && next.script == Script::Hiragana
+                    && JAPANESE_NEGATIVE_ENDINGS.iter().any(|ending| next.text.starts_with(ending))
+            })
     }
 
     pub fn language(&self) -> Language {

@@ -10,8 +10,12 @@
 //! declines ("I don't know", "no", "nothing") gets none. No probe repeats
 //! anything the interviewer already said.
 
+pub mod audit;
+pub mod function_words;
 pub mod lexicon;
 pub mod phrase;
+#[cfg(test)]
+mod replay;
 pub mod words;
 
 use super::strings::{fill, InterviewerStrings, QuotedProbes};

@@ -1,0 +1,256 @@
+//! What an answer does, told by its words (docs/sessions.md, "The way of
+//! asking"): it generalises ("always", "everyone"), judges, feels or predicts
+//! ("frustrating", "love", "worried", "will"), narrates ("last week", "we
+//! tried"), or compares ("than", "compared to"); and whether it already gives a
+//! concrete example ("for example", "yesterday").
+//!
+//! Per language: single words (normalized and sorted, looked up by binary
+//! search) and phrases of two or three words (normalized, space-separated).
+//! Arabic, Russian, Japanese, Hebrew, Greek and Ukrainian have no cue lists:
+//! their probes keep the rotation. The structural cue of narration (a subject
+//! and a past tense) is in `cues.rs`.
+
+use super::cues::Cue;
+use crate::projects::Language;
+
+/// The single-word cues of `cue`.
+pub fn words(language: Language, cue: Cue) -> &'static [&'static str] {
+    match cue {
+        Cue::Generalises => generalising_words(language),
+        Cue::Judges => judging_words(language),
+        Cue::Narrates => narrating_words(language),
+        Cue::Compares => comparing_words(language),
+    }
+}
+
+/// The cues of `cue` that are phrases.
+pub fn phrases(language: Language, cue: Cue) -> &'static [&'static str] {
+    match cue {
+        Cue::Generalises => generalising_phrases(language),
+        Cue::Judges => judging_phrases(language),
+        Cue::Narrates => narrating_phrases(language),
+        Cue::Compares => comparing_phrases(language),
+    }
+}
+
+fn generalising_words(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "always", "anybody", "anyone", "commonly", "consistently", "constantly", "everybody", "everyone",
+            "everything", "everywhere", "frequently", "generally", "habitually", "invariably", "never", "nobody",
+            "normally", "often", "regularly", "routinely", "tend", "tends", "typically", "universally", "usually",
+            "whenever",
+        ],
+        Language::De => &[
+            "allgemein", "generell", "gewöhnlich", "grundsätzlich", "häufig", "immer", "jedermann", "meistens",
+            "nie", "niemals", "niemand", "normalerweise", "oft", "regelmäßig", "stets", "ständig", "typischerweise",
+            "überall", "üblicherweise",
+        ],
+        Language::Fr => &[
+            "constamment", "fréquemment", "généralement", "habituellement", "jamais", "normalement", "partout",
+            "régulièrement", "souvent", "systématiquement", "toujours", "typiquement",
+        ],
+        Language::Es => &[
+            "constantemente", "frecuentemente", "generalmente", "habitualmente", "jamás", "nadie", "normalmente",
+            "nunca", "regularmente", "siempre", "solemos", "suele", "suelen", "suelo", "típicamente", "usualmente",
+        ],
+        Language::It => &[
+            "costantemente", "frequentemente", "generalmente", "mai", "normalmente", "ognuno", "regolarmente",
+            "sempre", "solitamente", "spesso", "tipicamente",
+        ],
+        _ => &[],
+    }
+}
+
+fn generalising_phrases(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "all the time", "as a rule", "by and large", "every time", "in general", "more often than",
+            "most of the time", "most people", "on the whole",
+        ],
+        Language::De => &["alle menschen", "die meisten", "im allgemeinen", "in der regel", "jedes mal"],
+        Language::Fr => &["chaque fois", "d'habitude", "en général", "la plupart", "tout le monde", "à chaque fois"],
+        Language::Es => &["cada vez", "en general", "la mayoría", "por lo general", "todo el mundo"],
+        Language::It => &["di solito", "in generale", "la maggior parte", "ogni volta", "tutti quanti"],
+        _ => &[],
+    }
+}
+
+fn judging_words(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "afraid", "amazing", "angry", "annoyed", "annoying", "anxiety", "anxious", "appreciate", "awesome",
+            "awful", "bad", "believe", "boring", "brilliant", "comfortable", "concern", "concerned", "concerning",
+            "concerns", "confident", "crucial", "dangerous", "disappointed", "disappointing", "dislike", "distrust",
+            "enjoy", "enjoyed", "essential", "ethical", "excellent", "excited", "exciting", "exhausting", "expect",
+            "fair", "fantastic", "fear", "fears", "feel", "feels", "frightening", "frustrated", "frustrating",
+            "frustration", "fulfilling", "fun", "future", "glad", "good", "grateful", "great", "happy", "harmful",
+            "hate", "hated", "hates", "helpful", "hope", "hopeful", "hopefully", "horrible", "important",
+            "impressed", "impressive", "irritating", "likely", "love", "loved", "loves", "nervous", "optimistic",
+            "overwhelming", "perfect", "pessimistic", "poor", "predict", "problematic", "proud", "rewarding",
+            "risky", "sad", "satisfying", "scared", "scary", "sceptical", "skeptical", "someday", "soon", "stressed",
+            "stressful", "surprised", "surprising", "tedious", "terrible", "threat", "threatened", "threatening",
+            "trust", "uncomfortable", "unethical", "unfair", "unhelpful", "unlikely", "upset", "useful", "useless",
+            "valuable", "weird", "will", "wish", "wonderful", "worried", "worries", "worry", "worrying", "worthless",
+            "wrong",
+        ],
+        Language::De => &[
+            "angst", "befürchte", "bestimmt", "enttäuschend", "enttäuscht", "erwarte", "fair", "falsch", "freue",
+            "froh", "frustrierend", "fürchte", "gefährlich", "gefällt", "genieße", "gerecht", "glücklich", "gut",
+            "hasse", "hoffe", "hoffentlich", "künftig", "liebe", "mag", "nervig", "notwendig", "nötig", "nützlich",
+            "problematisch", "schlecht", "schlimm", "schrecklich", "sinnlos", "sinnvoll", "sorge", "sorgen", "toll",
+            "traurig", "unfair", "ungerecht", "unwichtig", "vermutlich", "vertraue", "wahrscheinlich", "werden",
+            "wichtig", "wird", "wünsche", "wütend", "zukunft", "ärgerlich", "ärgert",
+        ],
+        Language::Fr => &[
+            "absurde", "adore", "agaçant", "aime", "apprécie", "avenir", "bientôt", "confiance", "content", "crains",
+            "dangereuse", "dangereux", "devrait", "doit", "décevant", "déteste", "déçu", "déçue", "espère",
+            "essentiel", "essentielle", "faut", "frustrant", "futur", "génial", "heureuse", "heureux", "horrible",
+            "important", "importante", "inacceptable", "injuste", "inquiet", "inquiète", "inquiétant", "inutile",
+            "mauvais", "mauvaise", "nécessaire", "peur", "probablement", "problématique", "risque", "scandaleux",
+            "souhaite", "sûrement", "terrible", "triste", "utile", "énervant",
+        ],
+        Language::Es => &[
+            "confianza", "confío", "contento", "debe", "debería", "deberían", "decepcionado", "deseo", "encanta",
+            "enojado", "esencial", "espero", "feliz", "frustrante", "futuro", "genial", "gusta", "horrible",
+            "importante", "inaceptable", "injusto", "inútil", "justo", "mala", "malo", "miedo", "molesto",
+            "necesario", "odio", "ojalá", "peligrosa", "peligroso", "preocupa", "preocupada", "preocupado",
+            "probablemente", "pronto", "seguramente", "temo", "terrible", "triste", "vergüenza", "útil",
+        ],
+        Language::It => &[
+            "adoro", "apprezzo", "arrabbiato", "bella", "bello", "brutto", "contenta", "contento", "delusa",
+            "deluso", "deve", "dovrebbe", "essenziale", "fastidioso", "felice", "fiducia", "frustrante", "futuro",
+            "giusto", "importante", "ingiusto", "inutile", "necessario", "odio", "orribile", "ottimo", "paura",
+            "pericolosa", "pericoloso", "pessimo", "piace", "preoccupa", "preoccupata", "preoccupato", "presto",
+            "probabilmente", "rischio", "sbagliato", "sicuramente", "speriamo", "spero", "temo", "terribile",
+            "triste", "utile",
+        ],
+        _ => &[],
+    }
+}
+
+fn judging_phrases(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &["going to", "i believe", "i feel", "i think", "i wish", "in the future"],
+        Language::De => &["ich denke", "ich finde", "ich glaube", "in zukunft"],
+        Language::Fr => &["je crois", "je pense", "je trouve", "à l'avenir"],
+        Language::Es => &["creo que", "en el futuro", "me parece", "pienso que"],
+        Language::It => &["credo che", "in futuro", "mi sembra", "penso che"],
+        _ => &[],
+    }
+}
+
+fn narrating_words(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &["afterwards", "ago", "eventually", "later", "once", "recently", "yesterday"],
+        Language::De => &[
+            "damals", "einmal", "gestern", "kürzlich", "letztens", "neulich", "später", "vorgestern", "war", "waren",
+        ],
+        Language::Fr => &[
+            "avait", "c'était", "ensuite", "hier", "j'avais", "j'étais", "récemment", "étais", "était", "étions",
+        ],
+        Language::Es => &[
+            "ayer", "decidimos", "decidí", "dijo", "empecé", "empezó", "estaba", "estábamos", "fue", "fueron", "fui",
+            "fuimos", "hice", "hizo", "intenté", "ocurrió", "pasó", "probé", "recientemente", "tuve", "tuvimos",
+            "tuvo",
+        ],
+        Language::It => &[
+            "aveva", "avevamo", "avevo", "c'era", "dopodiché", "eravamo", "ero", "ieri", "poi", "recentemente",
+        ],
+        _ => &[],
+    }
+}
+
+fn narrating_phrases(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "at one point", "ended up", "last month", "last time", "last week", "last year", "one day", "one time",
+            "the other day", "this morning",
+        ],
+        Language::De => &["eines tages", "letzte woche", "letzten monat", "letztes jahr", "vor kurzem"],
+        Language::Fr => &[
+            "l'année dernière", "l'autre jour", "la semaine dernière", "le mois dernier", "un jour", "une fois",
+        ],
+        Language::Es => &[
+            "el año pasado", "el mes pasado", "el otro día", "la semana pasada", "un día", "una vez",
+        ],
+        Language::It => &[
+            "il mese scorso", "l'altro giorno", "l'anno scorso", "la settimana scorsa", "un giorno", "una volta",
+        ],
+        _ => &[],
+    }
+}
+
+fn comparing_words(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "alternatively", "anymore", "better", "compare", "compared", "comparing", "comparison", "contrast",
+            "difference", "different", "differently", "differs", "nowadays", "prefer", "preferred", "previously",
+            "similar", "similarly", "than", "unlike", "versus", "vs", "whereas", "worse",
+        ],
+        Language::De => &[
+            "anders", "anstatt", "besser", "früher", "gegenüber", "lieber", "schlechter", "statt", "stattdessen",
+            "unterschied", "unterschiedlich", "vergleich", "verglichen", "wohingegen", "ähnlich",
+        ],
+        Language::Fr => &[
+            "autrefois", "comparaison", "comparé", "contrairement", "différemment", "différence", "différent",
+            "différente", "meilleur", "meilleure", "mieux", "pire", "préfère", "préférable", "semblable",
+            "similaire",
+        ],
+        Language::Es => &[
+            "comparación", "comparado", "diferencia", "diferente", "distinto", "mejor", "parecido", "peor",
+            "preferible", "prefiero", "similar",
+        ],
+        Language::It => &[
+            "anziché", "confronto", "differente", "differenza", "diversa", "diverso", "meglio", "migliore",
+            "paragonato", "paragone", "peggio", "peggiore", "preferisco", "rispetto", "simile",
+        ],
+        _ => &[],
+    }
+}
+
+fn comparing_phrases(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &["as opposed to", "instead of", "on the other hand", "rather than", "used to"],
+        Language::De => &["im gegensatz", "mehr als", "weniger als"],
+        Language::Fr => &["alors que", "au lieu", "moins que", "par rapport", "plus que", "plutôt que", "tandis que"],
+        Language::Es => &["en cambio", "en lugar", "en vez", "frente a", "menos que", "mientras que", "más que"],
+        Language::It => &["invece di", "meno che", "mentre invece", "piuttosto che", "più che"],
+        _ => &[],
+    }
+}
+
+/// What tells that an answer already gives a concrete example: a marker of an
+/// example, or of one particular time (normalized phrases of one to four words).
+pub fn example_markers(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "a few days ago", "at one point", "e g", "for example", "for instance", "in one case", "last month",
+            "last week", "last year", "like when", "one day", "one example", "one time", "recently", "such as",
+            "the other day", "there was a time", "yesterday",
+        ],
+        Language::De => &[
+            "beispielsweise", "eines tages", "gestern", "kürzlich", "letzte woche", "letzten monat", "letztes jahr",
+            "neulich", "vor kurzem", "z b", "zb", "zum beispiel",
+        ],
+        Language::Fr => &[
+            "hier", "l'année dernière", "l'autre jour", "la semaine dernière", "le mois dernier", "par exemple",
+            "récemment", "un jour", "une fois",
+        ],
+        Language::Es => &[
+            "ayer", "el año pasado", "el mes pasado", "el otro día", "la semana pasada", "por ejemplo",
+            "recientemente", "un día", "una vez",
+        ],
+        Language::It => &[
+            "ad esempio", "ieri", "l'altro giorno", "l'anno scorso", "la settimana scorsa", "per esempio",
+            "recentemente", "un giorno", "una volta",
+        ],
+        Language::Ru => &["вчера", "например", "недавно", "однажды"],
+        Language::Uk => &["вчора", "наприклад", "нещодавно", "одного разу"],
+        Language::El => &["για παραδειγμα", "μια φορα", "π χ", "προσφατα", "χθεσ"],
+        Language::He => &["אתמול", "לאחרונה", "לדוגמה", "למשל", "פעם אחת"],
+        Language::Ar => &["أمس", "ذات مرة", "على سبيل المثال", "مؤخرا", "مثلا"],
+        // Matched as written: Japanese has no spaces.
+        Language::Ja => &["ある日", "たとえば", "一度", "例えば", "先日", "先月", "先週", "去年", "昨日", "最近"],
+    }
+}
