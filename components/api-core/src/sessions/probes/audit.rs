@@ -4,12 +4,13 @@
 //!
 //! - it leaves out no negation or modal that reaches it: in its clause before
 //!   it, or among the three words right before it (the same stretch between
-//!   punctuation, whatever the connectives say); after it too where the
-//!   language negates after the verb (German, French; Japanese ない);
+//!   punctuation, whatever the connectives say); in German and French a
+//!   negation after it in its clause or a modal right after it, in Japanese a
+//!   negative ending (ない);
 //! - it neither begins nor ends on a stop word, filler, adverb of degree or
 //!   connective (an elided French or Italian article counts: "l'école" begins
-//!   on "l'"); a leading negation or modal is its own, and so is a trailing one
-//!   in German and French ("funktioniert nicht"), which [`edge_fault`] tells apart.
+//!   on "l'"); a leading negation or modal is its own, a trailing one
+//!   ("funktioniert nicht") [`edge_fault`] tells apart.
 
 use super::function_words::{reach, Reach};
 use super::lexicon::{Lexicon, Qualifier};
@@ -42,7 +43,9 @@ pub fn dropped_qualifier<'a>(answer: &'a str, quote: &str, language: Language) -
     }
     if reach(language) == Reach::Clause {
         let clause_end = (last + 1..words.len()).find(|&k| lexicon.begins_clause(&words, k)).unwrap_or(words.len());
-        if let Some(j) = (last + 1..clause_end).find(|&j| lexicon.qualifier(&words, j).is_some()) {
+        let negation = (last + 1..clause_end).find(|&j| lexicon.qualifier(&words, j) == Some(Qualifier::Negation));
+        let modal = Some(last + 1).filter(|&j| j < clause_end && lexicon.qualifier(&words, j) == Some(Qualifier::Modal));
+        if let Some(j) = negation.or(modal) {
             return Some(words[j].text);
         }
     }
@@ -64,20 +67,20 @@ pub fn edge_fault(quote: &str, language: Language) -> Option<EdgeFault> {
     let lexicon = Lexicon::of(language);
     let words = words(quote);
     let (first, last) = (words.first()?, words.last()?);
-    let cannot_stand = |word: &Word| {
-        let head = word.normalized.split_once('\'').map(|(head, _)| head).filter(|head| !head.is_empty());
-        lexicon.is_edge_word(&word.normalized) || head.is_some_and(|head| lexicon.is_edge_word(head))
-    };
-    if lexicon.qualifier(&words, 0).is_none() && cannot_stand(first) {
+    // An elided article or pronoun is a word of its own: "l'école" begins on "l'", "d'images" ends on "images".
+    let head = |word: &Word| word.normalized.split_once('\'').map_or(String::new(), |(head, _)| head.to_string());
+    let tail = |word: &Word| word.normalized.rsplit_once('\'').map_or(String::new(), |(_, tail)| tail.to_string());
+    let cannot_stand = |part: &str| !part.is_empty() && lexicon.is_edge_word(part);
+    if lexicon.qualifier(&words, 0).is_none() && (lexicon.is_edge_word(&first.normalized) || cannot_stand(&head(first))) {
         return Some(EdgeFault::Fragment(first.text.to_string()));
     }
-    match lexicon.qualifier(&words, words.len() - 1) {
-        Some(Qualifier::Negation | Qualifier::Modal) if words.len() > 1 => {
-            Some(EdgeFault::TrailingQualifier(last.text.to_string()))
-        }
-        _ if cannot_stand(last) && words.len() > 1 => Some(EdgeFault::Fragment(last.text.to_string())),
-        _ => None,
+    if words.len() == 1 {
+        return None;
     }
+    if lexicon.qualifier(&words, words.len() - 1).is_some() {
+        return Some(EdgeFault::TrailingQualifier(last.text.to_string()));
+    }
+    (lexicon.is_edge_word(&last.normalized) || cannot_stand(&tail(last))).then(|| EdgeFault::Fragment(last.text.to_string()))
 }
 
 #[cfg(test)]

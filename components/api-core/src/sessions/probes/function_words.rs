@@ -86,8 +86,8 @@ pub fn modals(language: Language) -> &'static [&'static str] {
         Language::De => &[
             "darf", "darfst", "dürfen", "dürfte", "dürften", "kann", "kannst", "konnte", "konnten", "können",
             "könnt", "könnte", "könnten", "muss", "musst", "musste", "mussten", "möchte", "möchten", "müssen",
-            "müsste", "müssten", "soll", "sollen", "sollst", "sollt", "sollte", "sollten", "werde", "werden",
-            "werdet", "will", "willst", "wird", "wirst", "wollen", "wollt", "wollte", "wollten", "würde", "würden",
+            "müsste", "müssten", "soll", "sollen", "sollst", "sollt", "sollte", "sollten", "will", "willst",
+            "wollen", "wollt", "wollte", "wollten", "würde", "würden",
         ],
         Language::Fr => &[
             "devez", "devons", "devra", "devrai", "devraient", "devrais", "devrait", "devrez", "devriez", "devrions",

@@ -74,13 +74,27 @@ impl Lexicon {
         self.is_stop_word(normalized)
             || self.degree_adverbs.binary_search(&normalized).is_ok()
             || self.connectives.binary_search(&normalized).is_ok()
+            || self.contraction_head(normalized).is_some_and(|head| self.is_edge_word(head))
+    }
+
+    /// The word an English contraction shortens ("who've": "who", "would've":
+    /// "would"); the stop-word list holds only some of them.
+    fn contraction_head<'w>(&self, normalized: &'w str) -> Option<&'w str> {
+        const ENDINGS: [&str; 6] = ["s", "ve", "ll", "d", "re", "m"];
+        let (head, ending) = normalized.split_once('\'')?;
+        (self.language == Language::En && ENDINGS.contains(&ending) && !head.is_empty()).then_some(head)
+    }
+
+    fn is_modal(&self, normalized: &str) -> bool {
+        self.modals.binary_search(&normalized).is_ok()
+            || self.contraction_head(normalized).is_some_and(|head| self.modals.binary_search(&head).is_ok())
     }
 
     /// Whether the word, on its own, negates or is a modal: `qualifier`
     /// without the context of its neighbours.
     fn qualifies(&self, normalized: &str) -> bool {
         self.negations.binary_search(&normalized).is_ok()
-            || self.modals.binary_search(&normalized).is_ok()
+            || self.is_modal(normalized)
             || (self.language == Language::En && normalized.ends_with("n't"))
             || (self.language == Language::Fr && normalized.starts_with("n'"))
     }
@@ -102,7 +116,7 @@ impl Lexicon {
         if negates {
             return Some(Qualifier::Negation);
         }
-        (self.modals.binary_search(&word).is_ok() || pair_of(fw::modal_pairs(self.language))).then_some(Qualifier::Modal)
+        (self.is_modal(word) || pair_of(fw::modal_pairs(self.language))).then_some(Qualifier::Modal)
     }
 
     /// Whether a new clause begins at `words[i]`: after punctuation, at a
@@ -146,13 +160,13 @@ impl Lexicon {
         if word.script == Script::Other && word.normalized.chars().count() < 2 {
             return false;
         }
-        if self.is_stop_word(&word.normalized) {
+        if self.is_edge_word(&word.normalized) || self.qualifies(&word.normalized) {
             return false;
         }
         // French and Italian elide articles and pronouns: "l'école", "j'ai", "dell'asilo".
         match word.normalized.rsplit_once('\'') {
             Some((_, tail)) if matches!(self.language, Language::Fr | Language::It) => {
-                !tail.is_empty() && !self.is_stop_word(tail)
+                !tail.is_empty() && !self.is_edge_word(tail)
             }
             _ => true,
         }

@@ -1,22 +1,47 @@
-//! The most telling phrase of an answer: the run of content words (stop words
-//! and fillers break a run, punctuation ends it) that says the most the
-//! interviewer has not asked or probed already.
+//! An answer's whole phrases, and the most telling of them: the phrase a
+//! probe quotes (docs/sessions.md, "Quotes").
 //!
-//! Each content word weighs by its length (a long word is usually a specific
-//! one: "commute" over "good"), more when the answer repeats it, much less when
-//! the research question already names it (the interviewee echoing the
-//! question) and least when an earlier probe did. A phrase is at most four
-//! content words and 60 characters; one of two or more adjacent content words
-//! ("hidden shipping costs"; in Japanese also two linked by の) is preferred to
-//! one that is not, then the heavier one, then the earlier one. Phrases whose every word an earlier probe named
-//! are left out: the interviewer never asks about the same thing twice.
+//! A phrase is a run of content words (stop words, fillers, adverbs of degree,
+//! connectives, negations and modals break a run, punctuation ends it; a short
+//! joiner may link two content words: "cost *of* delivery"), at most four
+//! content words and 60 characters, that does not stop inside a compound
+//! ("making a *high*" of "making a high quality video" is no phrase). It
+//! carries the negations and modals that reach it, at its start: those of its
+//! clause before it ("*can't* find a good reference image"), and those of the
+//! three words right before it. A phrase that cannot carry them (too far, or
+//! across a clause break) is no phrase, and neither is one a negation reaches
+//! from behind: in German and French a negation later in its clause ("ich
+//! finde das Bild *nicht*", "j'ai *pas* le temps") or a modal right after it, in
+//! Japanese a negative ending (`問題ない`). A French or Italian elided article before it stays outside:
+//! "école", not "l'école". So a quote never says the opposite of what was said.
+//!
+//! The most telling phrase says the most the interviewer has not asked or
+//! probed already. Each content word weighs by its length (a long word is
+//! usually a specific one: "commute" over "good"), more when the answer
+//! repeats it, much less when the research question already names it (the
+//! interviewee echoing the question) and least when an earlier probe did. A
+//! phrase of two or more adjacent content words ("hidden shipping costs"; in
+//! Japanese also two linked by の) is preferred to one that is not, then the
+//! heavier one, then the earlier one. Phrases whose every word an earlier
+//! probe named are left out: the interviewer never asks about the same thing twice.
 
-use super::lexicon::Lexicon;
+use super::function_words::{reach, Reach};
+use super::lexicon::{Lexicon, Qualifier};
 use super::words::{words, Script, Word};
+use crate::projects::Language;
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 const MAX_CONTENT_WORDS: usize = 4;
 const MAX_PHRASE_CHARS: usize = 60;
+/// A phrase that carries a negation or modal may be this long.
+const MAX_QUALIFIED_CHARS: usize = 75;
+/// The most words between a negation or modal and the phrase it reaches
+/// that a quote takes along ("don't *think I could ever* find ...").
+const MAX_QUALIFIER_GAP: usize = 4;
+/// Words right before a phrase whose negation or modal reaches it whatever
+/// the connectives say (the same stretch between punctuation).
+const NEAR_WORDS: usize = super::audit::NEAR_WORDS;
 const MAX_JOINERS: usize = 2;
 /// A phrase of more content words weighs more, but less than their sum: a
 /// quote is to be short.
@@ -41,6 +66,143 @@ impl Named {
     }
 }
 
+/// A whole phrase of an answer, exactly as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Phrase<'a> {
+    pub text: &'a str,
+    /// Its bytes in the answer.
+    pub range: Range<usize>,
+    /// It begins with the negation or modal that reaches it.
+    pub qualified: bool,
+    /// Two of its content words stand together ("shipping costs").
+    pub adjacent: bool,
+    /// Its content words, as indices into `words(answer)`.
+    content: Vec<usize>,
+}
+
+impl Phrase<'_> {
+    pub fn content_words(&self) -> usize {
+        self.content.len()
+    }
+}
+
+/// Every whole phrase of `answer`, in the order they begin (see the module's
+/// rules): a quote of any of them says what the interviewee said.
+pub fn whole_phrases(answer: &str, language: Language) -> Vec<Phrase<'_>> {
+    phrases_of(answer, &words(answer), &Lexicon::of(language))
+}
+
+fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec<Phrase<'a>> {
+    let qualifiers: Vec<Option<Qualifier>> = (0..words.len()).map(|i| lexicon.qualifier(words, i)).collect();
+    let content: Vec<bool> = (0..words.len()).map(|i| qualifiers[i].is_none() && lexicon.is_content(&words[i])).collect();
+    let clauses = Clauses::of(words, lexicon);
+    // A phrase ends where its compound does: not right before a content word it stands next to.
+    let whole_end = |i: usize| {
+        let cuts_compound = words.get(i + 1).is_some_and(|next| next.follows_closely && content[i + 1]);
+        !cuts_compound && lexicon.may_end_phrase(words, i)
+    };
+    let mut phrases = Vec::new();
+    for run in runs(words, &content, lexicon) {
+        let content_words: Vec<usize> = run.into_iter().filter(|&i| content[i]).collect();
+        for first in 0..content_words.len() {
+            for last in first..content_words.len().min(first + MAX_CONTENT_WORDS) {
+                let chosen = &content_words[first..=last];
+                let (a, b) = (chosen[0], chosen[chosen.len() - 1]);
+                if answer[words[a].start..words[b].end].chars().count() > MAX_PHRASE_CHARS {
+                    break;
+                }
+                if !whole_end(b) {
+                    continue;
+                }
+                let Some(start) = clauses.carried(words, a, b, &qualifiers, lexicon) else { continue };
+                let qualified = start < a;
+                let range = lead_start(&words[start], qualified, lexicon)..words[b].end;
+                let text = &answer[range.clone()];
+                if qualified && text.chars().count() > MAX_QUALIFIED_CHARS {
+                    continue;
+                }
+                phrases.push(Phrase {
+                    text,
+                    range,
+                    qualified,
+                    adjacent: chosen.windows(2).any(|pair| lexicon.adjacent(words, pair[0], pair[1])),
+                    content: chosen.to_vec(),
+                });
+            }
+        }
+    }
+    phrases.sort_by_key(|p| (p.range.start, p.range.end));
+    phrases
+}
+
+/// Where a phrase's quote begins in its first word: after a French or Italian
+/// elided article or pronoun ("l'école" quotes "école"), unless the word is
+/// its negation ("n'est").
+fn lead_start(word: &Word, is_qualifier: bool, lexicon: &Lexicon) -> usize {
+    if is_qualifier || !matches!(lexicon.language(), Language::Fr | Language::It) {
+        return word.start;
+    }
+    let elided = word.normalized.split_once('\'').is_some_and(|(head, tail)| !tail.is_empty() && lexicon.is_edge_word(head));
+    match word.text.char_indices().find(|(_, c)| matches!(c, '\'' | '’')) {
+        Some((at, c)) if elided => word.start + at + c.len_utf8(),
+        _ => word.start,
+    }
+}
+
+/// Where each word's clause and stretch (between punctuation) begin.
+struct Clauses {
+    clause_start: Vec<usize>,
+    stretch_start: Vec<usize>,
+    clause_end: Vec<usize>,
+    reach: Reach,
+}
+
+impl Clauses {
+    fn of(words: &[Word], lexicon: &Lexicon) -> Clauses {
+        let (mut clause_start, mut stretch_start) = (vec![0; words.len()], vec![0; words.len()]);
+        for i in 1..words.len() {
+            clause_start[i] = if lexicon.begins_clause(words, i) { i } else { clause_start[i - 1] };
+            stretch_start[i] = if words[i].follows_closely { stretch_start[i - 1] } else { i };
+        }
+        let mut clause_end = vec![words.len(); words.len()];
+        for i in (0..words.len().saturating_sub(1)).rev() {
+            clause_end[i] = if clause_start[i + 1] == i + 1 { i + 1 } else { clause_end[i + 1] };
+        }
+        Clauses { clause_start, stretch_start, clause_end, reach: reach(lexicon.language()) }
+    }
+
+    /// The word a quote of content words `a..=b` must begin at to carry every
+    /// negation and modal that reaches them; `None` when it cannot: one too
+    /// far before them, or one in the clause before that reaches them across
+    /// the break ("I *don't* know but tools are slow"), one after them (German,
+    /// French, a Japanese ending).
+    fn carried(&self, words: &[Word], a: usize, b: usize, qualifiers: &[Option<Qualifier>], lexicon: &Lexicon) -> Option<usize> {
+        let near = self.stretch_start[a].max(a.saturating_sub(NEAR_WORDS));
+        let from = self.clause_start[a].min(near);
+        let mut start = a;
+        if let Some(q) = (from..a).find(|&q| qualifiers[q].is_some()) {
+            if q < self.clause_start[a] || a - q - 1 > MAX_QUALIFIER_GAP {
+                return None;
+            }
+            start = q;
+        }
+        // German and French: a negation later in the clause reaches back ("ich finde das Bild nicht"),
+        // and a modal right after belongs to the phrase ("..., dass man Radwege bauen sollte");
+        // a quote would end on it, so another phrase is chosen.
+        if self.reach == Reach::Clause {
+            let negated_later = (b + 1..self.clause_end[b]).any(|q| qualifiers[q] == Some(Qualifier::Negation));
+            let modal_next = words.get(b + 1).is_some_and(|next| next.follows_closely) && qualifiers.get(b + 1) == Some(&Some(Qualifier::Modal));
+            if negated_later || modal_next {
+                return None;
+            }
+        }
+        if lexicon.negated_after(words, b) {
+            return None;
+        }
+        Some(start)
+    }
+}
+
 #[derive(Debug)]
 struct Candidate<'a> {
     text: &'a str,
@@ -53,11 +215,13 @@ struct Candidate<'a> {
 /// no content word the interviewer has not probed already).
 pub fn telling_phrases<'a>(answer: &'a str, lexicon: &Lexicon, named: &Named) -> Vec<&'a str> {
     let words = words(answer);
-    let content: Vec<bool> = words.iter().map(|w| lexicon.is_content(w)).collect();
     let stems: Vec<String> = words.iter().map(|w| lexicon.stem(w)).collect();
+    let phrases = phrases_of(answer, &words, lexicon);
     let mut counts: HashMap<&str, usize> = HashMap::new();
-    for (stem, _) in stems.iter().zip(&content).filter(|(_, content)| **content) {
-        *counts.entry(stem).or_default() += 1;
+    for (i, stem) in stems.iter().enumerate() {
+        if lexicon.is_content(&words[i]) {
+            *counts.entry(stem).or_default() += 1;
+        }
     }
     let weight = |i: usize| {
         let stem = stems[i].as_str();
@@ -73,40 +237,28 @@ pub fn telling_phrases<'a>(answer: &'a str, lexicon: &Lexicon, named: &Named) ->
         }
         weight
     };
-
-    let mut candidates = Vec::new();
-    for run in runs(&words, &content, lexicon) {
-        let content_words: Vec<usize> = run.into_iter().filter(|&i| content[i]).collect();
-        for first in 0..content_words.len() {
-            for last in first..content_words.len().min(first + MAX_CONTENT_WORDS) {
-                let chosen = &content_words[first..=last];
-                let (start, end) = (words[chosen[0]].start, words[chosen[chosen.len() - 1]].end);
-                let text = &answer[start..end];
-                if text.chars().count() > MAX_PHRASE_CHARS {
-                    break;
-                }
-                if chosen.iter().all(|&i| named.by_probes.contains(&stems[i])) || !lexicon.may_end_phrase(&words, chosen[chosen.len() - 1]) {
-                    continue;
-                }
-                candidates.push(Candidate {
-                    text,
-                    adjacent: chosen.windows(2).any(|pair| lexicon.adjacent(&words, pair[0], pair[1])),
-                    weight: chosen.iter().map(|&i| weight(i)).sum::<f64>() * LENGTH_FACTORS[chosen.len() - 1],
-                    start,
-                });
-            }
-        }
-    }
+    let mut candidates: Vec<Candidate> = phrases
+        .iter()
+        // A quote names the place it was said: its first occurrence in the answer.
+        .filter(|p| answer.find(p.text) == Some(p.range.start))
+        .filter(|p| !p.content.iter().all(|&i| named.by_probes.contains(&stems[i])))
+        .map(|p| Candidate {
+            text: p.text,
+            adjacent: p.adjacent,
+            weight: p.content.iter().map(|&i| weight(i)).sum::<f64>() * LENGTH_FACTORS[p.content.len() - 1],
+            start: p.range.start,
+        })
+        .collect();
     candidates.sort_by(|a, b| {
         b.adjacent.cmp(&a.adjacent).then(b.weight.total_cmp(&a.weight)).then(a.start.cmp(&b.start))
     });
-    let mut phrases: Vec<&str> = Vec::new();
+    let mut texts: Vec<&str> = Vec::new();
     for candidate in candidates {
-        if !phrases.contains(&candidate.text) {
-            phrases.push(candidate.text);
+        if !texts.contains(&candidate.text) {
+            texts.push(candidate.text);
         }
     }
-    phrases
+    texts
 }
 
 /// Longer words weigh more, up to a point; a Japanese character counts twice
