@@ -43,7 +43,7 @@ pub fn dropped_qualifier<'a>(answer: &'a str, quote: &str, language: Language) -
     }
     if reach(language) == Reach::Clause {
         let clause_end = (last + 1..words.len()).find(|&k| lexicon.begins_clause(&words, k)).unwrap_or(words.len());
-        let negation = (last + 1..clause_end).find(|&j| lexicon.qualifier(&words, j) == Some(Qualifier::Negation));
+        let negation = (last + 1..clause_end).find(|&j| lexicon.negates_back(&words, j));
         let modal = Some(last + 1).filter(|&j| j < clause_end && lexicon.qualifier(&words, j) == Some(Qualifier::Modal));
         if let Some(j) = negation.or(modal) {
             return Some(words[j].text);

@@ -75,6 +75,17 @@ pub fn negations(language: Language) -> &'static [&'static str] {
     }
 }
 
+/// Negations that reach only the words right after them, even where others
+/// reach the whole clause: "ohne Umweltstandards", "keine Lösung", "sans
+/// contrôle", "aucun intérêt".
+pub fn local_negations(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::De => &["kein", "keine", "keinem", "keinen", "keiner", "keinerlei", "keines", "nein", "ohne"],
+        Language::Fr => &["aucun", "aucune", "non", "nul", "nulle", "sans"],
+        _ => &[],
+    }
+}
+
 /// Modal verbs: "should build more parks" is not "build more parks".
 pub fn modals(language: Language) -> &'static [&'static str] {
     match language {

@@ -119,6 +119,15 @@ impl Lexicon {
         (self.is_modal(word) || pair_of(fw::modal_pairs(self.language))).then_some(Qualifier::Modal)
     }
 
+    /// Whether `words[i]` negates words before it in its clause too: German
+    /// `nicht`, French `pas` (not `ohne`, `kein`, `sans`, which reach only
+    /// what follows them).
+    pub fn negates_back(&self, words: &[Word], i: usize) -> bool {
+        fw::reach(self.language) == fw::Reach::Clause
+            && self.qualifier(words, i) == Some(Qualifier::Negation)
+            && fw::local_negations(self.language).binary_search(&words[i].normalized.as_str()).is_err()
+    }
+
     /// Whether a new clause begins at `words[i]`: after punctuation, at a
     /// connective that opens a clause ("but", "because", "aber", "mais"), or at
     /// "and"/"or" before a subject pronoun ("and I"). A negation right before the
@@ -172,10 +181,14 @@ impl Lexicon {
         }
     }
 
-    /// Whether a phrase may end after `words[i]`. Not in the middle of a
-    /// Japanese word: a kanji stem that goes on in kana ("近い", "選びました")
+    /// Whether a phrase may end after `words[i]`. Not on an English
+    /// possessive, not in the middle of a Japanese word: a kanji stem that goes on in kana ("近い", "選びました")
     /// ends only where a particle or the copula follows it ("送料が", "便利な").
     pub fn may_end_phrase(&self, words: &[Word], i: usize) -> bool {
+        // An English possessive modifies what follows it: "student's" (t test).
+        if self.language == Language::En && (words[i].normalized.ends_with("'s") || words[i].normalized.ends_with("s'")) {
+            return false;
+        }
         const PARTICLES: [char; 14] = ['の', 'が', 'を', 'に', 'で', 'は', 'と', 'も', 'へ', 'や', 'か', 'よ', 'な', 'だ'];
         match words.get(i + 1) {
             Some(next) if self.language == Language::Ja && words[i].script == Script::Han => {
@@ -304,16 +317,33 @@ fn fillers(language: Language) -> &'static [&'static str] {
     }
 }
 
-/// Short words a phrase may hold between two content words: prepositions of a
-/// noun phrase, articles, possessives ("frais *de* livraison", "answered *every*
+/// Short words a phrase may hold between two content words (besides a
+/// negation or modal: "economy *can't* continue"): prepositions, articles, possessives ("frais *de* livraison", "answered *every*
 /// question", "最後*の*段階"); never at a phrase's ends. Normalized.
 fn joiners(language: Language) -> &'static [&'static str] {
     match language {
-        Language::En => &["of", "the", "a", "an", "every", "my", "our", "their", "your", "his", "her"],
-        Language::Fr => &["de", "du", "des", "à", "la", "le", "les", "un", "une", "mon", "ma", "mes", "notre", "nos", "leur", "leurs", "chaque"],
-        Language::Es => &["de", "del", "el", "la", "los", "las", "un", "una", "mi", "mis", "nuestro", "nuestra", "su", "sus", "cada"],
-        Language::It => &["di", "del", "della", "dei", "delle", "dello", "degli", "il", "lo", "la", "i", "gli", "le", "un", "una", "mio", "mia", "nostro", "nostra", "ogni"],
-        Language::De => &["der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "mein", "meine", "unser", "unsere", "jeden", "jede", "jedes"],
+        Language::En => &[
+            "of", "the", "a", "an", "every", "my", "our", "their", "your", "his", "her", "own", "in", "on", "at", "for",
+            "with", "to", "from", "about", "by", "into",
+        ],
+        Language::Fr => &[
+            "de", "du", "des", "à", "la", "le", "les", "un", "une", "mon", "ma", "mes", "notre", "nos", "leur", "leurs",
+            "chaque", "en", "pour", "sur", "avec", "dans", "par", "au", "aux",
+        ],
+        Language::Es => &[
+            "de", "del", "el", "la", "los", "las", "un", "una", "mi", "mis", "nuestro", "nuestra", "su", "sus", "cada",
+            "en", "con", "para", "por", "al", "a", "sobre",
+        ],
+        Language::It => &[
+            "di", "del", "della", "dei", "delle", "dello", "degli", "il", "lo", "la", "i", "gli", "le", "un", "una",
+            "mio", "mia", "nostro", "nostra", "ogni", "a", "al", "alla", "in", "nel", "nella", "per", "con", "da", "dal",
+            "dalla", "su", "sul", "sulla",
+        ],
+        Language::De => &[
+            "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "mein", "meine", "unser",
+            "unsere", "jeden", "jede", "jedes", "für", "mit", "von", "vom", "zum", "zur", "im", "in", "auf", "am", "an",
+            "aus", "bei", "beim", "nach", "über", "unter",
+        ],
         Language::El => &["του", "τησ", "των", "το", "τα", "η", "ο", "οι", "ενα", "μια", "καθε"],
         Language::He => &["של"],
         Language::Ja => &["の"],

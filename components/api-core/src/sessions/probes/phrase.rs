@@ -102,7 +102,7 @@ fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec
         !cuts_compound && lexicon.may_end_phrase(words, i)
     };
     let mut phrases = Vec::new();
-    for run in runs(words, &content, lexicon) {
+    for run in runs(words, &content, &qualifiers, lexicon) {
         let content_words: Vec<usize> = run.into_iter().filter(|&i| content[i]).collect();
         for first in 0..content_words.len() {
             for last in first..content_words.len().min(first + MAX_CONTENT_WORDS) {
@@ -190,7 +190,7 @@ impl Clauses {
         // and a modal right after belongs to the phrase ("..., dass man Radwege bauen sollte");
         // a quote would end on it, so another phrase is chosen.
         if self.reach == Reach::Clause {
-            let negated_later = (b + 1..self.clause_end[b]).any(|q| qualifiers[q] == Some(Qualifier::Negation));
+            let negated_later = (b + 1..self.clause_end[b]).any(|q| lexicon.negates_back(words, q));
             let modal_next = words.get(b + 1).is_some_and(|next| next.follows_closely) && qualifiers.get(b + 1) == Some(&Some(Qualifier::Modal));
             if negated_later || modal_next {
                 return None;
@@ -275,9 +275,9 @@ fn word_weight(word: &Word) -> f64 {
 /// Runs of content words, each word following the one before closely, with up
 /// to two joiners allowed between two content words ("answered *every*
 /// question", "coût *de la* livraison"). Word indices, in order.
-fn runs(words: &[Word], content: &[bool], lexicon: &Lexicon) -> Vec<Vec<usize>> {
+fn runs(words: &[Word], content: &[bool], qualifiers: &[Option<Qualifier>], lexicon: &Lexicon) -> Vec<Vec<usize>> {
     let closely = |i: usize| i < words.len() && words[i].follows_closely;
-    let joiner = |i: usize| closely(i) && !content[i] && lexicon.is_joiner(&words[i]);
+    let joiner = |i: usize| closely(i) && !content[i] && (lexicon.is_joiner(&words[i]) || qualifiers[i].is_some());
     let mut runs = Vec::new();
     let mut i = 0;
     while i < words.len() {
