@@ -86,44 +86,50 @@ fn judging_words(language: Language) -> &'static [&'static str] {
             "fair", "fantastic", "fear", "fears", "feel", "feels", "frightening", "frustrated", "frustrating",
             "frustration", "fulfilling", "fun", "future", "glad", "good", "grateful", "great", "happy", "harmful",
             "hate", "hated", "hates", "helpful", "hope", "hopeful", "hopefully", "horrible", "important",
-            "impressed", "impressive", "irritating", "likely", "love", "loved", "loves", "nervous", "optimistic",
-            "overwhelming", "perfect", "pessimistic", "poor", "predict", "problematic", "proud", "rewarding",
-            "risky", "sad", "satisfying", "scared", "scary", "sceptical", "skeptical", "someday", "soon", "stressed",
-            "stressful", "surprised", "surprising", "tedious", "terrible", "threat", "threatened", "threatening",
-            "trust", "uncomfortable", "unethical", "unfair", "unhelpful", "unlikely", "upset", "useful", "useless",
-            "valuable", "weird", "will", "wish", "wonderful", "worried", "worries", "worry", "worrying", "worthless",
-            "wrong",
+            "impressed", "impressive", "irritating", "likely", "love", "loved", "loves", "must", "nervous",
+            "optimistic", "ought", "overwhelming", "perfect", "pessimistic", "poor", "predict", "problematic",
+            "proud", "rewarding", "risky", "sad", "satisfying", "scared", "scary", "sceptical", "should",
+            "shouldn't", "skeptical", "someday", "soon", "stressed", "stressful", "surprised", "surprising",
+            "tedious", "terrible", "threat", "threatened", "threatening", "trust", "uncomfortable", "unethical",
+            "unfair", "unhelpful", "unlikely", "upset", "useful", "useless", "valuable", "weird", "will", "wish",
+            "wonderful", "worried", "worries", "worry", "worrying", "worthless", "wrong",
         ],
         Language::De => &[
             "angst", "befürchte", "bestimmt", "enttäuschend", "enttäuscht", "erwarte", "fair", "falsch", "freue",
-            "froh", "frustrierend", "fürchte", "gefährlich", "gefällt", "genieße", "gerecht", "glücklich", "gut",
-            "hasse", "hoffe", "hoffentlich", "künftig", "liebe", "mag", "nervig", "notwendig", "nötig", "nützlich",
-            "problematisch", "schlecht", "schlimm", "schrecklich", "sinnlos", "sinnvoll", "sorge", "sorgen", "toll",
-            "traurig", "unfair", "ungerecht", "unwichtig", "vermutlich", "vertraue", "wahrscheinlich", "werden",
-            "wichtig", "wird", "wünsche", "wütend", "zukunft", "ärgerlich", "ärgert",
+            "froh", "frustrierend", "fürchte", "gefährlich", "gefährliche", "gefällt", "genieße", "gerecht",
+            "glücklich", "gut", "gute", "guten", "hasse", "hoffe", "hoffentlich", "künftig", "liebe", "mag", "muss",
+            "müssen", "müsste", "nervig", "notwendig", "notwendige", "nötig", "nötige", "nützlich", "problematisch",
+            "schlecht", "schlechte", "schlimm", "schrecklich", "sinnlos", "sinnvoll", "sinnvolle", "soll", "sollen",
+            "sollte", "sollten", "sorge", "sorgen", "toll", "traurig", "unfair", "ungerecht", "unwichtig",
+            "vermutlich", "vertraue", "wahrscheinlich", "werden", "wichtig", "wichtige", "wichtigen", "wird",
+            "wünsche", "wütend", "zukunft", "ärgerlich", "ärgert",
         ],
         Language::Fr => &[
             "absurde", "adore", "agaçant", "aime", "apprécie", "avenir", "bientôt", "confiance", "content", "crains",
-            "dangereuse", "dangereux", "devrait", "doit", "décevant", "déteste", "déçu", "déçue", "espère",
-            "essentiel", "essentielle", "faut", "frustrant", "futur", "génial", "heureuse", "heureux", "horrible",
-            "important", "importante", "inacceptable", "injuste", "inquiet", "inquiète", "inquiétant", "inutile",
-            "mauvais", "mauvaise", "nécessaire", "peur", "probablement", "problématique", "risque", "scandaleux",
-            "souhaite", "sûrement", "terrible", "triste", "utile", "énervant",
+            "dangereuse", "dangereuses", "dangereux", "devraient", "devrait", "devrions", "doit", "doivent",
+            "décevant", "déteste", "déçu", "déçue", "espère", "essentiel", "essentielle", "essentielles",
+            "essentiels", "faudrait", "faut", "frustrant", "futur", "génial", "heureuse", "heureux", "horrible",
+            "important", "importante", "importantes", "importants", "inacceptable", "injuste", "inquiet", "inquiète",
+            "inquiétant", "inquiétante", "inquiétants", "inutile", "inutiles", "mauvais", "mauvaise", "nécessaire",
+            "nécessaires", "peur", "probablement", "problématique", "risque", "scandaleux", "souhaite", "sûrement",
+            "terrible", "triste", "utile", "utiles", "énervant",
         ],
         Language::Es => &[
-            "confianza", "confío", "contento", "debe", "debería", "deberían", "decepcionado", "deseo", "encanta",
-            "enojado", "esencial", "espero", "feliz", "frustrante", "futuro", "genial", "gusta", "horrible",
-            "importante", "inaceptable", "injusto", "inútil", "justo", "mala", "malo", "miedo", "molesto",
-            "necesario", "odio", "ojalá", "peligrosa", "peligroso", "preocupa", "preocupada", "preocupado",
-            "probablemente", "pronto", "seguramente", "temo", "terrible", "triste", "vergüenza", "útil",
+            "confianza", "confío", "contento", "debe", "debemos", "deben", "debería", "deberían", "decepcionado",
+            "deseo", "encanta", "enojado", "esencial", "espero", "feliz", "frustrante", "futuro", "genial", "gusta",
+            "horrible", "importante", "importantes", "inaceptable", "injusta", "injusto", "inútil", "justa", "justo",
+            "mala", "malo", "miedo", "molesto", "necesaria", "necesario", "necesarios", "odio", "ojalá", "peligrosa",
+            "peligroso", "peligrosos", "preocupa", "preocupada", "preocupado", "probablemente", "pronto",
+            "seguramente", "temo", "terrible", "triste", "vergüenza", "útil", "útiles",
         ],
         Language::It => &[
-            "adoro", "apprezzo", "arrabbiato", "bella", "bello", "brutto", "contenta", "contento", "delusa",
-            "deluso", "deve", "dovrebbe", "essenziale", "fastidioso", "felice", "fiducia", "frustrante", "futuro",
-            "giusto", "importante", "ingiusto", "inutile", "necessario", "odio", "orribile", "ottimo", "paura",
-            "pericolosa", "pericoloso", "pessimo", "piace", "preoccupa", "preoccupata", "preoccupato", "presto",
-            "probabilmente", "rischio", "sbagliato", "sicuramente", "speriamo", "spero", "temo", "terribile",
-            "triste", "utile",
+            "adoro", "apprezzo", "arrabbiato", "bella", "bello", "bisogna", "brutto", "contenta", "contento",
+            "delusa", "deluso", "deve", "devono", "dobbiamo", "dovrebbe", "dovrebbero", "essenziale", "fastidioso",
+            "felice", "fiducia", "frustrante", "futuro", "giusta", "giusto", "importante", "importanti", "ingiusto",
+            "inutile", "necessari", "necessaria", "necessario", "odio", "orribile", "ottimo", "paura", "pericolosa",
+            "pericolosi", "pericoloso", "pessimo", "piace", "preoccupa", "preoccupata", "preoccupato", "presto",
+            "probabilmente", "rischio", "sbagliata", "sbagliato", "sicuramente", "speriamo", "spero", "temo",
+            "terribile", "triste", "utile", "utili",
         ],
         _ => &[],
     }
@@ -171,9 +177,7 @@ fn narrating_phrases(language: Language) -> &'static [&'static str] {
         Language::Fr => &[
             "l'année dernière", "l'autre jour", "la semaine dernière", "le mois dernier", "un jour", "une fois",
         ],
-        Language::Es => &[
-            "el año pasado", "el mes pasado", "el otro día", "la semana pasada", "un día", "una vez",
-        ],
+        Language::Es => &["el año pasado", "el mes pasado", "el otro día", "la semana pasada", "un día", "una vez"],
         Language::It => &[
             "il mese scorso", "l'altro giorno", "l'anno scorso", "la settimana scorsa", "un giorno", "una volta",
         ],
@@ -252,5 +256,52 @@ pub fn example_markers(language: Language) -> &'static [&'static str] {
         Language::Ar => &["أمس", "ذات مرة", "على سبيل المثال", "مؤخرا", "مثلا"],
         // Matched as written: Japanese has no spaces.
         Language::Ja => &["ある日", "たとえば", "一度", "例えば", "先日", "先月", "先週", "去年", "昨日", "最近"],
+    }
+}
+
+/// The words after which a past tense or participle tells a story, and how
+/// many words on it may follow: an English subject ("we tried"), the German,
+/// French, Spanish and Italian auxiliaries of the past ("habe … gekauft",
+/// "j'ai essayé", "hemos probado", "ho provato").
+pub fn past_auxiliaries(language: Language) -> (&'static [&'static str], usize) {
+    match language {
+        Language::En => (&["he", "i", "she", "they", "we", "you"], 2),
+        Language::De => (&[
+            "bin", "habe", "haben", "hast", "hat", "hatte", "hatten", "ist", "sind", "war", "waren", "wurde",
+            "wurden",
+        ], 8),
+        Language::Fr => (&["a", "ai", "as", "avez", "avons", "j'ai", "ont"], 2),
+        Language::Es => (&["ha", "había", "habíamos", "habían", "han", "has", "he", "hemos"], 2),
+        Language::It => (&["abbiamo", "avete", "ha", "hai", "hanno", "ho", "siamo", "sono", "è"], 2),
+        _ => (&[], 0),
+    }
+}
+
+/// English pasts that do not end in -ed.
+pub fn irregular_pasts() -> &'static [&'static str] {
+    &[
+        "became", "began", "bought", "brought", "built", "came", "chose", "did", "drove", "felt", "found", "gave",
+        "got", "had", "heard", "held", "kept", "knew", "left", "lost", "made", "meant", "met", "paid", "ran", "read",
+        "said", "sat", "saw", "sent", "spent", "spoke", "stood", "taught", "thought", "told", "took", "understood",
+        "was", "went", "were", "won", "wrote",
+    ]
+}
+
+/// The German separable prefixes a participle's ge- may follow ("ausgetauscht",
+/// "eingebaut"), and none.
+pub const GERMAN_PREFIXES: [&str; 17] =
+    ["", "ab", "an", "auf", "aus", "bei", "ein", "fest", "her", "hin", "los", "mit", "nach", "um", "vor", "weg", "zu"];
+
+/// What a comparison is built of beyond its words: the words of degree before
+/// a comparative ("much", "viel"; Romance "plus", "más", "più") and what
+/// follows it ("als"; "que", "di", "che").
+pub fn comparison_frames(language: Language) -> Option<(&'static [&'static str], &'static [&'static str])> {
+    match language {
+        Language::En => Some((&["bit", "even", "far", "lot", "much", "slightly", "way"], &[])),
+        Language::De => Some((&["etwas", "noch", "viel", "weit"], &["als"])),
+        Language::Fr => Some((&["aussi", "moins", "plus"], &["que"])),
+        Language::Es => Some((&["menos", "más", "tan"], &["como", "que"])),
+        Language::It => Some((&["meno", "più"], &["che", "dei", "del", "della", "delle", "dello", "di"])),
+        _ => None,
     }
 }

@@ -345,11 +345,80 @@ mod tests {
     fn joiners_link_content_words_in_each_language() {
         assert_eq!(best(Language::Fr, "Les frais de livraison cachés, à la fin.", "Pourquoi ?", &[]).as_deref(), Some("frais de livraison cachés"));
         assert_eq!(best(Language::Ja, "最後のステップで送料が表示されると、買うのをやめます。", "なぜですか？", &[]).as_deref(), Some("最後のステップ"));
-        assert_eq!(best(Language::De, "Versteckte Versandkosten im letzten Schritt.", "Warum?", &[]).as_deref(), Some("Versteckte Versandkosten"));
+        assert_eq!(
+            best(Language::De, "Versteckte Versandkosten im letzten Schritt.", "Warum?", &[]).as_deref(),
+            Some("Versteckte Versandkosten im letzten Schritt")
+        );
         assert_eq!(best(Language::Ru, "Скрытые расходы на доставку в самом конце.", "Почему?", &[]).as_deref(), Some("Скрытые расходы"));
         // Never half a Japanese word: 近 goes on in kana (近い), 選 too (選びました).
         assert_eq!(best(Language::Ja, "職場に一番近いところを選びました。", "なぜですか？", &[]).as_deref(), Some("職場"));
         // Two Japanese words linked by の stand together, as two adjacent words do elsewhere.
         assert_eq!(best(Language::Ja, "見学の時に園長先生が答えてくれました。", "なぜですか？", &[]).as_deref(), Some("見学の時"));
+    }
+
+    /// Per language: an answer, and the phrase a probe quotes (`None`: nothing
+    /// can be quoted without changing what was said).
+    const NEGATIONS: &[(Language, &str, Option<&str>)] = &[
+        (Language::En, "I can't find a good reference image.", Some("can't find a good reference image")),
+        (Language::En, "It no longer needs human oversight.", Some("no longer needs human oversight")),
+        (Language::En, "I never use the voice feature.", Some("never use the voice feature")),
+        (Language::En, "I hardly touch the mixing plugins.", Some("hardly touch the mixing plugins")),
+        (Language::En, "The tool is not currently advanced enough.", Some("not currently advanced")),
+        (Language::En, "I don't think it will replace composers.", Some("don't think it will replace composers")),
+        (Language::En, "We should build more bike lanes.", Some("should build more bike lanes")),
+        (Language::En, "I dont trust the summaries", Some("dont trust the summaries")),
+        (Language::En, "I don't mind but slow exports annoy me.", Some("exports annoy")),
+        (Language::En, "It is not only faster tooling.", Some("faster tooling")),
+        (Language::De, "Ich finde kein gutes Referenzbild.", Some("kein gutes Referenzbild")),
+        (Language::De, "Das Werkzeug funktioniert nicht.", None),
+        (Language::De, "Ich mag das neue Layout nicht, aber die Farben sind schön.", Some("Farben")),
+        (Language::De, "Wir fahren nie mit dem Zug.", Some("nie mit dem Zug")),
+        (Language::De, "Inlandsflüge müssen verboten werden.", Some("Inlandsflüge müssen verboten")),
+        (Language::De, "Importe ohne Umweltstandards verbieten.", Some("Importe ohne Umweltstandards verbieten")),
+        (Language::Fr, "Je ne trouve pas de bonne image de référence.", Some("ne trouve pas de bonne image de référence")),
+        (Language::Fr, "J'ai pas le temps de tout vérifier.", Some("pas le temps de tout vérifier")),
+        (Language::Fr, "L'outil n'est plus assez précis.", Some("n'est plus assez précis")),
+        (Language::Fr, "Il faut interdire la reconnaissance faciale.", Some("faut interdire la reconnaissance faciale")),
+        (Language::Fr, "L'école publique manque de moyens.", Some("école publique manque de moyens")),
+        (Language::Es, "No encuentro una buena imagen de referencia.", Some("No encuentro una buena imagen de referencia")),
+        (Language::Es, "Ya no necesita supervisión humana.", Some("no necesita supervisión humana")),
+        (Language::Es, "Nunca uso la función de voz.", Some("Nunca uso la función de voz")),
+        (Language::Es, "Apenas uso los complementos.", Some("Apenas uso los complementos")),
+        (Language::Es, "Hay que definir los textos de los carteles.", Some("Hay que definir los textos")),
+        (Language::Es, "Sin embargo, la marcha fue pacífica.", Some("marcha fue pacífica")),
+        // Italian: written by hand (no real Italian answers were found).
+        (Language::It, "Non trovo una buona immagine di riferimento.", Some("Non trovo una buona immagine di riferimento")),
+        (Language::It, "Non ha più bisogno di supervisione umana.", Some("Non ha più bisogno di supervisione umana")),
+        (Language::It, "Non uso mai la funzione vocale.", Some("Non uso mai la funzione vocale")),
+        (Language::It, "Il comune dovrebbe costruire piste ciclabili.", Some("dovrebbe costruire piste ciclabili")),
+        (Language::It, "Lavoriamo senza supervisione umana.", Some("senza supervisione umana")),
+        (Language::It, "L'asilo nido è vicino all'ufficio.", Some("asilo nido")),
+        (Language::Ja, "送料は問題ないです。", Some("送料")),
+        (Language::Ru, "Я не нашёл хорошую картинку.", Some("не нашёл хорошую картинку")),
+    ];
+
+    #[test]
+    fn negations_and_modals_stay_with_their_phrase_in_each_language() {
+        for (language, answer, expected) in NEGATIONS {
+            assert_eq!(best(*language, answer, "?", &[]).as_deref(), *expected, "{language}: {answer}");
+            for phrase in whole_phrases(answer, *language) {
+                assert_eq!(&answer[phrase.range.clone()], phrase.text);
+                assert_eq!(super::super::audit::dropped_qualifier(answer, phrase.text, *language), None, "{language}: {phrase:?}");
+                assert_eq!(super::super::audit::edge_fault(phrase.text, *language), None, "{language}: {phrase:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_phrase_ends_where_its_compound_does() {
+        let phrases: Vec<&str> = whole_phrases("AI is capable of making a high quality video", Language::En).iter().map(|p| p.text).collect();
+        assert!(phrases.contains(&"high quality video"), "{phrases:?}");
+        assert!(!phrases.iter().any(|p| p.ends_with("high") || p.ends_with("quality")), "{phrases:?}");
+        assert!(!phrases.iter().any(|p| p.ends_with("student's")));
+        let degree = whole_phrases("It helped me refine my own perspective somewhat.", Language::En);
+        assert!(degree.iter().all(|p| !p.text.ends_with("somewhat")), "{degree:?}");
+        assert!(degree.iter().any(|p| p.text == "refine my own perspective"), "{degree:?}");
+        let connective = whole_phrases("It saves time, therefore a better output.", Language::En);
+        assert!(connective.iter().all(|p| !p.text.starts_with("therefore")), "{connective:?}");
     }
 }
