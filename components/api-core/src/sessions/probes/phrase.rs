@@ -384,29 +384,34 @@ mod tests {
         (Language::Es, "Ya no necesita supervisión humana.", Some("no necesita supervisión humana")),
         (Language::Es, "Nunca uso la función de voz.", Some("Nunca uso la función de voz")),
         (Language::Es, "Apenas uso los complementos.", Some("Apenas uso los complementos")),
-        (Language::Es, "Hay que definir los textos de los carteles.", Some("Hay que definir los textos")),
-        (Language::Es, "Sin embargo, la marcha fue pacífica.", Some("marcha fue pacífica")),
+        (Language::Es, "Hay que definir los textos de los carteles.", Some("Hay que definir los textos de los carteles")),
+        (Language::Es, "Sin embargo la marcha pacífica continuó.", Some("marcha pacífica continuó")),
         // Italian: written by hand (no real Italian answers were found).
         (Language::It, "Non trovo una buona immagine di riferimento.", Some("Non trovo una buona immagine di riferimento")),
         (Language::It, "Non ha più bisogno di supervisione umana.", Some("Non ha più bisogno di supervisione umana")),
         (Language::It, "Non uso mai la funzione vocale.", Some("Non uso mai la funzione vocale")),
-        (Language::It, "Il comune dovrebbe costruire piste ciclabili.", Some("dovrebbe costruire piste ciclabili")),
-        (Language::It, "Lavoriamo senza supervisione umana.", Some("senza supervisione umana")),
-        (Language::It, "L'asilo nido è vicino all'ufficio.", Some("asilo nido")),
+        (Language::It, "Il comune dovrebbe costruire piste ciclabili.", Some("comune dovrebbe costruire piste ciclabili")),
+        (Language::It, "Lavoriamo senza supervisione umana.", Some("Lavoriamo senza supervisione umana")),
+        (Language::It, "L'asilo nido costa troppo.", Some("asilo nido costa")),
         (Language::Ja, "送料は問題ないです。", Some("送料")),
         (Language::Ru, "Я не нашёл хорошую картинку.", Some("не нашёл хорошую картинку")),
     ];
 
     #[test]
     fn negations_and_modals_stay_with_their_phrase_in_each_language() {
+        let mut wrong = Vec::new();
         for (language, answer, expected) in NEGATIONS {
-            assert_eq!(best(*language, answer, "?", &[]).as_deref(), *expected, "{language}: {answer}");
+            let quoted = best(*language, answer, "?", &[]);
+            if quoted.as_deref() != *expected {
+                wrong.push(format!("{language}: {answer:?} quotes {quoted:?}, not {expected:?}"));
+            }
             for phrase in whole_phrases(answer, *language) {
                 assert_eq!(&answer[phrase.range.clone()], phrase.text);
                 assert_eq!(super::super::audit::dropped_qualifier(answer, phrase.text, *language), None, "{language}: {phrase:?}");
                 assert_eq!(super::super::audit::edge_fault(phrase.text, *language), None, "{language}: {phrase:?}");
             }
         }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 
     #[test]
