@@ -147,6 +147,45 @@ pub fn not_negating(language: Language) -> &'static [(&'static str, &'static str
     }
 }
 
+/// Words that only look like a negation after the word before them:
+/// "whether *or not*", "ou *non*", "oder *nicht*".
+pub fn not_negating_after(language: Language) -> &'static [(&'static str, &'static str)] {
+    match language {
+        Language::En => &[("or", "not")],
+        Language::Fr => &[("ou", "non"), ("ou", "pas")],
+        Language::De => &[("oder", "nicht")],
+        Language::Es => &[("o", "no")],
+        Language::It => &[("o", "no"), ("o", "non")],
+        _ => &[],
+    }
+}
+
+/// Prepositions the stop-word lists leave out: like them, they never stand at
+/// a quote's edge ("*entre* grandes puissances").
+pub fn prepositions(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "along", "among", "amongst", "behind", "beside", "beyond", "concerning", "despite", "except",
+            "including", "near", "onto", "regarding", "throughout", "till", "toward", "towards", "unto", "upon",
+            "whilst", "within",
+        ],
+        Language::Fr => &[
+            "chez", "contre", "depuis", "durant", "dès", "entre", "envers", "hors", "jusqu", "malgré", "outre",
+            "parmi", "pendant", "selon", "sous", "vers", "via",
+        ],
+        Language::Es => &["bajo", "excepto", "hacia", "mediante", "salvo", "según", "tras"],
+        Language::De => &[
+            "ab", "außerhalb", "entlang", "gegenüber", "innerhalb", "je", "laut", "neben", "per", "pro", "samt",
+            "seit", "statt", "trotz", "wegen",
+        ],
+        Language::It => &[
+            "circa", "dopo", "durante", "entro", "fra", "lungo", "mediante", "oltre", "presso", "sopra", "sotto",
+            "tramite", "verso",
+        ],
+        _ => &[],
+    }
+}
+
 /// Adverbs of degree: they qualify a word and say nothing of their own, so a
 /// quote never begins or ends on one ("perspective *somewhat*").
 pub fn degree_adverbs(language: Language) -> &'static [&'static str] {

@@ -69,11 +69,13 @@ impl Lexicon {
     }
 
     /// A word that says nothing of its own and can never stand at a quote's
-    /// edge: a stop word, a filler, an adverb of degree or a connective.
+    /// edge: a stop word, a filler, an adverb of degree, a connective or a
+    /// preposition.
     pub fn is_edge_word(&self, normalized: &str) -> bool {
         self.is_stop_word(normalized)
             || self.degree_adverbs.binary_search(&normalized).is_ok()
             || self.connectives.binary_search(&normalized).is_ok()
+            || fw::prepositions(self.language).binary_search(&normalized).is_ok()
             || self.contraction_head(normalized).is_some_and(|head| self.is_edge_word(head))
     }
 
@@ -107,7 +109,8 @@ impl Lexicon {
         let word = words[i].normalized.as_str();
         let next = words.get(i + 1).filter(|next| next.follows_closely).map(|next| next.normalized.as_str());
         let pair_of = |pairs: &[(&str, &str)]| next.is_some_and(|next| pairs.contains(&(word, next)));
-        if pair_of(fw::not_negating(self.language)) {
+        let after = i.checked_sub(1).filter(|_| words[i].follows_closely).map(|before| (words[before].normalized.as_str(), word));
+        if pair_of(fw::not_negating(self.language)) || after.is_some_and(|pair| fw::not_negating_after(self.language).contains(&pair)) {
             return None;
         }
         let negates = self.negations.binary_search(&word).is_ok()

@@ -5,7 +5,8 @@
 //! connectives, negations and modals break a run, punctuation ends it; a short
 //! joiner may link two content words: "cost *of* delivery"), at most four
 //! content words and 60 characters, that does not stop inside a compound
-//! ("making a *high*" of "making a high quality video" is no phrase). It
+//! ("making a *high*" of "making a high quality video" is no phrase) nor begin
+//! inside a name ("*Diffusion* to iterate" of "Stable Diffusion"). It
 //! carries the negations and modals that reach it, at its start: those of its
 //! clause before it ("*can't* find a good reference image"), and those of the
 //! three words right before it. A phrase that cannot carry them (too far, or
@@ -101,6 +102,10 @@ fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec
         let cuts_compound = words.get(i + 1).is_some_and(|next| next.follows_closely && content[i + 1]);
         !cuts_compound && lexicon.may_end_phrase(words, i)
     };
+    // Nor does it begin inside a name ("Stable *Diffusion*"), where capitals tell names (not in German).
+    let capital = |i: usize| words[i].text.starts_with(char::is_uppercase);
+    let cased = matches!(lexicon.language(), Language::En | Language::Fr | Language::Es | Language::It);
+    let inside_name = |i: usize| cased && i > 0 && words[i].follows_closely && content[i - 1] && capital(i - 1) && capital(i);
     let mut phrases = Vec::new();
     for run in runs(words, &content, &qualifiers, lexicon) {
         let content_words: Vec<usize> = run.into_iter().filter(|&i| content[i]).collect();
@@ -111,7 +116,7 @@ fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec
                 if answer[words[a].start..words[b].end].chars().count() > MAX_PHRASE_CHARS {
                     break;
                 }
-                if !whole_end(b) {
+                if !whole_end(b) || inside_name(a) {
                     continue;
                 }
                 let Some(start) = clauses.carried(words, a, b, &qualifiers, lexicon) else { continue };

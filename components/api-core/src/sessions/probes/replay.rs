@@ -278,6 +278,11 @@ fn measure(source: &Source) -> Figures {
                 figures.replies_overlapping += overlapping as usize;
             }
             figures.moved_on_early += exchange.moved_on_early as usize;
+            if let Ok(path) = std::env::var("REPLAY_DUMP") {
+                use std::io::Write;
+                let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+                writeln!(file, "{}\t{}\t{}\t{:?}\t{:?}", source.file, exchange.interview, overlapping as u8, exchange.text, exchange.answer).unwrap();
+            }
             if exchange.reply != TurnKind::Probe {
                 continue;
             }
@@ -288,11 +293,6 @@ fn measure(source: &Source) -> Figures {
             }
             if std::env::var("REPLAY_SHOW").is_ok() && ((substantive && !overlapping) || exchange.quote.is_none()) {
                 println!("    SHOW {}: {:?} <- {:?}", exchange.interview, exchange.text, exchange.answer);
-            }
-            if let Ok(path) = std::env::var("REPLAY_DUMP") {
-                use std::io::Write;
-                let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
-                writeln!(file, "{}\t{}\t{}\t{:?}\t{:?}", source.file, exchange.interview, overlapping as u8, exchange.text, exchange.answer).unwrap();
             }
             let Some(quote) = &exchange.quote else { continue };
             figures.quoting += 1;
