@@ -269,6 +269,8 @@ fn fillers(language: Language) -> &'static [&'static str] {
             "one", "get", "got", "go", "went", "us", "i'm", "i've", "i'd", "i'll", "we're", "we've", "we'd", "that's",
             "there's", "it'd", "let's", "though", "anyway", "etc", "sure", "definitely", "especially", "every",
             "able", "yet", "since", "across", "however", "else", "per", "via", "around", "thank", "thanks", "please", "sorry",
+            // Contractions typed without their apostrophe.
+            "thats", "theres", "whats", "im", "ive", "youre", "theyre", "hes", "shes", "lets",
         ],
         Language::Fr => &[
             "oui", "non", "très", "vraiment", "aussi", "alors", "donc", "juste", "peu", "beaucoup", "trop", "plutôt",

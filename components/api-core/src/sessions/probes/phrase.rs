@@ -36,10 +36,10 @@ use std::ops::Range;
 const MAX_CONTENT_WORDS: usize = 4;
 const MAX_PHRASE_CHARS: usize = 60;
 /// A phrase that carries a negation or modal may be this long.
-const MAX_QUALIFIED_CHARS: usize = 75;
+const MAX_QUALIFIED_CHARS: usize = 65;
 /// The most words between a negation or modal and the phrase it reaches
 /// that a quote takes along ("don't *think I could ever* find ...").
-const MAX_QUALIFIER_GAP: usize = 4;
+const MAX_QUALIFIER_GAP: usize = 3;
 /// Words right before a phrase whose negation or modal reaches it whatever
 /// the connectives say (the same stretch between punctuation).
 const NEAR_WORDS: usize = super::audit::NEAR_WORDS;
@@ -381,7 +381,7 @@ mod tests {
         (Language::De, "Inlandsflüge müssen verboten werden.", Some("Inlandsflüge müssen verboten")),
         (Language::De, "Importe ohne Umweltstandards verbieten.", Some("Importe ohne Umweltstandards verbieten")),
         (Language::Fr, "Je ne trouve pas de bonne image de référence.", Some("ne trouve pas de bonne image de référence")),
-        (Language::Fr, "J'ai pas le temps de tout vérifier.", Some("pas le temps de tout vérifier")),
+        (Language::Fr, "J'ai pas le temps de tout vérifier.", Some("pas le temps")),
         (Language::Fr, "L'outil n'est plus assez précis.", Some("n'est plus assez précis")),
         (Language::Fr, "Il faut interdire la reconnaissance faciale.", Some("faut interdire la reconnaissance faciale")),
         (Language::Fr, "L'école publique manque de moyens.", Some("école publique manque de moyens")),
