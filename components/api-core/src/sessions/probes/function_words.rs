@@ -27,31 +27,34 @@ pub fn reach(language: Language) -> Reach {
 }
 
 /// Words that negate what they reach: "not", "never", "hardly", "without",
-/// "no (longer)". English contractions in `n't` and French `n'` are negations
+/// "no (longer)", and the words that say "not able" or "not there" ("unable",
+/// "impossible", "lack", "fehlt", "manque"). English contractions in `n't` and French `n'` are negations
 /// whatever the verb (see `Lexicon::qualifier`).
 pub fn negations(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
             "ain't", "aint", "aren't", "arent", "barely", "can't", "cannot", "cant", "couldnt", "didnt", "doesnt",
-            "dont", "hadnt", "hardly", "hasnt", "havent", "isnt", "neither", "never", "no", "nobody", "none",
-            "noone", "nor", "not", "nothing", "nowhere", "rarely", "scarcely", "seldom", "shouldnt", "wasnt",
-            "werent", "without", "wont", "wouldnt",
+            "dont", "fail", "failed", "failing", "fails", "hadnt", "hardly", "hasnt", "havent", "impossible",
+            "incapable", "isnt", "lack", "lacked", "lacking", "lacks", "neither", "never", "no", "nobody", "none",
+            "noone", "nor", "not", "nothing", "nowhere", "rarely", "scarcely", "seldom", "shouldnt", "unable",
+            "wasnt", "werent", "without", "wont", "wouldnt",
         ],
         Language::De => &[
-            "kaum", "kein", "keine", "keinem", "keinen", "keiner", "keinerlei", "keines", "nein", "nicht", "nichts",
-            "nie", "niemals", "niemand", "nirgends", "nirgendwo", "ohne", "weder",
+            "fehlen", "fehlt", "fehlte", "fehlten", "kaum", "kein", "keine", "keinem", "keinen", "keiner",
+            "keinerlei", "keines", "mangelt", "nein", "nicht", "nichts", "nie", "niemals", "niemand", "nirgends",
+            "nirgendwo", "ohne", "unfähig", "unmöglich", "weder",
         ],
         Language::Fr => &[
-            "aucun", "aucune", "aucunement", "guère", "jamais", "ne", "ni", "non", "nul", "nulle", "nullement",
-            "pas", "rien", "sans",
+            "aucun", "aucune", "aucunement", "guère", "impossible", "incapable", "incapables", "jamais", "manque",
+            "manquent", "ne", "ni", "non", "nul", "nulle", "nullement", "pas", "rien", "sans",
         ],
         Language::Es => &[
-            "apenas", "jamás", "nada", "nadie", "ni", "ninguna", "ningunas", "ninguno", "ningunos", "ningún", "no",
-            "nunca", "sin", "tampoco",
+            "apenas", "falta", "faltan", "imposible", "incapaz", "jamás", "nada", "nadie", "ni", "ninguna",
+            "ningunas", "ninguno", "ningunos", "ningún", "no", "nunca", "sin", "tampoco",
         ],
         Language::It => &[
-            "mai", "mica", "neanche", "nemmeno", "neppure", "nessun", "nessuna", "nessuno", "niente", "no", "non",
-            "nulla", "né", "senza",
+            "impossibile", "incapace", "mai", "manca", "mancano", "mica", "neanche", "nemmeno", "neppure", "nessun",
+            "nessuna", "nessuno", "niente", "no", "non", "nulla", "né", "senza",
         ],
         Language::Ru => &[
             "без", "не", "нельзя", "нет", "ни", "нигде", "никак", "никогда", "никого", "никто", "ничего", "ничто",
@@ -80,8 +83,14 @@ pub fn negations(language: Language) -> &'static [&'static str] {
 /// contrôle", "aucun intérêt".
 pub fn local_negations(language: Language) -> &'static [&'static str] {
     match language {
-        Language::De => &["kein", "keine", "keinem", "keinen", "keiner", "keinerlei", "keines", "nein", "ohne"],
-        Language::Fr => &["aucun", "aucune", "non", "nul", "nulle", "sans"],
+        Language::De => &[
+            "fehlen", "fehlt", "fehlte", "fehlten", "kein", "keine", "keinem", "keinen", "keiner", "keinerlei",
+            "keines", "mangelt", "nein", "ohne", "unfähig", "unmöglich",
+        ],
+        Language::Fr => &[
+            "aucun", "aucune", "impossible", "incapable", "incapables", "manque", "manquent", "non", "nul", "nulle",
+            "sans",
+        ],
         _ => &[],
     }
 }
@@ -203,9 +212,9 @@ pub fn degree_adverbs(language: Language) -> &'static [&'static str] {
         Language::De => &[
             "absolut", "beinahe", "besonders", "bisschen", "durchaus", "eher", "einigermaßen", "enorm", "etwas",
             "extrem", "fast", "ganz", "gar", "genug", "größtenteils", "höchst", "mehr", "meisten", "nahezu", "recht",
-            "relativ", "sehr", "stark", "super", "teilweise", "total", "ungemein", "unglaublich", "vergleichsweise",
-            "viel", "vollkommen", "völlig", "weitgehend", "wenig", "weniger", "wirklich", "ziemlich", "zu",
-            "zutiefst", "äußerst", "überaus",
+            "relativ", "sehr", "stark", "super", "teilweise", "total", "unbedingt", "ungemein", "unglaublich",
+            "vergleichsweise", "vermehrt", "verstärkt", "viel", "vollkommen", "völlig", "weitgehend", "wenig",
+            "weniger", "wirklich", "ziemlich", "zu", "zutiefst", "äußerst", "überaus",
         ],
         Language::Fr => &[
             "absolument", "assez", "autant", "beaucoup", "carrément", "complètement", "davantage", "entièrement",
@@ -243,12 +252,12 @@ pub fn connectives(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
             "accordingly", "additionally", "also", "alternatively", "although", "and", "anyhow", "anyway", "as",
-            "because", "besides", "cause", "consequently", "conversely", "cuz", "eg", "either", "etc", "finally",
-            "firstly", "furthermore", "hence", "however", "ie", "if", "instead", "lastly", "likewise", "meanwhile",
-            "moreover", "namely", "nevertheless", "nonetheless", "nor", "or", "otherwise", "overall", "plus",
-            "regardless", "secondly", "similarly", "since", "so", "still", "subsequently", "then", "thereby",
-            "therefore", "thirdly", "though", "thus", "ultimately", "unless", "until", "whereas", "whereby",
-            "whether", "while", "yet",
+            "because", "besides", "cause", "consequently", "conversely", "cuz", "eg", "either", "essentially", "etc",
+            "finally", "firstly", "furthermore", "hence", "however", "ie", "if", "indeed", "instead", "lastly",
+            "likewise", "meanwhile", "moreover", "namely", "nevertheless", "nonetheless", "nor", "or", "otherwise",
+            "overall", "plus", "regardless", "secondly", "similarly", "since", "so", "specifically", "still",
+            "subsequently", "then", "thereby", "therefore", "thirdly", "though", "thus", "ultimately", "unless",
+            "until", "whereas", "whereby", "whether", "while", "yet",
         ],
         Language::De => &[
             "aber", "allerdings", "also", "andererseits", "außerdem", "bevor", "beziehungsweise", "bzw", "dabei",
@@ -259,20 +268,21 @@ pub fn connectives(language: Language) -> &'static [&'static str] {
             "zwar",
         ],
         Language::Fr => &[
-            "ainsi", "alors", "aussi", "bref", "car", "cependant", "comme", "d'ailleurs", "donc", "enfin", "ensuite",
-            "et", "etc", "lorsque", "mais", "notamment", "néanmoins", "or", "ou", "parce", "pourtant", "puis",
-            "puisque", "quand", "quoique", "sinon", "soit", "tandis", "toutefois",
+            "abord", "afin", "ainsi", "alors", "aussi", "bref", "car", "cependant", "certes", "comme", "d'ailleurs",
+            "donc", "enfin", "ensuite", "et", "etc", "lorsque", "mais", "notamment", "néanmoins", "or", "ou",
+            "parce", "pourtant", "puis", "puisque", "quand", "quoique", "sinon", "soit", "tandis", "toutefois",
+            "voire", "également",
         ],
         Language::Es => &[
             "además", "asimismo", "así", "aunque", "cuando", "e", "embargo", "encima", "entonces", "etc",
-            "finalmente", "incluso", "luego", "mientras", "o", "obstante", "pero", "porque", "pues", "sino",
-            "también", "u", "y",
+            "finalmente", "igualmente", "incluso", "luego", "mientras", "o", "obstante", "pero", "porque", "pues",
+            "sino", "siquiera", "también", "u", "y",
         ],
         Language::It => &[
-            "allora", "anche", "anzi", "benché", "cioè", "comunque", "dunque", "e", "ecc", "ed", "eppure", "infatti",
-            "infine", "inoltre", "invece", "ma", "mentre", "o", "oppure", "ossia", "ovvero", "perché", "perciò",
-            "pertanto", "però", "poi", "poiché", "purché", "pure", "quando", "quindi", "se", "sebbene", "siccome",
-            "tuttavia",
+            "affinché", "allora", "altrimenti", "anche", "anzi", "benché", "cioè", "comunque", "dunque", "e", "ecc",
+            "ed", "eppure", "finché", "infatti", "infine", "inoltre", "invece", "ma", "mentre", "nonostante", "o",
+            "oppure", "ossia", "ovvero", "perché", "perciò", "pertanto", "però", "poi", "poiché", "purché", "pure",
+            "quando", "quindi", "se", "sebbene", "siccome", "soprattutto", "tuttavia",
         ],
         Language::Ru => &["а", "зато", "и", "или", "но", "однако", "потому", "поэтому", "также", "тоже", "хотя"],
         Language::Uk => &["а", "або", "але", "зате", "й", "однак", "проте", "також", "тому", "хоча", "і"],

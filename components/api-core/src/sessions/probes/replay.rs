@@ -11,8 +11,7 @@
 //! transcripts and the Polis statements are held out: [`held_out`] checks them
 //! on their own.
 
-use super::audit::{dropped_qualifier, edge_fault, EdgeFault};
-use super::lexicon::Lexicon;
+use super::audit::{dropped_qualifier, edge_fault, quoted_phrase, takes_up, EdgeFault};
 use super::words::words;
 use crate::projects::Language;
 use crate::sessions::interviewer::{self, Plan};
@@ -112,7 +111,10 @@ struct Figures {
     interviews: usize,
     answers: usize,
     probes: usize,
+    /// Probes that quote.
     quoting: usize,
+    /// Messages that quote (probes, and moving on after a rich answer).
+    quotes: usize,
     /// Probes after a substantive answer, and those of them that share its words.
     substantive: usize,
     overlapping: usize,
@@ -139,13 +141,14 @@ impl Figures {
         self.quoting as f64 / self.probes.max(1) as f64
     }
     fn edge_share(&self) -> f64 {
-        (self.fragments.len() + self.trailing.len()) as f64 / self.quoting.max(1) as f64
+        (self.fragments.len() + self.trailing.len()) as f64 / self.quotes.max(1) as f64
     }
     fn add(&mut self, other: Figures) {
         self.interviews += other.interviews;
         self.answers += other.answers;
         self.probes += other.probes;
         self.quoting += other.quoting;
+        self.quotes += other.quotes;
         self.substantive += other.substantive;
         self.overlapping += other.overlapping;
         self.replies += other.replies;
@@ -179,16 +182,6 @@ impl Figures {
             self.moved_on_early
         )
     }
-}
-
-/// The quoted phrase of a probe: what stands where `{phrase}` stands in one of
-/// the language's quoting templates.
-fn quote_of(probe: &str, strings: &InterviewerStrings) -> Option<String> {
-    let templates = &strings.quoted_probes;
-    [&templates.instance, &templates.reason, &templates.consequence, &templates.contrast].into_iter().find_map(|template| {
-        let (before, after) = template.split_once("{phrase}")?;
-        Some(probe.strip_prefix(before)?.strip_suffix(after)?.to_string())
-    })
 }
 
 fn turn(seq: usize, kind: TurnKind, question_index: Option<usize>, text: &str) -> Turn {
@@ -227,7 +220,7 @@ fn replay(interview: &Interview, language: Language, strings: &InterviewerString
             to_question,
             reply: reply.kind,
             text: reply.text.clone(),
-            quote: if reply.kind == TurnKind::Probe { quote_of(&reply.text, strings) } else { None },
+            quote: quoted_phrase(&reply.text, language),
             moved_on_early: to_question
                 && matches!(reply.kind, TurnKind::Question | TurnKind::WrapUp)
                 && probes_on_question < plan.probes_per_question
@@ -239,28 +232,8 @@ fn replay(interview: &Interview, language: Language, strings: &InterviewerString
     (exchanges, said)
 }
 
-/// Whether a follow-up takes up a substantive answer: it shares two
-/// consecutive content words of it, or two content words of 4 letters or more
-/// (content: not in the language's stop-word list).
-fn overlaps(answer: &str, probe: &str, lexicon: &Lexicon) -> bool {
-    let answer_words = words(answer);
-    let probe_lower = probe.to_lowercase();
-    let content = |w: &super::words::Word| w.normalized.chars().count() > 1 && !lexicon.is_stop_listed(&w.normalized);
-    let pair = answer_words.windows(2).any(|pair| {
-        pair[1].follows_closely
-            && content(&pair[0])
-            && content(&pair[1])
-            && probe_lower.contains(&answer[pair[0].start..pair[1].end].to_lowercase())
-    });
-    let long = |text: &str| -> BTreeSet<String> {
-        words(text).iter().filter(|w| content(w) && w.normalized.chars().count() >= 4).map(|w| w.normalized.clone()).collect()
-    };
-    pair || long(answer).intersection(&long(probe)).count() >= 2
-}
-
 fn measure(source: &Source) -> Figures {
     let strings = strings::for_language(source.language.as_str()).interviewer;
-    let lexicon = Lexicon::of(source.language);
     let mut figures = Figures::default();
     for interview in interviews(source) {
         let (exchanges, said) = replay(&interview, source.language, &strings);
@@ -272,7 +245,7 @@ fn measure(source: &Source) -> Figures {
         }
         for exchange in exchanges {
             let substantive = words(&exchange.answer).len() >= SUBSTANTIVE_WORDS;
-            let overlapping = substantive && overlaps(&exchange.answer, &exchange.text, &lexicon);
+            let overlapping = substantive && takes_up(&exchange.answer, &exchange.text, source.language);
             if exchange.to_question && substantive {
                 figures.replies += 1;
                 figures.replies_overlapping += overlapping as usize;
@@ -283,19 +256,21 @@ fn measure(source: &Source) -> Figures {
                 let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
                 writeln!(file, "{}\t{}\t{}\t{:?}\t{:?}", source.file, exchange.interview, overlapping as u8, exchange.text, exchange.answer).unwrap();
             }
-            if exchange.reply != TurnKind::Probe {
-                continue;
+            let probe = exchange.reply == TurnKind::Probe;
+            if probe {
+                figures.probes += 1;
+                figures.quoting += exchange.quote.is_some() as usize;
+                if substantive {
+                    figures.substantive += 1;
+                    figures.overlapping += overlapping as usize;
+                }
             }
-            figures.probes += 1;
-            if substantive {
-                figures.substantive += 1;
-                figures.overlapping += overlapping as usize;
-            }
-            if std::env::var("REPLAY_SHOW").is_ok() && ((substantive && !overlapping) || exchange.quote.is_none()) {
+            if std::env::var("REPLAY_SHOW").is_ok() && probe && ((substantive && !overlapping) || exchange.quote.is_none()) {
                 println!("    SHOW {}: {:?} <- {:?}", exchange.interview, exchange.text, exchange.answer);
             }
+            // Every quote, a probe's or the one that moves on after a rich answer, is held to the rules.
             let Some(quote) = &exchange.quote else { continue };
-            figures.quoting += 1;
+            figures.quotes += 1;
             let answer = &exchange.answer;
             assert!(answer.contains(quote.as_str()), "{}: {quote:?} is not in {answer:?}", exchange.interview);
             let shown = |what: &str| format!("{} [{what}] {:?} <- {answer:?}", exchange.interview, exchange.text);
