@@ -47,8 +47,8 @@ fn generalising_words(language: Language) -> &'static [&'static str] {
             "überall", "üblicherweise",
         ],
         Language::Fr => &[
-            "constamment", "fréquemment", "généralement", "habituellement", "jamais", "normalement", "partout",
-            "régulièrement", "souvent", "systématiquement", "toujours", "typiquement",
+            "constamment", "d'habitude", "fréquemment", "généralement", "habituellement", "jamais", "normalement",
+            "partout", "régulièrement", "souvent", "systématiquement", "toujours", "typiquement",
         ],
         Language::Es => &[
             "constantemente", "frecuentemente", "generalmente", "habitualmente", "jamás", "nadie", "normalmente",
@@ -69,7 +69,7 @@ fn generalising_phrases(language: Language) -> &'static [&'static str] {
             "most of the time", "most people", "on the whole",
         ],
         Language::De => &["alle menschen", "die meisten", "im allgemeinen", "in der regel", "jedes mal"],
-        Language::Fr => &["chaque fois", "d'habitude", "en général", "la plupart", "tout le monde", "à chaque fois"],
+        Language::Fr => &["chaque fois", "en général", "la plupart", "tout le monde", "à chaque fois"],
         Language::Es => &["cada vez", "en general", "la mayoría", "por lo general", "todo el mundo"],
         Language::It => &["di solito", "in generale", "la maggior parte", "ogni volta", "tutti quanti"],
         _ => &[],
@@ -303,5 +303,34 @@ pub fn comparison_frames(language: Language) -> Option<(&'static [&'static str],
         Language::Es => Some((&["menos", "más", "tan"], &["como", "que"])),
         Language::It => Some((&["meno", "più"], &["che", "dei", "del", "della", "delle", "dello", "di"])),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sessions::probes::words::normalize;
+    use crate::text_enum::TextEnum;
+
+    #[test]
+    fn the_cue_lists_are_normalized_and_the_word_lists_sorted() {
+        let sorted = |name: &str, list: &[&str]| {
+            assert!(list.iter().all(|w| normalize(w) == *w), "{name}");
+            assert!(list.windows(2).all(|pair| pair[0] < pair[1]), "{name} is not sorted");
+        };
+        for name in Language::NAMES {
+            let language = Language::parse(name).unwrap();
+            for cue in Cue::ALL {
+                sorted(&format!("{name} {cue:?}"), words(language, cue));
+                assert!(phrases(language, cue).iter().all(|p| normalize(p) == *p && p.contains(' ')), "{name} {cue:?}");
+            }
+            sorted(&format!("{name} past auxiliaries"), past_auxiliaries(language).0);
+            if let Some((intensifiers, comparison)) = comparison_frames(language) {
+                sorted(name, intensifiers);
+                sorted(name, comparison);
+            }
+            assert!(example_markers(language).iter().all(|m| normalize(m) == *m), "{name}");
+        }
+        sorted("irregular pasts", irregular_pasts());
     }
 }

@@ -252,12 +252,12 @@ pub fn connectives(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
             "accordingly", "additionally", "also", "alternatively", "although", "and", "anyhow", "anyway", "as",
-            "because", "besides", "cause", "consequently", "conversely", "cuz", "eg", "either", "essentially", "etc",
-            "finally", "firstly", "furthermore", "hence", "however", "ie", "if", "indeed", "instead", "lastly",
-            "likewise", "meanwhile", "moreover", "namely", "nevertheless", "nonetheless", "nor", "or", "otherwise",
-            "overall", "plus", "regardless", "secondly", "similarly", "since", "so", "specifically", "still",
-            "subsequently", "then", "thereby", "therefore", "thirdly", "though", "thus", "ultimately", "unless",
-            "until", "whereas", "whereby", "whether", "while", "yet",
+            "because", "besides", "but", "cause", "consequently", "conversely", "cuz", "eg", "either", "essentially",
+            "etc", "finally", "firstly", "furthermore", "hence", "however", "ie", "if", "indeed", "instead",
+            "lastly", "likewise", "meanwhile", "moreover", "namely", "nevertheless", "nonetheless", "nor", "or",
+            "otherwise", "overall", "plus", "regardless", "secondly", "similarly", "since", "so", "specifically",
+            "still", "subsequently", "then", "thereby", "therefore", "thirdly", "though", "thus", "ultimately",
+            "unless", "until", "when", "whenever", "whereas", "whereby", "whether", "while", "yet",
         ],
         Language::De => &[
             "aber", "allerdings", "also", "andererseits", "außerdem", "bevor", "beziehungsweise", "bzw", "dabei",
@@ -286,7 +286,7 @@ pub fn connectives(language: Language) -> &'static [&'static str] {
         ],
         Language::Ru => &["а", "зато", "и", "или", "но", "однако", "потому", "поэтому", "также", "тоже", "хотя"],
         Language::Uk => &["а", "або", "але", "зате", "й", "однак", "проте", "також", "тому", "хоча", "і"],
-        Language::El => &["ή", "ακομα", "αλλα", "γιατι", "ενω", "επειδη", "επισησ", "και", "ομωσ", "οποτε"],
+        Language::El => &["ακομα", "αλλα", "γιατι", "ενω", "επειδη", "επισησ", "η", "και", "ομωσ", "οποτε"],
         Language::He => &["אבל", "או", "אולם", "אך", "בנוסף", "גם", "כי", "לכן", "למרות"],
         Language::Ar => &["أو", "أيضا", "بل", "ثم", "لأن", "لذلك", "لكن", "و"],
         Language::Ja => &["但", "又"],
@@ -348,9 +348,49 @@ pub fn coordinators(language: Language) -> &'static [&'static str] {
         Language::It => &["e", "ed", "o", "oppure"],
         Language::Ru => &["и", "или"],
         Language::Uk => &["або", "й", "і"],
-        Language::El => &["ή", "και"],
+        Language::El => &["η", "και"],
         Language::He => &["או"],
         Language::Ar => &["أو", "و"],
         Language::Ja => &[],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sessions::probes::words::normalize;
+    use crate::text_enum::TextEnum;
+
+    /// Every list is looked up by binary search: it must be normalized and sorted.
+    pub fn assert_sorted_and_normalized(name: &str, list: &[&str]) {
+        for word in list {
+            assert_eq!(normalize(word), *word, "{name}: {word}");
+        }
+        assert!(list.windows(2).all(|pair| pair[0] < pair[1]), "{name} is not sorted: {list:?}");
+    }
+
+    #[test]
+    fn the_lists_are_normalized_and_sorted() {
+        for name in Language::NAMES {
+            let language = Language::parse(name).unwrap();
+            let lists = [
+                ("negations", negations(language)),
+                ("local negations", local_negations(language)),
+                ("modals", modals(language)),
+                ("prepositions", prepositions(language)),
+                ("degree adverbs", degree_adverbs(language)),
+                ("connectives", connectives(language)),
+                ("clause breaks", clause_breaks(language)),
+                ("subject pronouns", subject_pronouns(language)),
+                ("coordinators", coordinators(language)),
+            ];
+            for (list, words) in lists {
+                assert_sorted_and_normalized(&format!("{name} {list}"), words);
+            }
+            // A connective that opens a clause is a connective; a local negation a negation.
+            assert!(clause_breaks(language).iter().all(|w| connectives(language).contains(w)), "{name}");
+            assert!(local_negations(language).iter().all(|w| negations(language).contains(w)), "{name}");
+        }
+        assert!(matches!(reach(Language::De), Reach::Clause) && matches!(reach(Language::En), Reach::Following));
     }
 }
