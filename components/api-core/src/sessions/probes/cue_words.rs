@@ -292,6 +292,9 @@ pub fn irregular_pasts() -> &'static [&'static str] {
 pub const GERMAN_PREFIXES: [&str; 17] =
     ["", "ab", "an", "auf", "aus", "bei", "ein", "fest", "her", "hin", "los", "mit", "nach", "um", "vor", "weg", "zu"];
 
+/// The forms of German "haben" among the auxiliaries of the past.
+pub const GERMAN_HABEN: [&str; 6] = ["habe", "haben", "hast", "hat", "hatte", "hatten"];
+
 /// What a comparison is built of beyond its words: the words of degree before
 /// a comparative ("much", "viel"; Romance "plus", "más", "più") and what
 /// follows it ("als"; "que", "di", "che").

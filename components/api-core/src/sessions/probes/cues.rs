@@ -106,7 +106,9 @@ fn narrated_pasts(words: &[Word], language: Language) -> usize {
         .filter(|&i| auxiliaries.binary_search(&words[i].normalized.as_str()).is_ok())
         .filter(|&i| {
             let stretch: Vec<usize> = (i + 1..words.len().min(i + 1 + reach)).take_while(|&j| words[j].follows_closely).collect();
-            stretch.iter().enumerate().any(|(k, &j)| is_past(&words[j], k + 1 == stretch.len() && clause_ends_after(words, j), language))
+            // German "haben" puts any participle at the clause's end; after "sein" that may be an adjective ("ist zu kurz bemessen").
+            let haben = cue_words::GERMAN_HABEN.contains(&words[i].normalized.as_str());
+            stretch.iter().enumerate().any(|(k, &j)| is_past(&words[j], haben && k + 1 == stretch.len() && clause_ends_after(words, j), language))
         })
         .count()
 }
@@ -115,8 +117,8 @@ fn clause_ends_after(words: &[Word], i: usize) -> bool {
     words.get(i + 1).is_none_or(|next| !next.follows_closely)
 }
 
-/// A past tense (English) or past participle; `last` when the word ends its
-/// clause, where German puts the participle ("… im Sommer ausgetauscht").
+/// A past tense (English) or past participle; `last` when the word ends the
+/// clause of a German "haben", where the participle stands ("… im Sommer ausgetauscht").
 fn is_past(word: &Word, last: bool, language: Language) -> bool {
     let w = word.normalized.as_str();
     let ends = |endings: &[&str]| endings.iter().any(|ending| w.ends_with(ending));

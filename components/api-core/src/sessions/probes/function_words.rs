@@ -117,9 +117,10 @@ pub fn modals(language: Language) -> &'static [&'static str] {
             "voudrions",
         ],
         Language::Es => &[
-            "debe", "debemos", "deben", "deberá", "deberán", "debería", "deberíamos", "deberían", "deberías",
-            "debes", "debo", "podemos", "podrá", "podrán", "podría", "podríamos", "podrían", "podrías", "pudiera",
-            "pudieran", "puede", "pueden", "puedes", "puedo", "quisiera", "quisiéramos",
+            "deba", "debamos", "deban", "debe", "debemos", "deben", "deberá", "deberán", "debería", "deberíamos",
+            "deberían", "deberías", "debes", "debo", "podamos", "podemos", "podrá", "podrán", "podría", "podríamos",
+            "podrían", "podrías", "pudiera", "pudieran", "pueda", "puedan", "puede", "pueden", "puedes", "puedo",
+            "quisiera", "quisiéramos",
         ],
         Language::It => &[
             "bisogna", "deve", "devi", "devo", "devono", "dobbiamo", "dovete", "dovranno", "dovrebbe", "dovrebbero",
@@ -211,10 +212,10 @@ pub fn degree_adverbs(language: Language) -> &'static [&'static str] {
         ],
         Language::De => &[
             "absolut", "beinahe", "besonders", "bisschen", "durchaus", "eher", "einigermaßen", "enorm", "etwas",
-            "extrem", "fast", "ganz", "gar", "genug", "größtenteils", "höchst", "mehr", "meisten", "nahezu", "recht",
-            "relativ", "sehr", "stark", "super", "teilweise", "total", "unbedingt", "ungemein", "unglaublich",
-            "vergleichsweise", "vermehrt", "verstärkt", "viel", "vollkommen", "völlig", "weitgehend", "wenig",
-            "weniger", "wirklich", "ziemlich", "zu", "zutiefst", "äußerst", "überaus",
+            "extrem", "fast", "ganz", "gar", "genug", "größtenteils", "höchst", "massiv", "mehr", "meisten",
+            "nahezu", "recht", "relativ", "sehr", "stark", "super", "teilweise", "total", "unbedingt", "ungemein",
+            "unglaublich", "vergleichsweise", "vermehrt", "verstärkt", "viel", "vollkommen", "völlig", "weitgehend",
+            "wenig", "weniger", "wirklich", "ziemlich", "zu", "zutiefst", "äußerst", "überaus",
         ],
         Language::Fr => &[
             "absolument", "assez", "autant", "beaucoup", "carrément", "complètement", "davantage", "entièrement",
@@ -264,8 +265,8 @@ pub fn connectives(language: Language) -> &'static [&'static str] {
             "dadurch", "daher", "damit", "dann", "darum", "dass", "denn", "dennoch", "deshalb", "deswegen", "doch",
             "ebenfalls", "ebenso", "einerseits", "falls", "folglich", "insbesondere", "jedoch", "nachdem", "nämlich",
             "ob", "obwohl", "oder", "schließlich", "sodass", "sofern", "solange", "sondern", "sowie", "sowohl",
-            "stattdessen", "trotzdem", "und", "usw", "weil", "wenn", "weshalb", "wobei", "während", "zudem", "zumal",
-            "zwar",
+            "stattdessen", "trotzdem", "und", "usw", "vorallem", "weil", "wenn", "weshalb", "wobei", "während",
+            "zudem", "zumal", "zwar",
         ],
         Language::Fr => &[
             "abord", "afin", "ainsi", "alors", "aussi", "bref", "car", "cependant", "certes", "comme", "d'ailleurs",
