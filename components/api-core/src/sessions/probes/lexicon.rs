@@ -92,13 +92,17 @@ impl Lexicon {
             || self.contraction_head(normalized).is_some_and(|head| self.modals.binary_search(&head).is_ok())
     }
 
+    /// A listed negation, an English contraction in `n't`, a French elided `n'`.
+    fn negates(&self, normalized: &str) -> bool {
+        self.negations.binary_search(&normalized).is_ok()
+            || (self.language == Language::En && normalized.ends_with("n't"))
+            || (self.language == Language::Fr && normalized.starts_with("n'"))
+    }
+
     /// Whether the word, on its own, negates or is a modal: `qualifier`
     /// without the context of its neighbours.
     fn qualifies(&self, normalized: &str) -> bool {
-        self.negations.binary_search(&normalized).is_ok()
-            || self.is_modal(normalized)
-            || (self.language == Language::En && normalized.ends_with("n't"))
-            || (self.language == Language::Fr && normalized.starts_with("n'"))
+        self.negates(normalized) || self.is_modal(normalized)
     }
 
     /// Whether `words[i]` negates or qualifies what it reaches: a listed
@@ -113,10 +117,7 @@ impl Lexicon {
         if pair_of(fw::not_negating(self.language)) || after.is_some_and(|pair| fw::not_negating_after(self.language).contains(&pair)) {
             return None;
         }
-        let negates = self.negations.binary_search(&word).is_ok()
-            || (self.language == Language::En && word.ends_with("n't"))
-            || (self.language == Language::Fr && word.starts_with("n'"));
-        if negates {
+        if self.negates(word) {
             return Some(Qualifier::Negation);
         }
         (self.is_modal(word) || pair_of(fw::modal_pairs(self.language))).then_some(Qualifier::Modal)
@@ -185,8 +186,9 @@ impl Lexicon {
     }
 
     /// Whether a phrase may end after `words[i]`. Not on an English
-    /// possessive, not in the middle of a Japanese word: a kanji stem that goes on in kana ("近い", "選びました")
-    /// ends only where a particle or the copula follows it ("送料が", "便利な").
+    /// possessive, not in the middle of a Japanese word: a kanji stem that
+    /// goes on in kana ("近い", "選びました") ends only where a particle or the
+    /// copula follows it ("送料が", "便利な").
     pub fn may_end_phrase(&self, words: &[Word], i: usize) -> bool {
         // An English possessive modifies what follows it: "student's" (t test).
         if self.language == Language::En && (words[i].normalized.ends_with("'s") || words[i].normalized.ends_with("s'")) {
