@@ -2,25 +2,24 @@
 //!
 //! The label is the participants' own words: the phrase around the theme's
 //! word that most of its interviews use ("shipping costs" where the term is
-//! `ship`), written as they wrote it most often. A phrase is a run of content
-//! words that follow each other with nothing but white space (and up to two
-//! short linking words, "cost *of* shipping") between them; the label is the
-//! most common run of two or three of its words that holds the theme's word,
-//! when at least half of the theme's sampled interviews use it, else the word
-//! alone. Each quote is the sentence of an answer where the label's phrase
-//! (else the theme's word) stands ([`super::quotes`]), one per interview.
+//! `ship`), written as they wrote it most often. Phrases are the interviewer's
+//! whole phrases (`sessions::probes::phrase`: runs of content words that never
+//! stop inside a compound, "cost *of* shipping" included); the label is the most
+//! common one of two or three content words that holds the theme's word and no
+//! negation or modal, when at least half of the theme's sampled interviews use
+//! it, else the word alone. Each quote is the sentence of an answer where the
+//! label's phrase (else the theme's word) stands ([`super::quotes`]), one per interview.
 
 use super::quotes::quote_span;
 use super::terms;
 use crate::projects::Language;
 use crate::sessions::probes::lexicon::Lexicon;
-use crate::sessions::probes::words::{self, Word};
+use crate::sessions::probes::phrase::whole_phrases;
+use crate::sessions::probes::words;
 use std::collections::HashMap;
 
 /// Content words per label phrase, at most.
 const MAX_LABEL_WORDS: usize = 3;
-/// Short linking words between two content words of a phrase, at most.
-const MAX_JOINERS: usize = 2;
 
 /// One sampled answer of a theme.
 pub struct Sample<'a> {
@@ -46,8 +45,9 @@ pub struct Labelled {
     pub quotes: Vec<Quoted>,
 }
 
-/// A phrase of an answer: where it stands and the terms of its content words
-/// (a content word that is no term, a light verb, keeps its place as `None`).
+/// Where an answer holds the theme's term: a whole phrase around it, or the
+/// word alone, with the terms of its content words (a content word that is no
+/// term, a generic word, keeps its place as `None`).
 struct Phrase<'t> {
     start: usize,
     end: usize,
@@ -55,51 +55,28 @@ struct Phrase<'t> {
     key: Vec<Option<String>>,
 }
 
-/// Runs of content words of `words`: indices, each content word following
-/// the one before closely, up to [`MAX_JOINERS`] joiners between two of them.
-fn runs(words: &[Word], lexicon: &Lexicon) -> Vec<Vec<usize>> {
-    let content: Vec<bool> = words.iter().map(|w| lexicon.is_content(w)).collect();
-    let mut runs: Vec<Vec<usize>> = Vec::new();
-    let mut current: Vec<usize> = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        if !content[i] {
-            i += 1;
-            continue;
-        }
-        let continues = current.last().is_some_and(|&last| {
-            (last + 1..=i).all(|k| words[k].follows_closely)
-                && (last + 1..i).all(|k| lexicon.is_joiner(&words[k]))
-                && i - last - 1 <= MAX_JOINERS
-        });
-        if !continues && !current.is_empty() {
-            runs.push(std::mem::take(&mut current));
-        }
-        current.push(i);
-        i += 1;
-    }
-    if !current.is_empty() {
-        runs.push(current);
-    }
-    runs
-}
-
-/// The phrases of up to [`MAX_LABEL_WORDS`] content words of `text` that hold `term`.
+/// The places of `text` that hold `term`: its whole phrases of up to
+/// [`MAX_LABEL_WORDS`] content words that do (the interviewer's, which never
+/// stop inside a compound; none that a negation or modal qualifies), and each
+/// word with the term on its own.
 fn phrases_with<'t>(text: &'t str, term: &str, lexicon: &Lexicon) -> Vec<Phrase<'t>> {
     let words = words::words(text);
+    let terms: Vec<Option<String>> = (0..words.len()).map(|i| terms::term(&words, i, lexicon)).collect();
     let mut found = Vec::new();
-    for run in runs(&words, lexicon) {
-        let keys: Vec<Option<String>> = run.iter().map(|&i| terms::term(&words[i], lexicon)).collect();
-        for first in 0..run.len() {
-            for last in first..run.len().min(first + MAX_LABEL_WORDS) {
-                let key = &keys[first..=last];
-                if !key.iter().any(|k| k.as_deref() == Some(term)) || !lexicon.may_end_phrase(&words, run[last]) {
-                    continue;
-                }
-                let (start, end) = (words[run[first]].start, words[run[last]].end);
-                found.push(Phrase { start, end, text: &text[start..end], key: key.to_vec() });
-            }
+    for phrase in whole_phrases(text, lexicon.language()) {
+        if phrase.qualified || phrase.content_words() > MAX_LABEL_WORDS {
+            continue;
         }
+        let key: Vec<Option<String>> = (0..words.len())
+            .filter(|&i| phrase.range.start <= words[i].start && words[i].end <= phrase.range.end && lexicon.is_content(&words[i]))
+            .map(|i| terms[i].clone())
+            .collect();
+        if key.iter().any(|k| k.as_deref() == Some(term)) {
+            found.push(Phrase { start: phrase.range.start, end: phrase.range.end, text: phrase.text, key });
+        }
+    }
+    for (word, _) in words.iter().zip(&terms).filter(|(_, t)| t.as_deref() == Some(term)) {
+        found.push(Phrase { start: word.start, end: word.end, text: word.text, key: vec![Some(term.to_string())] });
     }
     found
 }

@@ -4,54 +4,26 @@
 //! safe span, since a negation belongs to the sentence it stands in. A sentence
 //! longer than 400 characters is cut to its clauses (at commas, semicolons,
 //! colons and dashes): the clause with the word, stretched over every clause of
-//! the sentence that holds a negation, so that "not", "kein" or "jamais" is
-//! never cut away from what it denies; when that is still too long, the
+//! the sentence that holds a negation (the interviewer's: `Lexicon::qualifier`),
+//! so that "not", "kein" or "jamais" is never cut away from what it denies; when that is still too long, the
 //! occurrence gives no quote. The span is taken from the stored text byte for
 //! byte: never rewritten, never joined from pieces.
 
 use crate::projects::Language;
-use crate::sessions::probes::words::{self, Word};
+use crate::sessions::probes::lexicon::{Lexicon, Qualifier};
+use crate::sessions::probes::words;
 
 /// The longest quote, in characters.
 pub const MAX_QUOTE_CHARS: usize = 400;
 
-/// Words that deny (normalized), per language; English also every word in `n't`.
-fn negations(language: Language) -> &'static [&'static str] {
-    match language {
-        Language::En => &["not", "no", "never", "nor", "neither", "without", "nothing", "nobody", "none", "hardly", "cannot", "nowhere"],
-        Language::De => &[
-            "nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals", "nichts", "ohne", "weder",
-            "niemand", "nirgends", "kaum",
-        ],
-        Language::Fr => &["ne", "n'", "pas", "jamais", "aucun", "aucune", "sans", "ni", "rien", "personne", "nullement", "guère"],
-        Language::Es => &["no", "nunca", "jamás", "sin", "ni", "ningún", "ninguno", "ninguna", "nada", "nadie", "tampoco"],
-        Language::It => &["non", "mai", "senza", "né", "nessun", "nessuno", "nessuna", "niente", "nulla", "neanche", "nemmeno"],
-        Language::Ru => &["не", "нет", "ни", "никогда", "без", "ничего", "никто", "нельзя"],
-        Language::Uk => &["не", "ні", "ніколи", "без", "нічого", "ніхто", "немає"],
-        Language::Ar => &["لا", "لم", "لن", "ليس", "ليست", "ما", "غير", "بدون", "بلا", "أبدا"],
-        Language::He => &["לא", "אין", "אף", "בלי", "אל", "מעולם", "אינו", "אינה", "ללא"],
-        Language::El => &["δεν", "μη", "μην", "ποτε", "χωρισ", "ουτε", "κανενα", "τιποτα"],
-        Language::Ja => &[],
-    }
-}
-
-/// Japanese denies in the verb's ending: these pieces mark it.
-const JAPANESE_NEGATIONS: [&str; 6] = ["ない", "ません", "なかった", "ず", "無", "なし"];
-
-/// Whether a word denies, in its language.
-pub fn is_negation(word: &Word, language: Language) -> bool {
-    negations(language).contains(&word.normalized.as_str())
-        || (language == Language::En && word.normalized.ends_with("n't"))
-        || (language == Language::Fr && word.normalized.starts_with("n'"))
-        || (language == Language::Ja && JAPANESE_NEGATIONS.iter().any(|n| word.text.contains(n)))
-}
-
-/// Whether `text` holds a negation of the language.
+/// Whether `text` holds a negation of its language: what the interviewer's
+/// quotes treat as one (`Lexicon::qualifier`: "not", "n't", "kein", "ne … pas",
+/// "no", "не", ...; not "not only" or "sin embargo"), or, in Japanese, a
+/// negative ending (`問題ない`).
 pub fn has_negation(text: &str, language: Language) -> bool {
-    if language == Language::Ja {
-        return JAPANESE_NEGATIONS.iter().any(|n| text.contains(n));
-    }
-    words::words(text).iter().any(|w| is_negation(w, language))
+    let words = words::words(text);
+    let lexicon = Lexicon::of(language);
+    (0..words.len()).any(|i| lexicon.qualifier(&words, i) == Some(Qualifier::Negation) || lexicon.negated_after(&words, i))
 }
 
 /// Byte ranges of the sentences of `text`, without surrounding white space.

@@ -7,11 +7,10 @@
 //! Words are read with the interviewer's word machinery (`sessions::probes`):
 //! the interview language's stop words and fillers are no terms, words are
 //! compared by their Snowball stem (as written where a language has none).
-//! Numbers, negations and the language's generic words ("use", "need",
-//! "specific", "new") are no terms either: they recur in any set of answers
-//! without being an idea of their own.
+//! Numbers, negations and modals (the interviewer's: `Lexicon::qualifier`) and
+//! the language's generic words ("use", "need", "specific", "new") are no terms
+//! either: they recur in any set of answers without being an idea of their own.
 
-use super::quotes;
 use crate::projects::Language;
 use crate::sessions::probes::lexicon::Lexicon;
 use crate::sessions::probes::words::{self, Word};
@@ -98,9 +97,10 @@ pub fn reading_language(text: &str, interview_language: Language) -> Language {
 
 /// The distinct terms of an answer, in the order they first appear.
 pub fn answer_terms(text: &str, lexicon: &Lexicon) -> Vec<String> {
+    let words = words::words(text);
     let mut terms: Vec<String> = Vec::new();
-    for word in words::words(text) {
-        if let Some(stem) = term(&word, lexicon) {
+    for i in 0..words.len() {
+        if let Some(stem) = term(&words, i, lexicon) {
             if !terms.contains(&stem) {
                 terms.push(stem);
             }
@@ -109,12 +109,15 @@ pub fn answer_terms(text: &str, lexicon: &Lexicon) -> Vec<String> {
     terms
 }
 
-/// A word's term: its stem, if it is a content word that names something.
-pub fn term(word: &Word, lexicon: &Lexicon) -> Option<String> {
-    if !lexicon.is_content(word) || word.text.chars().any(|c| c.is_numeric()) {
+/// The term of `words[i]`: its stem, if it is a content word that names
+/// something (not a negation or modal: `Lexicon::qualifier`, nor a number or a
+/// generic word).
+pub fn term(words: &[Word], i: usize, lexicon: &Lexicon) -> Option<String> {
+    let word = &words[i];
+    if !lexicon.is_content(word) || lexicon.qualifier(words, i).is_some() || word.text.chars().any(|c| c.is_numeric()) {
         return None;
     }
-    if generic_words(lexicon.language()).contains(&word.normalized.as_str()) || quotes::is_negation(word, lexicon.language()) {
+    if generic_words(lexicon.language()).contains(&word.normalized.as_str()) {
         return None;
     }
     Some(lexicon.stem(word))
