@@ -8,7 +8,7 @@ use super::quality::Quality;
 use super::themes::{self, InterviewAnswers, Theme};
 use super::{store, synthesized_questions, terms, QuestionSynthesis, Quote, Synthesis, ThemeSynthesis, WrittenBy, MAX_QUOTES};
 use crate::db::Db;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::projects::{Language, Project};
 use crate::record;
 use crate::sessions::probes::lexicon::Lexicon;
@@ -120,15 +120,14 @@ fn group(question: Question) -> Grouped {
     Grouped { question: question.question, answered, themes: themes::group(&question.interviews, &echoed) }
 }
 
-/// `GET /v1/projects/{project_id}/synthesis` with the built-in grouping: 404
-/// for an unknown or another tenant's project.
-pub fn builtin(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Synthesis> {
-    let project = crate::projects::store::get(db, tenant_id, project_id)?.ok_or_else(|| ApiError::not_found("Project"))?;
-    let analysed = Analysed::read(db, tenant_id, project_id)?;
+/// The built-in synthesis of the tenant's project.
+pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
+    let project_id = project.project_id.as_str();
+    let analysed = Analysed::read(db, &project.tenant_id, project_id)?;
     let place: HashMap<&str, usize> =
         analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();
     let digests = read_digests(db, project_id, &place)?;
-    let plan = plan_questions(&project);
+    let plan = plan_questions(project);
     let grouped: Vec<Grouped> = questions(&plan, &digests, &place).into_iter().map(group).collect();
 
     // The answers labels and quotes come from, read in one pass.

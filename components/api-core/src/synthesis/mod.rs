@@ -26,9 +26,9 @@ pub mod themes;
 pub use builtin::{builtin, Analysed};
 
 use crate::db::{Db, Tx};
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::projects::survey::BlockType;
-use crate::projects::{Environment, Language, ProjectFields};
+use crate::projects::{Environment, Language, Project, ProjectFields};
 use crate::record::{self, Interview};
 use crate::sessions::interviewer::Plan;
 use crate::sessions::probes::lexicon::Lexicon;
@@ -88,26 +88,29 @@ pub struct Quote {
 /// `GET /v1/projects/{project_id}/synthesis`: 404 for an unknown or another
 /// tenant's project.
 pub fn synthesis(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Synthesis> {
+    Ok(of_project(db, tenant_id, project_id)?.0)
+}
+
+/// The tenant's project's synthesis, and the project: the model's when a run
+/// stored one, else the built-in one.
+fn of_project(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<(Synthesis, Project)> {
+    let project = crate::projects::store::get(db, tenant_id, project_id)?.ok_or_else(|| ApiError::not_found("Project"))?;
     if let Some((generated_at, body)) = store::model_synthesis(db, project_id)? {
-        // Stored by a run of this project's: the tenant's check is the analysed set's (and the project's).
-        if crate::projects::store::exists(db, tenant_id, project_id)? {
-            match serde_json::from_str::<model::Stored>(&body) {
-                Ok(stored) => {
-                    let analysed = builtin::Analysed::read(db, tenant_id, project_id)?;
-                    return Ok(model::as_now(&stored, project_id, &generated_at, &analysed));
-                }
-                Err(error) => eprintln!("project {project_id}: unreadable model synthesis ({error}); the built-in one answers"),
+        match serde_json::from_str::<model::Stored>(&body) {
+            Ok(stored) => {
+                let analysed = Analysed::read(db, tenant_id, project_id)?;
+                return Ok((model::as_now(&stored, project_id, &generated_at, &analysed), project));
             }
+            Err(error) => eprintln!("project {project_id}: unreadable model synthesis ({error}); the built-in one answers"),
         }
     }
-    builtin(db, tenant_id, project_id)
+    Ok((builtin(db, &project)?, project))
 }
 
 /// `GET /v1/projects/{project_id}/synthesis-report`: the synthesis as a
 /// printable HTML page, framed in the project's first interview language.
 pub fn report(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<crate::http::ApiResponse> {
-    let synthesis = synthesis(db, tenant_id, project_id)?;
-    let project = crate::projects::store::get(db, tenant_id, project_id)?.ok_or_else(|| crate::ApiError::not_found("Project"))?;
+    let (synthesis, project) = of_project(db, tenant_id, project_id)?;
     let language = project.fields.interview_languages.first().copied().unwrap_or(Language::En);
     Ok(report::response(&synthesis, &project.fields.project_name, language.as_str()))
 }
