@@ -161,11 +161,19 @@ const KEYBOARD_RUNS: [&str; 20] = [
     "qsdf", "wxcv", "йцук", "фыва", "ывап", "ячсм",
 ];
 
+/// Words typed to fill a field, not to say anything: placeholder Latin and
+/// filler syllables.
+const PLACEHOLDERS: [&str; 12] =
+    ["adipiscing", "amet", "bla", "blabla", "blah", "consectetur", "dolor", "elit", "ipsum", "lorem", "xxx", "yada"];
+
 /// A word no language writes: three letters or more without a vowel (in the
 /// alphabets that write vowels; an acronym in capitals aside), a letter three
-/// times in a row, or a run of the keyboard's keys.
+/// times in a row, a run of the keyboard's keys, or a placeholder.
 fn is_implausible(word: &str) -> bool {
     let lower: String = word.chars().flat_map(char::to_lowercase).collect();
+    if PLACEHOLDERS.contains(&lower.as_str()) {
+        return true;
+    }
     let letters: Vec<char> = lower.chars().filter(|c| c.is_alphabetic()).collect();
     if letters.len() < 3 {
         return false;
@@ -195,7 +203,8 @@ fn is_vowel(c: char) -> bool {
 }
 
 /// An answer most of whose words (of letters; numbers and acronyms of two
-/// letters aside) no language writes.
+/// letters aside) no language writes, or one word said over and over ("test
+/// test test").
 fn is_gibberish(text: &str) -> bool {
     let found = words::words(text);
     let lettered: Vec<&str> = found.iter().map(|w| w.text).filter(|w| w.chars().any(char::is_alphabetic)).collect();
@@ -203,8 +212,9 @@ fn is_gibberish(text: &str) -> bool {
         // Punctuation, emoji or numbers only: nothing written.
         return !text.chars().any(|c| c.is_numeric());
     }
+    let one_word_over_and_over = lettered.len() >= 3 && found.iter().all(|w| w.normalized == found[0].normalized);
     let odd = lettered.iter().filter(|w| is_implausible(w)).count();
-    odd * 2 > lettered.len()
+    one_word_over_and_over || odd * 2 > lettered.len()
 }
 
 #[cfg(test)]
@@ -243,6 +253,8 @@ mod tests {
         for (texts, flag) in [
             (vec!["asdf asdf", "jkjkjk sdfgh", "qwerty"], QualityFlag::Gibberish),
             (vec!["sdkfjh skdjfh", "lkjsdf", "fine"], QualityFlag::Gibberish),
+            (vec!["Lorem ipsum dolor sit amet", "lorem ipsum", "blah blah blah"], QualityFlag::Gibberish),
+            (vec!["test test test", "ok ok ok ok", "good"], QualityFlag::Gibberish),
             (vec!["Great product, love it!", "great product love it", "Great product, love it."], QualityFlag::RepeatedAnswers),
             (vec!["good", "ok", "fine", "yes"], QualityFlag::OneWordAnswers),
             (vec!["I don't know", "no idea", "nothing really"], QualityFlag::DeclinedAnswers),
