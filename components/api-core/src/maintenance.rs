@@ -66,6 +66,10 @@ pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
         Ok(counts) => report.deliveries = counts,
         Err(error) => problems.push(error),
     }
+    let current_window = crate::rate_limit::Window::containing(time::unix_seconds(now)).start;
+    if let Err(error) = db.forget_rate_limit_windows_before(current_window) {
+        problems.push(format!("forgetting finished rate-limit windows: {error:?}"));
+    }
     // Last: after this run's own erasures, and with no delivery still writing.
     if let Err(error) = interviews::erasure::complete_erasures(db, files::open_store) {
         problems.push(format!("completing erasures: {error:?}"));

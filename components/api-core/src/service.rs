@@ -3,11 +3,11 @@
 
 use crate::auth::{self, Credentials, Tenant};
 use crate::config;
-use crate::db::{Admission, Db};
+use crate::db::{Admission, Backend, Db};
 use crate::error::{ApiError, ApiResult, Credential};
 use crate::keys;
 use crate::http::{ApiRequest, ApiResponse, Budget, Method, PathParams, Per, Reply, RouteMatch, Router, MAX_JSON_BODY};
-use crate::rate_limit::{self, Window};
+use crate::rate_limit::{self, Limit, Quota, Window};
 use crate::routes;
 use crate::sessions::{self, Interview};
 use crate::time;
@@ -240,23 +240,24 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         None
     };
     let credentials = Credentials::from_headers(|name| request.header(name)).ok();
-    let admission = enforce_limit(&context.db, request, budget, credentials.as_ref(), operator)?;
-
+    let counting = Counting::of(request.method, &found, context.db.backend());
+    let admission = enforce_limit(&context.db, request, budget, credentials.as_ref(), operator, counting)?;
     let (route, params) = match found {
-        RouteMatch::Found(route, params) => (route, params),
+        RouteMatch::Found(route, params) => Ok((route, params)),
         // A more specific route of this method a typo away beats a 405
         // (`POST /v1/projects/validate-context`, whose `validate-context` only
         // reads as a project id); a path that names a route as it is does not.
         RouteMatch::MethodNotAllowed(_) if routes::closest_over_405(request.method, &request.path).is_some() => {
-            return Err(routes::not_found(request.method, &request.path))
+            Err(routes::not_found(request.method, &request.path))
         }
-        RouteMatch::MethodNotAllowed(allow) => return Err(ApiError::MethodNotAllowed { allow }),
-        RouteMatch::NotFound => return Err(routes::not_found(request.method, &request.path)),
-    };
+        RouteMatch::MethodNotAllowed(allow) => Err(ApiError::MethodNotAllowed { allow }),
+        RouteMatch::NotFound => Err(routes::not_found(request.method, &request.path)),
+    }
+    .map_err(|refusal| settled(&context.db, refusal))?;
     let tenant = match route.handler {
         Handler::Tenant(_) | Handler::TenantStream(_) => Some(
             authenticate(credentials.as_ref(), &admission)
-                .map_err(|_| auth::tenant_refusal(request.header(auth::API_KEY_HEADER)))?,
+                .map_err(|_| settled(&context.db, auth::tenant_refusal(request.header(auth::API_KEY_HEADER))))?,
         ),
         Handler::Public(_)
         | Handler::Page(_)
@@ -267,36 +268,99 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         | Handler::Partner(_) => None,
     };
     match (route.handler, tenant) {
+        // A streaming handler owns the connection to its end: such a request
+        // was counted first (see `Counting`).
         (Handler::TenantStream(handler), Some(tenant)) => {
             let incoming = incoming.ok_or_else(|| ApiError::internal(anyhow::anyhow!("a streaming route's body was read")))?;
             handler(context, tenant, request.clone(), params, incoming).await
         }
+        (Handler::PublicStream(handler), _) => handler(context, request.clone(), params).await,
+        (handler, tenant) => {
+            let outcome = run(&context, request, handler, tenant, &params, incoming, credentials.as_ref(), operator_token).await;
+            // The count, when the handler wrote nothing that took it along.
+            match (outcome, context.db.settle_count()) {
+                (_, Err(refusal)) => Err(refusal),
+                (outcome, Ok(())) => outcome,
+            }
+        }
+    }
+}
+
+/// When a request is counted against its rate limits (see `db::admission`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Counting {
+    /// By its first statement, an upsert: a read (GET, HEAD); a route that
+    /// streams (its handler owns the connection to the end); every request
+    /// on a libSQL server, where a statement is a round trip and a statement
+    /// more inside a transaction holds the server's writer for one more.
+    First,
+    /// With its first write, on a local file: one write lock for a request
+    /// that writes; refused by a read when it is past its limit already.
+    WithItsWrite,
+}
+
+impl Counting {
+    fn of(method: Method, found: &RouteMatch<'_, Handler>, backend: Backend) -> Counting {
+        let streams = matches!(found, RouteMatch::Found(route, _)
+            if matches!(route.handler, Handler::TenantStream(_) | Handler::PublicStream(_)));
+        match method {
+            Method::Post | Method::Put | Method::Patch | Method::Delete if !streams && backend == Backend::Local => {
+                Counting::WithItsWrite
+            }
+            _ => Counting::First,
+        }
+    }
+}
+
+/// A refusal before the handler: the count still due is written first, and
+/// a count past its limit answers 429 instead (429 comes before every other
+/// refusal).
+fn settled(db: &Db, refusal: ApiError) -> ApiError {
+    match db.settle_count() {
+        Err(error) => error,
+        Ok(()) => refusal,
+    }
+}
+
+/// A handler that answers with a whole body, the body read first; the
+/// connection stays the pipeline's.
+#[allow(clippy::too_many_arguments)]
+async fn run(
+    context: &Context,
+    request: &mut ApiRequest,
+    handler: Handler,
+    tenant: Option<Tenant>,
+    params: &PathParams,
+    incoming: Option<IncomingRequest>,
+    credentials: Option<&Credentials>,
+    operator_token: Option<String>,
+) -> ApiResult<Reply> {
+    match (handler, tenant) {
         (Handler::Tenant(handler), Some(tenant)) => {
             request.body = body(incoming, request).await?;
-            handler(&context, &tenant, request, &params).map(Reply::Full)
+            handler(context, &tenant, request, params).map(Reply::Full)
         }
         (Handler::Public(handler) | Handler::Page(handler), _) => {
             request.body = body(incoming, request).await?;
-            handler(&context, request, &params).map(Reply::Full)
+            handler(context, request, params).map(Reply::Full)
         }
-        (Handler::PublicStream(handler), _) => handler(context, request.clone(), params).await,
         (Handler::Partner(handler), _) => {
-            auth::authorize_partner(credentials.as_ref(), &auth::PartnerConfig::from_variables())?;
+            auth::authorize_partner(credentials, &auth::PartnerConfig::from_variables())?;
             request.body = body(incoming, request).await?;
-            handler(&context, request, &params).map(Reply::Full)
+            handler(context, request, params).map(Reply::Full)
         }
         (Handler::Operator(handler), _) => {
             auth::authorize_operator(request.header("authorization"), operator_token.as_deref().unwrap_or_default())?;
             request.body = body(incoming, request).await?;
-            handler(&context, request, &params).map(Reply::Full)
+            handler(context, request, params).map(Reply::Full)
         }
         (Handler::Session(handler), _) => {
             let interview = sessions::authenticate(&context.db, request, params.get("interview_id"))?;
             request.body = body(incoming, request).await?;
-            handler(&context, &interview, request, &params).map(Reply::Full)
+            handler(context, &interview, request, params).map(Reply::Full)
         }
-        (Handler::Static(handler), _) => handler(request, &params).map(Reply::Full),
-        (Handler::Tenant(_) | Handler::TenantStream(_), None) => Err(auth::tenant_refusal(None)),
+        (Handler::Static(handler), _) => handler(request, params).map(Reply::Full),
+        (Handler::Tenant(_) | Handler::TenantStream(_) | Handler::PublicStream(_), _) => Err(auth::tenant_refusal(None)),
     }
 }
 
@@ -327,41 +391,55 @@ fn budget_bucket(budget: Budget, client: &str, request: &ApiRequest) -> Option<S
     Some(rate_limit::bucket(budget.variable, &key))
 }
 
-/// Counts the request against the per-IP limit, and its route's own budget if
-/// it has one, in the request's first statement ([`Db::admit`]), which also
-/// fetches the key hash of the tenant the credentials name. The per-IP limit is
-/// decided first, so an over-limit client gets 429 on unknown routes too.
+/// The request's limits in its window: the per-IP limit (the operator's own
+/// on operator routes), and its route's own budget if it has one.
+fn quota(request: &ApiRequest, budget: Option<Budget>, operator: bool) -> Quota {
+    let now = time::unix_seconds(time::now());
+    let client = request.client_ip.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
+    // Operator routes never spend the tenants' per-IP budget (a scheduler shares
+    // its address with nobody's interviews), and have one of their own.
+    let mut limits = vec![if operator {
+        Limit { bucket: rate_limit::bucket("operator", &client), per_window: config::var_u64(OPERATOR_LIMIT_VARIABLE, OPERATOR_LIMIT_DEFAULT) }
+    } else {
+        Limit { bucket: rate_limit::bucket("all", &client), per_window: config::var_u64(GLOBAL_LIMIT_VARIABLE, GLOBAL_LIMIT_DEFAULT) }
+    }];
+    if let Some(budget) = budget {
+        // An unset budget (no variable) counts nothing.
+        let per_window = config::var_u64(budget.variable, u64::MAX);
+        if let Some(bucket) = budget_bucket(budget, &client, request).filter(|_| per_window != u64::MAX) {
+            limits.push(Limit { bucket, per_window });
+        }
+    }
+    Quota { limits, window: Window::containing(now), now }
+}
+
+/// Counts the request against its limits (see [`quota`]) as `counting` says,
+/// in the request's first statement, which also fetches the key hash of the
+/// tenant the credentials name: refused with 429 when past a limit. The per-IP
+/// limit is decided first, so an over-limit client gets 429 on unknown routes too.
 fn enforce_limit(
     db: &Db,
     request: &ApiRequest,
     budget: Option<Budget>,
     credentials: Option<&Credentials>,
     operator: bool,
+    counting: Counting,
 ) -> ApiResult<Admission> {
-    let now = time::unix_seconds(time::now());
-    let client = request.client_ip.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
-    // Operator routes never spend the tenants' per-IP budget (a scheduler shares
-    // its address with nobody's interviews), and have one of their own.
-    let mut limits = if operator {
-        vec![(rate_limit::bucket("operator", &client), config::var_u64(OPERATOR_LIMIT_VARIABLE, OPERATOR_LIMIT_DEFAULT))]
-    } else {
-        vec![(rate_limit::bucket("all", &client), config::var_u64(GLOBAL_LIMIT_VARIABLE, GLOBAL_LIMIT_DEFAULT))]
-    };
-    if let Some(budget) = budget {
-        // An unset budget (no variable) counts nothing.
-        let limit = config::var_u64(budget.variable, u64::MAX);
-        if let Some(bucket) = budget_bucket(budget, &client, request).filter(|_| limit != u64::MAX) {
-            limits.push((bucket, limit));
+    let quota = quota(request, budget, operator);
+    let tenant_id = credentials.map(|c| c.tenant_id.to_string());
+    match counting {
+        Counting::First => {
+            let admission = db.admit(&quota, tenant_id.as_deref())?;
+            quota.decide(&admission.counts)?;
+            Ok(admission)
+        }
+        Counting::WithItsWrite => {
+            let admission = db.peek(&quota, tenant_id.as_deref())?;
+            quota.decide_before_counting(&admission.counts)?;
+            db.count_with_next_write(quota);
+            Ok(admission)
         }
     }
-    let window = Window::containing(now);
-    let buckets: Vec<String> = limits.iter().map(|(bucket, _)| bucket.clone()).collect();
-    let tenant_id = credentials.map(|c| c.tenant_id.to_string());
-    let admission = db.admit(&buckets, window.start, tenant_id.as_deref())?;
-    for ((_, limit), count) in limits.iter().zip(&admission.counts) {
-        rate_limit::decide(*count, *limit, window, now)?;
-    }
-    Ok(admission)
 }
 
 /// Checks the request's credentials against the key hash [`enforce_limit`]
@@ -499,6 +577,27 @@ mod tests {
         assert_eq!(bucket, format!("b:{}", &keys::hash_secret("ses_secret")[..32]));
         assert!(!bucket.contains("secret"));
         assert_eq!(budget_bucket(budget(Per::Session), "1.2.3.4", &request(&[])), None);
+    }
+
+    #[test]
+    fn a_write_on_a_local_file_is_counted_with_its_write_and_everything_else_first() {
+        fn tenant(_: &Context, _: &Tenant, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+            Ok(ApiResponse::empty(204))
+        }
+        fn upload(_: Context, _: Tenant, _: ApiRequest, _: PathParams, _: IncomingRequest) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>> {
+            Box::pin(async { Ok(Reply::Full(ApiResponse::empty(204))) })
+        }
+        let router = Router::new()
+            .route(Method::Get, "/v1/things", Handler::Tenant(tenant))
+            .route(Method::Post, "/v1/things", Handler::Tenant(tenant))
+            .route(Method::Post, "/v1/files", Handler::TenantStream(upload));
+        let counting = |method, path, backend| Counting::of(method, &router.find(method, path), backend);
+        assert_eq!(counting(Method::Get, "/v1/things", Backend::Local), Counting::First);
+        assert_eq!(counting(Method::Head, "/v1/things", Backend::Local), Counting::First);
+        assert_eq!(counting(Method::Post, "/v1/things", Backend::Local), Counting::WithItsWrite);
+        assert_eq!(counting(Method::Post, "/v1/nowhere", Backend::Local), Counting::WithItsWrite, "a 404 still counts");
+        assert_eq!(counting(Method::Post, "/v1/files", Backend::Local), Counting::First, "a stream keeps its connection");
+        assert_eq!(counting(Method::Post, "/v1/things", Backend::Libsql), Counting::First, "a round trip less on libSQL");
     }
 
     #[test]

@@ -33,10 +33,14 @@ use spin_sdk::sqlite::{Connection, Value};
 
 pub use spin_sdk::sqlite::{QueryResult, Value as SqlValue};
 
+mod admission;
+mod lock_wait;
 mod migrations;
 mod row;
 
+pub use admission::Admission;
 pub use migrations::{latest_version, statements, Migration, MIGRATIONS};
+use lock_wait::{is_contention, LockWait};
 use migrations::applied_already;
 pub use row::{opt_text, read_all, read_first, rows, text, Row};
 
@@ -48,6 +52,9 @@ pub struct Db {
     /// On a local file, until the connection's first write: `secure_delete`
     /// is still to be set (see [`Db::before_statement`]).
     secure_delete_pending: std::cell::Cell<bool>,
+    /// The request's rate-limit count, while it waits to join the request's
+    /// first write (see `admission`).
+    count_due: std::cell::RefCell<Option<crate::rate_limit::Quota>>,
 }
 
 /// Where the `default` database lives, as the `database_backend` variable
@@ -74,9 +81,11 @@ impl Backend {
 
 impl Db {
     /// Per connection, on a local file only: commits go to the WAL without an
-    /// fsync (see the module docs). When the variable was forgotten on libSQL
-    /// the pragma is refused; the request goes on without it, treated as
-    /// libSQL from then on.
+    /// fsync (see the module docs), and a statement that finds the write lock
+    /// held fails at once instead of sleeping in SQLite's busy handler: the
+    /// connection waits in short steps of its own ([`LockWait`]). When the
+    /// variable was forgotten on libSQL the first pragma is refused; the
+    /// request goes on without them, treated as libSQL from then on.
     fn apply_local_pragmas(&mut self) -> ApiResult<()> {
         if self.backend != Backend::Local {
             return Ok(());
@@ -92,6 +101,9 @@ impl Db {
             }
             other => other.map(drop).map_err(|error| ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `PRAGMA synchronous`")))?,
         }
+        self.conn
+            .execute("PRAGMA busy_timeout = 0", &[])
+            .map_err(|error| ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `PRAGMA busy_timeout`")))?;
         self.secure_delete_pending.set(true);
         Ok(())
     }
@@ -108,28 +120,34 @@ impl Db {
         }
     }
 
-    /// One statement. On libSQL, one that sqld refused for contention
-    /// (SQLITE_BUSY, at once while it checkpoints; SQLITE_INTERRUPT when it
-    /// aborts a writer others queue behind) did not happen, so it is sent
-    /// again after a short pause, for up to about 2 s: under concurrent writers
-    /// through several nodes a few statements in a thousand meet one. Only for
-    /// statements outside a transaction: inside one, sqld's refusal ends the
-    /// transaction, and only the whole of it may be tried again.
-    fn execute_with_retry(&self, sql: &str, params: &[Value]) -> Result<QueryResult, spin_sdk::sqlite::Error> {
-        let mut attempt = 0;
+    /// One statement. One refused because another writer holds the lock did
+    /// not happen, so it is sent again after a short pause ([`LockWait`]): on a
+    /// local file SQLite fails it at once (the connection's busy timeout is 0);
+    /// sqld refuses it (SQLITE_BUSY while it checkpoints, SQLITE_INTERRUPT when
+    /// it aborts a writer others queue behind: a few statements in a thousand
+    /// under concurrent writers through several nodes). Only outside a
+    /// transaction: inside one the lock is held already on a local file, and on
+    /// libSQL sqld's refusal ends the transaction, so only the whole of it may
+    /// be tried again. Past the wait's bound: [`Refused::Busy`].
+    fn execute_with_retry(&self, sql: &str, params: &[Value]) -> Result<QueryResult, Refused> {
+        let mut wait = self.lock_wait();
         loop {
             match self.conn.execute(sql, params) {
-                Err(spin_sdk::sqlite::Error::Io(message))
-                    if self.backend == Backend::Libsql
-                        && !self.in_transaction.get()
-                        && attempt < CONTENTION_ATTEMPTS
-                        && is_contention(&message) =>
-                {
-                    attempt += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(10 * attempt));
+                Err(spin_sdk::sqlite::Error::Io(message)) if !self.in_transaction.get() && is_contention(&message) => {
+                    if !wait.another_try() {
+                        eprintln!("gave up waiting for the write lock after {} tries: `{}`", wait.tries(), first_line(sql));
+                        return Err(Refused::Busy);
+                    }
                 }
-                result => return result,
+                result => return result.map_err(Refused::Sql),
             }
+        }
+    }
+
+    fn lock_wait(&self) -> LockWait {
+        match self.backend {
+            Backend::Local => LockWait::local(),
+            Backend::Libsql => LockWait::remote(),
         }
     }
 
@@ -158,39 +176,31 @@ impl std::ops::Deref for Tx<'_> {
     }
 }
 
-/// `BEGIN IMMEDIATE` attempts: SQLite itself waits for the write lock for up
-/// to the busy timeout (5 s under Spin); a database still busy after that (or
-/// a backend that does not wait, like a remote one) is asked again after a
-/// short pause, growing to about 1.5 s in all.
-const BEGIN_ATTEMPTS: u32 = 8;
-
-/// Whether a failure is a refusal caused by another writer, which a later try
-/// gets past: SQLite's "database is locked"; on sqld also SQLITE_BUSY, and
-/// SQLITE_INTERRUPT (sqld aborts a write that holds its write lock while others
-/// queue for it: seen when several nodes migrate a new database).
-fn is_contention(message: &str) -> bool {
-    ["database is locked", "database is busy", "SQLITE_BUSY", "SQLITE_INTERRUPT"].iter().any(|needle| message.contains(needle))
+/// Why a statement did not run: the database's own refusal, or a write lock
+/// that stayed held past [`lock_wait::BOUND`].
+enum Refused {
+    Sql(spin_sdk::sqlite::Error),
+    Busy,
 }
 
-/// Whether a failed database call was refused for contention ([`is_contention`]).
+impl Refused {
+    fn into_api_error(self, sql: &str) -> ApiError {
+        match self {
+            Refused::Sql(error) => ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(sql))),
+            Refused::Busy => ApiError::StorageUnavailable { retry_after: lock_wait::RETRY_AFTER_SECONDS },
+        }
+    }
+}
+
+/// Whether a failed database call was refused for contention ([`is_contention`])
+/// inside a transaction, which only a new try of the whole transaction gets past.
 fn is_contended(error: &ApiError) -> bool {
     matches!(error, ApiError::Internal(error) if is_contention(&format!("{error:#}")))
-}
-
-/// The pause before the `attempt`th try of a write refused for contention:
-/// 10, 20, 40 ... 320 ms, with jitter so that waiting writers spread out.
-fn contention_pause(attempt: u32) {
-    let pause = 10u64 << attempt.min(5);
-    let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0]) % (pause / 2 + 1);
-    std::thread::sleep(std::time::Duration::from_millis(pause / 2 + jitter));
 }
 
 /// Passes of a migration refused by a concurrent one (see [`Db::migrate_from`]):
 /// about 2 s of pauses in all.
 const MIGRATION_ATTEMPTS: u64 = 20;
-
-/// Tries of a statement libSQL refused for contention (see `Db::execute_with_retry`).
-const CONTENTION_ATTEMPTS: u64 = 20;
 
 /// What [`Db::checkpoint_wal`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,14 +213,6 @@ pub enum WalCheckpoint {
     NotApplicable,
 }
 
-/// What the request's rate-limit statement found: each bucket's count in this
-/// window (in the order asked), and the tenant key hash it looked up on the way.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Admission {
-    pub counts: Vec<u64>,
-    pub key_hash: Option<String>,
-}
-
 impl Db {
     /// Opens the `default` database for a request. The schema is checked by
     /// the request's first statement, [`Db::admit`], not here.
@@ -220,9 +222,15 @@ impl Db {
             backend: Backend::configured(),
             in_transaction: Default::default(),
             secure_delete_pending: Default::default(),
+            count_due: Default::default(),
         };
         db.apply_local_pragmas()?;
         Ok(db)
+    }
+
+    /// Where the records live (see [`Backend`]).
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     /// `PRAGMA secure_delete = ON` for this connection: whatever it deletes or
@@ -277,10 +285,9 @@ impl Db {
     }
 
     pub fn query(&self, sql: &str, params: &[Value]) -> ApiResult<QueryResult> {
+        self.count_before_lone_write(sql)?;
         self.before_statement(sql);
-        self.execute_with_retry(sql, params).map_err(|error| {
-            ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(sql)))
-        })
+        self.execute_with_retry(sql, params).map_err(|refused| refused.into_api_error(sql))
     }
 
     pub fn execute(&self, sql: &str, params: &[Value]) -> ApiResult<()> {
@@ -292,12 +299,13 @@ impl Db {
     /// (a second answer to one message hits the turns' primary key); any other
     /// failure is internal.
     pub fn query_refusable(&self, sql: &str, params: &[Value]) -> ApiResult<Result<QueryResult, String>> {
+        self.count_before_lone_write(sql)?;
         self.before_statement(sql);
         match self.execute_with_retry(sql, params) {
             Ok(result) => Ok(Ok(result)),
             // Contention is no refusal of this write: the caller cannot answer it.
-            Err(spin_sdk::sqlite::Error::Io(message)) if !is_contention(&message) => Ok(Err(message)),
-            Err(error) => Err(ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(sql)))),
+            Err(Refused::Sql(spin_sdk::sqlite::Error::Io(message))) if !is_contention(&message) => Ok(Err(message)),
+            Err(refused) => Err(refused.into_api_error(sql)),
         }
     }
 
@@ -313,12 +321,13 @@ impl Db {
     /// which ends the transaction: then the whole of `work` runs again, after
     /// the same backoff. So `work` must only read and write through `tx`.
     pub fn transaction<T>(&self, mut work: impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
-        let mut attempt = 0;
+        let mut wait = LockWait::remote();
         loop {
             match self.transaction_once(&mut work) {
-                Err(error) if self.backend == Backend::Libsql && attempt + 1 < BEGIN_ATTEMPTS && is_contended(&error) => {
-                    attempt += 1;
-                    contention_pause(attempt);
+                Err(error) if self.backend == Backend::Libsql && is_contended(&error) => {
+                    if !wait.another_try() {
+                        return Err(Refused::Busy.into_api_error("BEGIN IMMEDIATE"));
+                    }
                 }
                 outcome => return outcome,
             }
@@ -326,43 +335,71 @@ impl Db {
     }
 
     /// One try of [`Db::transaction`], for callers that retry on their own terms.
+    ///
+    /// With the request's rate-limit count due (see `admission`), the
+    /// transaction begins deferred and the count's upsert takes the write lock
+    /// as its first statement, so the request takes the lock once; a count
+    /// past its limit refuses the request and rolls its work back.
     fn transaction_once<T>(&self, work: &mut impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
-        self.begin_immediate()?;
+        // Out of `count_due` while it is being written: back in when the
+        // transaction fails (the count is still owed), gone when it commits
+        // or when the count refused the request (nothing is owed for a refusal).
+        let due = self.count_due.take();
+        let owed_again = |error: ApiError| {
+            *self.count_due.borrow_mut() = due.clone();
+            error
+        };
+        let begun = match &due {
+            Some(quota) => self.control("BEGIN").and_then(|()| {
+                self.count(quota).inspect_err(|_| {
+                    let _ = self.control("ROLLBACK");
+                })
+            }),
+            None => self.begin_immediate(),
+        };
+        begun.map_err(|error| match error {
+            refusal @ ApiError::RateLimited { .. } => refusal,
+            error => owed_again(error),
+        })?;
         self.in_transaction.set(true);
         let outcome = work(&Tx { db: self });
         self.in_transaction.set(false);
         match outcome {
-            Ok(value) => match self.execute("COMMIT", &[]) {
+            Ok(value) => match self.control("COMMIT") {
                 Ok(()) => Ok(value),
                 Err(error) => {
-                    let _ = self.execute("ROLLBACK", &[]);
-                    Err(error)
+                    let _ = self.control("ROLLBACK");
+                    Err(owed_again(error))
                 }
             },
             Err(error) => {
-                if let Err(rollback) = self.execute("ROLLBACK", &[]) {
+                if let Err(rollback) = self.control("ROLLBACK") {
                     eprintln!("rolling back after {error:?}: {rollback:?}");
                 }
-                Err(error)
+                Err(owed_again(error))
             }
         }
     }
 
+    /// Takes the write lock, waiting for it as any statement does.
     fn begin_immediate(&self) -> ApiResult<()> {
-        self.before_statement("BEGIN IMMEDIATE");
-        let mut attempt = 0;
-        loop {
-            match self.conn.execute("BEGIN IMMEDIATE", &[]) {
-                Ok(_) => return Ok(()),
-                Err(spin_sdk::sqlite::Error::Io(message)) if is_contention(&message) && attempt + 1 < BEGIN_ATTEMPTS => {
-                    attempt += 1;
-                    contention_pause(attempt);
-                }
-                Err(error) => {
-                    return Err(ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `BEGIN IMMEDIATE`")))
-                }
-            }
+        self.control("BEGIN IMMEDIATE")
+    }
+
+    /// A statement that begins or ends a transaction: never the write a
+    /// count due waits for.
+    fn control(&self, sql: &str) -> ApiResult<()> {
+        self.before_statement(sql);
+        self.execute_with_retry(sql, &[]).map(drop).map_err(|refused| refused.into_api_error(sql))
+    }
+
+    /// A write outside any transaction while the request's count is due:
+    /// the count is written first, on its own (see `admission`).
+    fn count_before_lone_write(&self, sql: &str) -> ApiResult<()> {
+        if self.in_transaction.get() || !may_write(sql) || self.count_due.borrow().is_none() {
+            return Ok(());
         }
+        self.settle_count()
     }
 
     /// The first column of the first row, if any.
@@ -435,59 +472,6 @@ impl Db {
         Ok(())
     }
 
-    /// The request's first statement: counts it in each rate-limit bucket's
-    /// current window, reads the schema version and, when credentials came,
-    /// the tenant's key hash, all in one upsert. A database without the schema
-    /// (a missing table) or behind it is migrated, then the request goes on.
-    pub fn admit(&self, buckets: &[String], window_start: u64, tenant_id: Option<&str>) -> ApiResult<Admission> {
-        let values = vec!["(?, ?, 1)"; buckets.len()].join(", ");
-        let sql = format!(
-            "INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES {values}
-             ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1
-             RETURNING bucket, count, (SELECT user_version FROM pragma_user_version) AS schema_version,
-                 (SELECT api_key_hash FROM tenants WHERE tenant_id = ?) AS key_hash"
-        );
-        let mut params: Vec<Value> = buckets
-            .iter()
-            .flat_map(|bucket| [Value::Text(bucket.clone()), Value::Integer(window_start as i64)])
-            .collect();
-        params.push(opt_text(tenant_id));
-        let result = match self.execute_with_retry(&sql, &params) {
-            Err(spin_sdk::sqlite::Error::Io(message)) if message.contains("no such table") => {
-                self.migrate_from(0)?;
-                self.query(&sql, &params)?
-            }
-            other => other.map_err(|error| {
-                ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(&sql)))
-            })?,
-        };
-        let returned: Vec<Row> = rows(&result).collect();
-        let schema_version = match returned.first() {
-            Some(row) => row.int("schema_version")?,
-            None => 0,
-        };
-        self.migrate_from(schema_version)?;
-        // RETURNING promises no order: match the rows to the buckets by name.
-        let counted: Vec<(String, u64)> =
-            returned.iter().map(|row| Ok((row.text("bucket")?, row.int("count")?.max(1) as u64))).collect::<ApiResult<_>>()?;
-        let count_of =
-            |bucket: &String| counted.iter().find(|(name, _)| name == bucket).map_or(1, |(_, count)| *count);
-        let admission = Admission {
-            counts: buckets.iter().map(count_of).collect(),
-            key_hash: match returned.first() {
-                Some(row) => row.opt_text("key_hash")?,
-                None => None,
-            },
-        };
-        if admission.counts.contains(&1) {
-            // First request of a client in a new window: forget windows that are over.
-            self.execute(
-                "DELETE FROM rate_limit_windows WHERE window_start < ?",
-                &[Value::Integer(window_start as i64)],
-            )?;
-        }
-        Ok(admission)
-    }
 }
 
 /// Whether a statement may write: anything but a `SELECT` (a `WITH` may end

@@ -51,6 +51,8 @@ mod load;
 mod recordings;
 #[path = "../bench/synthesis.rs"]
 mod synthesis;
+#[path = "../bench/scale.rs"]
+mod scale;
 
 use e2e::services::Sqld;
 use e2e::{RuntimeProcess, PARTNER_TENANT_ID};
@@ -63,7 +65,7 @@ const USAGE: &str = "\
 usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seconds N] [--rounds N]
              [--writers-seconds N] [--projects N] [--interviews N] [--recording-mib N]
              [--only load|interviews|recordings|synthesis] [--manifest PATH] [--baseline-manifest PATH]
-             [--database local|libsql] [--sqld PATH]
+             [--database local|libsql] [--sqld PATH] [--cores N]
   --runtime          which runtime serves the components [both when SPIN is set, else spin-host]
   --host             the spin-host binary [target/bench-host/spin-host]
   --spin             the spin binary [$SPIN, else spin on PATH]
@@ -78,7 +80,9 @@ usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seco
   --projects         projects of the large tenant [10000]
   --interviews       interviews of the large project; the small one gets a tenth [100000]
   --recording-mib    size of each recording of the recordings table, MiB [16]
-  --only             run only the load table, the interviews table, the recordings table or the synthesis table";
+  --only             run only the load table, the interviews table, the recordings table or the synthesis table
+  --cores            only the scale-up table: the runtime (the last of --runtime) pinned to 1, 2, 4 ... N
+                     cores, wrk on 4 other cores (a machine of N + 4 cores or more); about 8 minutes for N = 12";
 
 struct Options {
     runtimes: Vec<Runtime>,
@@ -92,6 +96,8 @@ struct Options {
     projects: usize,
     interviews: usize,
     recording_mib: usize,
+    /// `--cores N`: only the scale-up table, up to N cores.
+    cores: Option<usize>,
     load: bool,
     interviews_part: bool,
     recordings_part: bool,
@@ -125,6 +131,7 @@ fn parse_options() -> Result<Options, String> {
         projects: 10_000,
         interviews: 100_000,
         recording_mib: 16,
+        cores: None,
         load: true,
         interviews_part: true,
         recordings_part: true,
@@ -149,6 +156,7 @@ fn parse_options() -> Result<Options, String> {
             "--interviews" => options.interviews = number(value()?)?.max(1000),
             // Within the default recording limit (50 MiB of audio).
             "--recording-mib" => options.recording_mib = number(value()?)?.clamp(1, 48),
+            "--cores" => options.cores = Some(number(value()?)?.max(1)),
             "--only" => {
                 let only = value()?;
                 if !["load", "interviews", "recordings", "synthesis"].contains(&only.as_str()) {
@@ -340,6 +348,11 @@ fn main() {
     }
     if options.libsql.is_some() {
         variables.insert("database_backend".into(), "libsql".into());
+    }
+    if let Some(most) = options.cores {
+        let judged = options.runtimes.last().expect("a runtime");
+        scale::cores(judged, &options, &variables, &partner_key, most);
+        return;
     }
     if options.load {
         load::run(&options, &variables, &partner_key);
