@@ -12,7 +12,6 @@
 
 use api_core::projects::Language;
 use api_core::sessions::probes::audit::{dropped_qualifier, edge_fault, quoted_phrase, takes_up};
-use api_core::text_enum::TextEnum;
 use e2e::sessions::*;
 use e2e::*;
 use serde_json::{json, Value};
