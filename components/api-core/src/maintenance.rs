@@ -59,6 +59,9 @@ pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
     if let Err(error) = interviews::erasure::complete_erasures(db, files::open_store) {
         problems.push(format!("completing erasures: {error:?}"));
     }
+    if let Err(error) = db.forget_bookkeeping(now) {
+        problems.push(format!("forgetting old receipts and rate-limit windows: {error:?}"));
+    }
     if problems.is_empty() {
         Ok(report)
     } else {

@@ -4,7 +4,7 @@
 use crate::auth::{self, Credentials, Tenant};
 use crate::config;
 use crate::db::{Admission, Db};
-use crate::error::{ApiError, ApiResult, Credential};
+use crate::error::{ApiError, ApiResult};
 use crate::keys;
 use crate::http::{ApiRequest, ApiResponse, Budget, Method, PathParams, Per, Reply, RouteMatch, Router, MAX_JSON_BODY};
 use crate::rate_limit::{self, Window};
@@ -240,7 +240,9 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         None
     };
     let credentials = Credentials::from_headers(|name| request.header(name)).ok();
-    let admission = enforce_limit(&context.db, request, budget, credentials.as_ref(), operator)?;
+    let tenant_route = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Tenant(_) | Handler::TenantStream(_)));
+    let checked = credentials.clone().filter(|_| tenant_route);
+    enforce_limit(&context.db, request, budget, checked, operator)?;
 
     let (route, params) = match found {
         RouteMatch::Found(route, params) => (route, params),
@@ -248,38 +250,58 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         // (`POST /v1/projects/validate-context`, whose `validate-context` only
         // reads as a project id); a path that names a route as it is does not.
         RouteMatch::MethodNotAllowed(_) if routes::closest_over_405(request.method, &request.path).is_some() => {
-            return Err(routes::not_found(request.method, &request.path))
+            context.db.settle()?;
+            return Err(routes::not_found(request.method, &request.path));
         }
-        RouteMatch::MethodNotAllowed(allow) => return Err(ApiError::MethodNotAllowed { allow }),
-        RouteMatch::NotFound => return Err(routes::not_found(request.method, &request.path)),
+        RouteMatch::MethodNotAllowed(allow) => {
+            context.db.settle()?;
+            return Err(ApiError::MethodNotAllowed { allow });
+        }
+        RouteMatch::NotFound => {
+            context.db.settle()?;
+            return Err(routes::not_found(request.method, &request.path));
+        }
     };
-    let tenant = match route.handler {
-        Handler::Tenant(_) | Handler::TenantStream(_) => Some(
-            authenticate(credentials.as_ref(), &admission)
-                .map_err(|_| auth::tenant_refusal(request.header(auth::API_KEY_HEADER)))?,
-        ),
-        Handler::Public(_)
-        | Handler::Page(_)
-        | Handler::PublicStream(_)
-        | Handler::Static(_)
-        | Handler::Session(_)
-        | Handler::Operator(_)
-        | Handler::Partner(_) => None,
+    // The tenant the credentials name. The key is checked with the admission
+    // (its decision is the 401), which on a remote database may travel with
+    // the handler's first read: a read-only handler then runs before the
+    // check, and gets nothing the records hold until it passed (see
+    // `db::admission`); every other handler runs after it.
+    let tenant = match (route.handler, &credentials) {
+        (Handler::Tenant(_) | Handler::TenantStream(_), Some(credentials)) => Some(Tenant::claimed(credentials)),
+        (Handler::Tenant(_) | Handler::TenantStream(_), None) => {
+            context.db.settle()?;
+            return Err(auth::tenant_refusal(request.header(auth::API_KEY_HEADER)));
+        }
+        _ => None,
     };
-    match (route.handler, tenant) {
+    let reads_only = matches!(request.method, Method::Get | Method::Head);
+    match route.handler {
+        // A session's token is read with the admission; both are settled before its body.
+        Handler::Session(_) => {}
+        Handler::Tenant(_) | Handler::Public(_) | Handler::Page(_) if reads_only => {}
+        _ => context.db.settle()?,
+    }
+    let outcome = match (route.handler, tenant) {
         (Handler::TenantStream(handler), Some(tenant)) => {
             let incoming = incoming.ok_or_else(|| ApiError::internal(anyhow::anyhow!("a streaming route's body was read")))?;
-            handler(context, tenant, request.clone(), params, incoming).await
+            return handler(context, tenant, request.clone(), params, incoming).await;
         }
-        (Handler::Tenant(handler), Some(tenant)) => {
-            request.body = body(incoming, request).await?;
-            handler(&context, &tenant, request, &params).map(Reply::Full)
-        }
-        (Handler::Public(handler) | Handler::Page(handler), _) => {
-            request.body = body(incoming, request).await?;
-            handler(&context, request, &params).map(Reply::Full)
-        }
-        (Handler::PublicStream(handler), _) => handler(context, request.clone(), params).await,
+        (Handler::PublicStream(handler), _) => return handler(context, request.clone(), params).await,
+        (Handler::Tenant(handler), Some(tenant)) => match body(incoming, request).await {
+            Ok(body) => {
+                request.body = body;
+                handler(&context, &tenant, request, &params).map(Reply::Full)
+            }
+            Err(error) => Err(error),
+        },
+        (Handler::Public(handler) | Handler::Page(handler), _) => match body(incoming, request).await {
+            Ok(body) => {
+                request.body = body;
+                handler(&context, request, &params).map(Reply::Full)
+            }
+            Err(error) => Err(error),
+        },
         (Handler::Partner(handler), _) => {
             auth::authorize_partner(credentials.as_ref(), &auth::PartnerConfig::from_variables())?;
             request.body = body(incoming, request).await?;
@@ -291,13 +313,18 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
             handler(&context, request, &params).map(Reply::Full)
         }
         (Handler::Session(handler), _) => {
-            let interview = sessions::authenticate(&context.db, request, params.get("interview_id"))?;
+            let interview = sessions::authenticate(&context.db, request, params.get("interview_id"));
+            context.db.settle()?;
+            let interview = interview?;
             request.body = body(incoming, request).await?;
             handler(&context, &interview, request, &params).map(Reply::Full)
         }
         (Handler::Static(handler), _) => handler(request, &params).map(Reply::Full),
         (Handler::Tenant(_) | Handler::TenantStream(_), None) => Err(auth::tenant_refusal(None)),
-    }
+    };
+    // The admission's refusal is the answer, whatever the handler did.
+    context.db.settle()?;
+    outcome
 }
 
 /// The request's body: read now (at most 1 MiB), or as read before it was counted.
@@ -329,15 +356,16 @@ fn budget_bucket(budget: Budget, client: &str, request: &ApiRequest) -> Option<S
 
 /// Counts the request against the per-IP limit, and its route's own budget if
 /// it has one, in the request's first statement ([`Db::admit`]), which also
-/// fetches the key hash of the tenant the credentials name. The per-IP limit is
-/// decided first, so an over-limit client gets 429 on unknown routes too.
+/// fetches the key hash of the tenant the credentials name; decides the 429
+/// (the per-IP limit first, so an over-limit client gets 429 on unknown routes
+/// too), then, for a tenant route, the 401.
 fn enforce_limit(
     db: &Db,
     request: &ApiRequest,
     budget: Option<Budget>,
-    credentials: Option<&Credentials>,
+    checked: Option<Credentials>,
     operator: bool,
-) -> ApiResult<Admission> {
+) -> ApiResult<()> {
     let now = time::unix_seconds(time::now());
     let client = request.client_ip.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
     // Operator routes never spend the tenants' per-IP budget (a scheduler shares
@@ -356,18 +384,22 @@ fn enforce_limit(
     }
     let window = Window::containing(now);
     let buckets: Vec<String> = limits.iter().map(|(bucket, _)| bucket.clone()).collect();
-    let tenant_id = credentials.map(|c| c.tenant_id.to_string());
-    let admission = db.admit(&buckets, window.start, tenant_id.as_deref())?;
-    for ((_, limit), count) in limits.iter().zip(&admission.counts) {
-        rate_limit::decide(*count, *limit, window, now)?;
-    }
-    Ok(admission)
+    let tenant_id = checked.as_ref().map(|c| c.tenant_id.to_string());
+    let decide = move |admission: &Admission| {
+        for ((_, limit), count) in limits.iter().zip(&admission.counts) {
+            rate_limit::decide(*count, *limit, window, now)?;
+        }
+        match &checked {
+            Some(credentials) => authenticate(credentials, admission).map(drop),
+            None => Ok(()),
+        }
+    };
+    db.admit(&buckets, window.start, tenant_id.as_deref(), Box::new(decide))
 }
 
 /// Checks the request's credentials against the key hash [`enforce_limit`]
 /// fetched for their tenant id (none: an unknown tenant, refused the same way).
-pub fn authenticate(credentials: Option<&Credentials>, admission: &Admission) -> ApiResult<Tenant> {
-    let credentials = credentials.ok_or(ApiError::Unauthorized(Credential::TenantKey))?;
+pub fn authenticate(credentials: &Credentials, admission: &Admission) -> ApiResult<Tenant> {
     auth::authenticate(credentials, admission.key_hash.as_deref())
 }
 

@@ -1,168 +1,81 @@
-//! SQLite through Spin's `fermyon:spin/sqlite@2.0.0`, and the schema migrations.
+//! The records, through one seam: [`Db`]. Use cases read and write through it
+//! and never know which backend serves them:
+//! - Spin's `fermyon:spin/sqlite@2.0.0` (`default`), a local SQLite file or a
+//!   libSQL server the runtime config names ([`local`]);
+//! - a libSQL server (sqld, Turso) the component reaches itself over outbound
+//!   HTTP, when the variable `database_url` is set ([`remote`]): for hosts that
+//!   grant no SQLite, such as an edge platform. It wins over
+//!   `database_backend`, which only describes Spin's own database.
 //!
 //! What the runtime gives us: since Spin 3 every `Connection::open` is a
-//! connection of its own (Spin 4's local databases: a new SQLite connection
-//! with SQLite's defaults, `synchronous=FULL` and a 5 s busy timeout; its
-//! libSQL backend: a client with its own stream), shared with nobody. So the
-//! statements of one open run in order on one connection, and a transaction
-//! spanning several `execute` calls is atomic: [`Db::transaction`] is the one
-//! way a write that touches several rows runs (`BEGIN IMMEDIATE`, then
-//! `COMMIT`, or `ROLLBACK` on any error). Single-row writes stay single
-//! statements. The schema is plain tables and indexes: every rule (what an
-//! interview's end writes, which events a change raises, which deliveries they
-//! fan out to) is Rust in the areas' use cases, inside such a transaction.
-//! Spin 2, which shared one connection among all instances, is not supported
-//! (docs/deploy.md).
+//! connection of its own, shared with nobody, and a remote server holds a
+//! transaction for the stream that began it. So a transaction spanning several
+//! statements is atomic: [`Db::transaction`] is the one way a write that
+//! touches several rows runs (`BEGIN IMMEDIATE`, then `COMMIT`, or `ROLLBACK`
+//! on any error). Single-row writes stay single statements. The schema is
+//! plain tables and indexes: every rule (what an interview's end writes, which
+//! events a change raises, which deliveries they fan out to) is Rust in the
+//! areas' use cases, inside such a transaction. Spin 2, which shared one
+//! connection among all instances, is not supported (docs/deploy.md).
 //!
-//! The cost model (see docs/design-decisions.md, "Storage"): a request opens a
-//! connection, sets `synchronous=NORMAL` on it when the database is a local
-//! file (WAL is already on, from the migrations; pragmas are per connection
-//! and do not persist; a libSQL server gets none), and its first statement is
-//! the rate-limit upsert, which also returns the schema version, so an
-//! up-to-date database costs no separate check. `secure_delete` is set only
-//! when the connection is about to write anything else: a request that only
-//! reads never sends it. With WAL and `synchronous=NORMAL` a commit is written
-//! to the WAL without an fsync: it survives `kill -9` of the host (the OS has
-//! it); a power loss or OS crash may lose the last commits before a checkpoint
-//! (for everything, rate-limit counters included). No writer holds the write
-//! lock across an fsync.
+//! The cost model (docs/design-decisions.md, "Storage"): the request's first
+//! statement is the rate-limit upsert ([`Db::admit`]), which also returns the
+//! schema version, so an up-to-date database costs no separate check. On a
+//! remote database each exchange is a round trip, so statements travel
+//! together wherever the logic allows (see [`remote`] and [`admission`]).
 
 use crate::error::{ApiError, ApiResult};
 use crate::time;
-use spin_sdk::sqlite::{Connection, Value};
+use std::cell::{Cell, RefCell};
 
 pub use spin_sdk::sqlite::{QueryResult, Value as SqlValue};
+use spin_sdk::sqlite::Value;
 
+mod admission;
+mod hrana;
+mod local;
 mod migrations;
+mod remote;
 mod row;
 
+pub use admission::{Admission, Decide};
+use admission::Gate;
+use hrana::Stmt;
+pub use local::Backend;
+use local::SpinSqlite;
 pub use migrations::{latest_version, statements, Migration, MIGRATIONS};
 use migrations::applied_already;
+use remote::{Outcome, Remote, TxFailure};
+pub use remote::{Settings as RemoteSettings, TOKEN_VARIABLE as DATABASE_TOKEN_VARIABLE, URL_VARIABLE as DATABASE_URL_VARIABLE};
 pub use row::{opt_text, read_all, read_first, rows, text, Row};
 
 pub struct Db {
-    conn: Connection,
-    backend: Backend,
-    /// Inside [`Db::transaction`]: a refused statement is not sent again there.
-    in_transaction: std::cell::Cell<bool>,
-    /// On a local file, until the connection's first write: `secure_delete`
-    /// is still to be set (see [`Db::before_statement`]).
-    secure_delete_pending: std::cell::Cell<bool>,
+    conn: Conn,
+    /// Inside [`Db::transaction`]: a refused statement is not sent again there,
+    /// and on a remote database writes wait for the next answer or the `COMMIT`.
+    in_transaction: Cell<bool>,
+    /// The request's admission (see [`Db::admit`]).
+    gate: RefCell<Gate>,
+    /// On a remote database: forgetting finished rate-limit windows, to go
+    /// out with the request's next write (a read-only request leaves it to the
+    /// next client's first request, or to the maintenance run).
+    cleanup: RefCell<Option<Stmt>>,
 }
 
-/// Where the `default` database lives, as the `database_backend` variable
-/// says (the component cannot see the runtime config): a local SQLite file
-/// (`local`, the default) or a libSQL server (`libsql`: sqld, Turso). Only a
-/// local file takes the pragmas below; a libSQL server refuses them ("unsupported
-/// statement") and keeps its own journal and durability (docs/deploy.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    Local,
-    Libsql,
+enum Conn {
+    Spin(SpinSqlite),
+    Remote(Remote),
 }
 
-impl Backend {
-    pub const VARIABLE: &'static str = "database_backend";
-
-    pub fn configured() -> Backend {
-        match crate::config::var(Backend::VARIABLE).as_deref().map(str::trim) {
-            Some(name) if name.eq_ignore_ascii_case("libsql") => Backend::Libsql,
-            _ => Backend::Local,
-        }
-    }
-}
-
-impl Db {
-    /// Per connection, on a local file only: commits go to the WAL without an
-    /// fsync (see the module docs). When the variable was forgotten on libSQL
-    /// the pragma is refused; the request goes on without it, treated as
-    /// libSQL from then on.
-    fn apply_local_pragmas(&mut self) -> ApiResult<()> {
-        if self.backend != Backend::Local {
-            return Ok(());
-        }
-        match self.conn.execute("PRAGMA synchronous = NORMAL", &[]) {
-            Err(spin_sdk::sqlite::Error::Io(message)) if message.contains("unsupported statement") => {
-                eprintln!(
-                    "the database refused `PRAGMA synchronous` (a libSQL server?): set the variable {}=libsql",
-                    Backend::VARIABLE
-                );
-                self.backend = Backend::Libsql;
-                return Ok(());
-            }
-            other => other.map(drop).map_err(|error| ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `PRAGMA synchronous`")))?,
-        }
-        self.secure_delete_pending.set(true);
-        Ok(())
-    }
-
-    /// Before a statement of the request (not its rate-limit upsert, whose
-    /// rows hold no personal data): one that can write gets `secure_delete`
-    /// set first, once per connection. An interview row is rewritten by each
-    /// answer, so old copies of it are freed long before it is erased (see
-    /// [`Db::secure_delete`]); a connection that only reads frees nothing, and
-    /// is spared the statement.
-    fn before_statement(&self, sql: &str) {
-        if may_write(sql) && self.secure_delete_pending.replace(false) {
-            self.secure_delete();
-        }
-    }
-
-    /// One statement. On libSQL, one that sqld refused for contention
-    /// (SQLITE_BUSY, at once while it checkpoints; SQLITE_INTERRUPT when it
-    /// aborts a writer others queue behind) did not happen, so it is sent
-    /// again after a short pause, for up to about 2 s: under concurrent writers
-    /// through several nodes a few statements in a thousand meet one. Only for
-    /// statements outside a transaction: inside one, sqld's refusal ends the
-    /// transaction, and only the whole of it may be tried again.
-    fn execute_with_retry(&self, sql: &str, params: &[Value]) -> Result<QueryResult, spin_sdk::sqlite::Error> {
-        let mut attempt = 0;
-        loop {
-            match self.conn.execute(sql, params) {
-                Err(spin_sdk::sqlite::Error::Io(message))
-                    if self.backend == Backend::Libsql
-                        && !self.in_transaction.get()
-                        && attempt < CONTENTION_ATTEMPTS
-                        && is_contention(&message) =>
-                {
-                    attempt += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(10 * attempt));
-                }
-                result => return result,
-            }
-        }
-    }
-
-    /// Once per database, on a local file only: WAL makes each write several
-    /// times cheaper, and persists in the file.
-    fn apply_local_file_settings(&self) -> ApiResult<()> {
-        match self.backend {
-            Backend::Local => self.execute("PRAGMA journal_mode=WAL", &[]),
-            Backend::Libsql => Ok(()),
-        }
-    }
-}
-
-/// A write in progress on one connection, from [`Db::transaction`]: what it
-/// does is committed together or not at all. It reads and writes like a
-/// [`Db`]; functions that must run inside one take a `&Tx`.
-pub struct Tx<'a> {
-    db: &'a Db,
-}
-
-impl std::ops::Deref for Tx<'_> {
-    type Target = Db;
-
-    fn deref(&self) -> &Db {
-        self.db
-    }
-}
-
-/// `BEGIN IMMEDIATE` attempts: SQLite itself waits for the write lock for up
-/// to the busy timeout (5 s under Spin); a database still busy after that (or
-/// a backend that does not wait, like a remote one) is asked again after a
-/// short pause, growing to about 1.5 s in all.
+/// `BEGIN IMMEDIATE` attempts, and attempts of a transaction a remote server
+/// refused: SQLite itself waits for the write lock for up to the busy timeout
+/// (5 s under Spin); a database still busy after that (or a backend that does
+/// not wait, like a remote one) is asked again after a short pause, growing to
+/// about 1.5 s in all.
 const BEGIN_ATTEMPTS: u32 = 8;
+
+/// What a 503 for unreachable records asks a client to wait, seconds.
+const RETRY_AFTER: u64 = 2;
 
 /// Whether a failure is a refusal caused by another writer, which a later try
 /// gets past: SQLite's "database is locked"; on sqld also SQLITE_BUSY, and
@@ -189,9 +102,6 @@ fn contention_pause(attempt: u32) {
 /// about 2 s of pauses in all.
 const MIGRATION_ATTEMPTS: u64 = 20;
 
-/// Tries of a statement libSQL refused for contention (see `Db::execute_with_retry`).
-const CONTENTION_ATTEMPTS: u64 = 20;
-
 /// What [`Db::checkpoint_wal`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WalCheckpoint {
@@ -203,69 +113,73 @@ pub enum WalCheckpoint {
     NotApplicable,
 }
 
-/// What the request's rate-limit statement found: each bucket's count in this
-/// window (in the order asked), and the tenant key hash it looked up on the way.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Admission {
-    pub counts: Vec<u64>,
-    pub key_hash: Option<String>,
+/// A statement the database refused, as an internal error that names it.
+fn statement_error(message: &str, sql: &str) -> ApiError {
+    ApiError::Internal(anyhow::anyhow!("sqlite: Io({message:?}) in `{}`", first_line(sql)))
+}
+
+fn unavailable(_: remote::Unavailable) -> ApiError {
+    ApiError::StorageUnavailable { retry_after: RETRY_AFTER }
+}
+
+/// An earlier try of the transaction committed (its receipt is there): the
+/// try in progress stops, and the committed try's value is the answer.
+#[derive(Debug)]
+struct AppliedBefore;
+
+impl std::error::Error for AppliedBefore {}
+
+impl std::fmt::Display for AppliedBefore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an earlier try of this transaction committed")
+    }
+}
+
+fn tx_failure(failure: TxFailure) -> ApiError {
+    match failure {
+        TxFailure::Unavailable(unavailable) => self::unavailable(unavailable),
+        TxFailure::AppliedBefore => ApiError::Internal(anyhow::Error::new(AppliedBefore)),
+    }
+}
+
+fn applied_before(error: &ApiError) -> bool {
+    matches!(error, ApiError::Internal(error) if error.downcast_ref::<AppliedBefore>().is_some())
+}
+
+/// A write in progress on one connection, from [`Db::transaction`]: what it
+/// does is committed together or not at all. It reads and writes like a
+/// [`Db`]; functions that must run inside one take a `&Tx`. On a remote
+/// database its writes wait to go out with its next read or its `COMMIT`.
+pub struct Tx<'a> {
+    db: &'a Db,
+}
+
+impl std::ops::Deref for Tx<'_> {
+    type Target = Db;
+
+    fn deref(&self) -> &Db {
+        self.db
+    }
 }
 
 impl Db {
-    /// Opens the `default` database for a request. The schema is checked by
-    /// the request's first statement, [`Db::admit`], not here.
+    /// Opens the records for a request: Spin's `default` database, or, with
+    /// `database_url` set, the libSQL server it names (nothing is sent yet).
+    /// The schema is checked by the request's first statement, [`Db::admit`].
     pub fn connect() -> ApiResult<Db> {
-        let mut db = Db {
-            conn: Connection::open_default()?,
-            backend: Backend::configured(),
-            in_transaction: Default::default(),
-            secure_delete_pending: Default::default(),
-        };
-        db.apply_local_pragmas()?;
-        Ok(db)
-    }
-
-    /// `PRAGMA secure_delete = ON` for this connection: whatever it deletes or
-    /// frees (a row, an old version of an updated row, a page) is overwritten
-    /// with zeros, so erased personal data does not linger in free space of
-    /// the database file (docs/interviews.md, "Erasure"). Only a local file
-    /// needs it: a backend that refuses the pragma (a remote server, which
-    /// keeps its own files) is left as it is, and the answer says whether it is on.
-    fn secure_delete(&self) -> bool {
-        self.conn.execute("PRAGMA secure_delete = ON", &[]).is_ok()
-    }
-
-    /// `PRAGMA wal_checkpoint(TRUNCATE)`: copies every WAL frame into the
-    /// database file and truncates the WAL to zero bytes, so old page versions
-    /// (rows as they were before an erasure) leave the WAL. Another connection
-    /// reading or writing meanwhile makes it [`WalCheckpoint::Busy`]: try
-    /// again later. A database not in WAL mode, or a backend that refuses the
-    /// pragma (a remote one), has nothing to checkpoint here.
-    pub fn checkpoint_wal(&self) -> WalCheckpoint {
-        if self.backend != Backend::Local {
-            return WalCheckpoint::NotApplicable;
-        }
-        match self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)", &[]) {
-            Err(error) => {
-                let message = format!("{error:?}");
-                if is_contention(&message) {
-                    WalCheckpoint::Busy
-                } else {
-                    WalCheckpoint::NotApplicable
-                }
+        let conn = match RemoteSettings::from_variables() {
+            None => Conn::Spin(SpinSqlite::open()?),
+            Some(Ok(settings)) => Conn::Remote(Remote::new(settings)),
+            Some(Err(reason)) => {
+                eprintln!("records: the database is not configured right: {reason}");
+                return Err(ApiError::StorageUnavailable { retry_after: RETRY_AFTER });
             }
-            // One row: busy (1 when it could not finish), WAL frames, frames checkpointed (-1 without a WAL).
-            Ok(result) => match result.rows.first().map(|row| row.values.as_slice()) {
-                Some([Value::Integer(0), Value::Integer(-1), ..]) => WalCheckpoint::NotApplicable,
-                Some([Value::Integer(0), ..]) => WalCheckpoint::Truncated,
-                Some([Value::Integer(_), ..]) => WalCheckpoint::Busy,
-                _ => WalCheckpoint::NotApplicable,
-            },
-        }
+        };
+        Ok(Db { conn, in_transaction: Cell::new(false), gate: RefCell::default(), cleanup: RefCell::default() })
     }
 
-    /// Opens the `default` database and brings its schema up to date: for work
-    /// that does not start with [`Db::admit`] (the cron dispatcher).
+    /// Opens the records and brings their schema up to date: for work that
+    /// does not start with [`Db::admit`] (the maintenance run).
     pub fn open() -> ApiResult<Db> {
         let db = Db::connect()?;
         let current = match db.query_scalar("PRAGMA user_version", &[])? {
@@ -276,15 +190,29 @@ impl Db {
         Ok(db)
     }
 
-    pub fn query(&self, sql: &str, params: &[Value]) -> ApiResult<QueryResult> {
-        self.before_statement(sql);
-        self.execute_with_retry(sql, params).map_err(|error| {
-            ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(sql)))
-        })
+    /// `PRAGMA wal_checkpoint(TRUNCATE)` on a local file (see
+    /// [`local::SpinSqlite::checkpoint_wal`]); other backends keep their own files.
+    pub fn checkpoint_wal(&self) -> WalCheckpoint {
+        match &self.conn {
+            Conn::Spin(spin) => spin.checkpoint_wal(),
+            Conn::Remote(_) => WalCheckpoint::NotApplicable,
+        }
     }
 
+    pub fn query(&self, sql: &str, params: &[Value]) -> ApiResult<QueryResult> {
+        self.one(sql, params)?.map_err(|message| statement_error(&message, sql))
+    }
+
+    /// A statement whose answer nobody reads: inside a transaction on a remote
+    /// database it goes out with the transaction's next statement.
     pub fn execute(&self, sql: &str, params: &[Value]) -> ApiResult<()> {
-        self.query(sql, params).map(|_| ())
+        match &self.conn {
+            Conn::Remote(remote) if self.in_transaction.get() => {
+                remote.queue(Stmt::new(sql, params));
+                Ok(())
+            }
+            _ => self.query(sql, params).map(drop),
+        }
     }
 
     /// Runs a statement that a constraint may stop: `Ok(Err(text))` carries
@@ -292,13 +220,98 @@ impl Db {
     /// (a second answer to one message hits the turns' primary key); any other
     /// failure is internal.
     pub fn query_refusable(&self, sql: &str, params: &[Value]) -> ApiResult<Result<QueryResult, String>> {
-        self.before_statement(sql);
-        match self.execute_with_retry(sql, params) {
-            Ok(result) => Ok(Ok(result)),
+        match self.one(sql, params)? {
             // Contention is no refusal of this write: the caller cannot answer it.
-            Err(spin_sdk::sqlite::Error::Io(message)) if !is_contention(&message) => Ok(Err(message)),
-            Err(error) => Err(ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(sql)))),
+            Err(message) if is_contention(&message) => Err(statement_error(&message, sql)),
+            outcome => Ok(outcome),
         }
+    }
+
+    /// Forgets what only served the records' own bookkeeping: receipts older
+    /// than an hour (a transaction is retried within seconds) and rate-limit
+    /// windows that are over (a read-only request does not forget them on a
+    /// remote database). For the maintenance run.
+    pub fn forget_bookkeeping(&self, now: std::time::SystemTime) -> ApiResult<()> {
+        let receipts_before = Value::Integer(time::unix_millis(now) - 3_600_000);
+        let (windows, windows_params) = admission::cleanup(crate::rate_limit::Window::containing(time::unix_seconds(now)).start);
+        let stmts: [(&str, &[Value]); 2] =
+            [("DELETE FROM applied_batches WHERE applied_ms < ?", &[receipts_before]), (windows, &windows_params)];
+        for (outcome, (sql, _)) in self.each(&stmts, false)?.into_iter().zip(stmts) {
+            outcome.map_err(|message| statement_error(&message, sql))?;
+        }
+        Ok(())
+    }
+
+    /// Reads that do not depend on each other's answers: their results in
+    /// order. On a remote database they travel together, in one round trip.
+    pub fn query_together(&self, stmts: &[(&str, &[Value])]) -> ApiResult<Vec<QueryResult>> {
+        let outcomes = self.each(stmts, true)?;
+        outcomes.into_iter().zip(stmts).map(|(outcome, (sql, _))| outcome.map_err(|message| statement_error(&message, sql))).collect()
+    }
+
+    /// The first column of the first row, if any.
+    pub fn query_scalar(&self, sql: &str, params: &[Value]) -> ApiResult<Option<Value>> {
+        let result = self.query(sql, params)?;
+        Ok(result.rows.into_iter().next().and_then(|row| row.values.into_iter().next()))
+    }
+
+    fn one(&self, sql: &str, params: &[Value]) -> ApiResult<Outcome> {
+        Ok(self.each(&[(sql, params)], true)?.remove(0))
+    }
+
+    /// Statements in order, each one's outcome. With `stop_at_failure`, on a
+    /// remote database, a failed one skips those after it in the same exchange.
+    fn each(&self, stmts: &[(&str, &[Value])], stop_at_failure: bool) -> ApiResult<Vec<Outcome>> {
+        match &self.conn {
+            Conn::Spin(spin) => stmts
+                .iter()
+                .map(|(sql, params)| {
+                    spin.before_statement(sql);
+                    match spin.execute_with_retry(sql, params, self.in_transaction.get()) {
+                        Ok(result) => Ok(Ok(result)),
+                        Err(spin_sdk::sqlite::Error::Io(message)) => Ok(Err(message)),
+                        Err(error) => Err(local::internal(&error, sql)),
+                    }
+                })
+                .collect(),
+            Conn::Remote(remote) => {
+                let stmts: Vec<Stmt> = stmts.iter().map(|(sql, params)| Stmt::new(*sql, params)).collect();
+                if self.in_transaction.get() {
+                    remote.send(stmts, stop_at_failure).map_err(tx_failure)
+                } else {
+                    self.remote_each(remote, stmts)
+                }
+            }
+        }
+    }
+
+    /// Statements outside a transaction on a remote database: with the
+    /// request's admission when it still waits and they only read, after it
+    /// when they write; with the windows' cleanup when they write.
+    fn remote_each(&self, remote: &Remote, mut stmts: Vec<Stmt>) -> ApiResult<Vec<Outcome>> {
+        self.gate.borrow().refusal()?;
+        let writes = stmts.iter().any(|stmt| may_write(&stmt.sql));
+        if writes {
+            self.settle()?;
+        } else if let Some(admission) = self.pending_admission() {
+            let mut sent = vec![admission];
+            sent.extend(stmts.iter().cloned());
+            let mut outcomes = remote.each(sent).map_err(unavailable)?;
+            let admitted = outcomes.remove(0);
+            if !self.decide(std::mem::take(&mut *self.gate.borrow_mut()), admitted)? {
+                return Ok(outcomes);
+            }
+            // The schema was behind: what was read went to the old one.
+        }
+        let cleanup = if writes { self.cleanup.borrow_mut().take() } else { None };
+        let cleaning = cleanup.is_some();
+        stmts.splice(0..0, cleanup);
+        let mut outcomes = remote.each(stmts).map_err(unavailable)?;
+        if cleaning {
+            // A cleanup that failed is done by the next one.
+            let _ = outcomes.remove(0);
+        }
+        Ok(outcomes)
     }
 
     /// Runs `work` as one transaction on this connection: `BEGIN IMMEDIATE`
@@ -311,64 +324,111 @@ impl Db {
     /// On libSQL, sqld may also refuse a statement inside the transaction, or
     /// its `COMMIT`, for contention (it aborts a writer others queue behind),
     /// which ends the transaction: then the whole of `work` runs again, after
-    /// the same backoff. So `work` must only read and write through `tx`.
+    /// the same backoff; on a remote database also when its exchange was lost
+    /// (the receipt tells whether it committed). So `work` must only read and
+    /// write through `tx`.
     pub fn transaction<T>(&self, mut work: impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
-        let mut attempt = 0;
+        self.settle()?;
+        let receipt = uuid::Uuid::new_v4().simple().to_string();
+        // The value of a try whose commit went out and whose answer was lost:
+        // the answer if a later try finds its receipt.
+        let mut committed_maybe: Option<T> = None;
+        let (mut attempt, mut unanswered) = (0, 0);
         loop {
-            match self.transaction_once(&mut work) {
-                Err(error) if self.backend == Backend::Libsql && attempt + 1 < BEGIN_ATTEMPTS && is_contended(&error) => {
-                    attempt += 1;
-                    contention_pause(attempt);
+            let (error, value) = match self.transaction_once(&mut work, Some(&receipt)) {
+                Ok(value) => return Ok(value),
+                Err(failed) => failed,
+            };
+            if applied_before(&error) {
+                return committed_maybe.ok_or_else(|| ApiError::internal(anyhow::anyhow!("a receipt without its transaction")));
+            }
+            committed_maybe = value.or(committed_maybe);
+            let retry = match &self.conn {
+                Conn::Spin(spin) => !spin.is_local_file() && is_contended(&error),
+                // A lost exchange is tried again twice at most: the server may be down.
+                Conn::Remote(_) => {
+                    let lost = matches!(error, ApiError::StorageUnavailable { .. });
+                    unanswered += usize::from(lost);
+                    is_contended(&error) || lost && unanswered <= 2
                 }
-                outcome => return outcome,
+            };
+            if !retry || attempt + 1 >= BEGIN_ATTEMPTS {
+                return Err(error);
+            }
+            attempt += 1;
+            contention_pause(attempt);
+        }
+    }
+
+    /// One try of [`Db::transaction`]: `receipt` names it on a remote database
+    /// (none for a migration, whose table may not exist yet). A failure comes
+    /// with the try's value when its commit went out and its answer was lost.
+    fn transaction_once<T>(&self, work: &mut impl FnMut(&Tx) -> ApiResult<T>, receipt: Option<&str>) -> Result<T, (ApiError, Option<T>)> {
+        match &self.conn {
+            Conn::Spin(spin) => {
+                self.begin_immediate(spin).map_err(|error| (error, None))?;
+                self.in_transaction.set(true);
+                let outcome = work(&Tx { db: self });
+                self.in_transaction.set(false);
+                match outcome {
+                    Ok(value) => match self.query("COMMIT", &[]) {
+                        Ok(_) => Ok(value),
+                        Err(error) => {
+                            let _ = self.query("ROLLBACK", &[]);
+                            Err((error, None))
+                        }
+                    },
+                    Err(error) => {
+                        if let Err(rollback) = self.query("ROLLBACK", &[]) {
+                            eprintln!("rolling back after {error:?}: {rollback:?}");
+                        }
+                        Err((error, None))
+                    }
+                }
+            }
+            Conn::Remote(remote) => {
+                let receipt = receipt.map(|id| {
+                    Stmt::new(
+                        "INSERT INTO applied_batches (batch_id, applied_ms) VALUES (?, ?)",
+                        &[Value::Text(id.to_string()), Value::Integer(time::unix_millis(time::now()))],
+                    )
+                });
+                remote.begin(receipt);
+                self.in_transaction.set(true);
+                let outcome = work(&Tx { db: self });
+                self.in_transaction.set(false);
+                match outcome {
+                    Ok(value) => match remote.commit() {
+                        Ok(Ok(())) | Err(TxFailure::AppliedBefore) => Ok(value),
+                        Ok(Err(message)) => Err((statement_error(&message, "COMMIT"), None)),
+                        Err(failure) => Err((tx_failure(failure), Some(value))),
+                    },
+                    Err(error) => {
+                        if applied_before(&error) || matches!(error, ApiError::StorageUnavailable { .. }) {
+                            remote.abandon();
+                        } else {
+                            remote.rollback();
+                        }
+                        Err((error, None))
+                    }
+                }
             }
         }
     }
 
-    /// One try of [`Db::transaction`], for callers that retry on their own terms.
-    fn transaction_once<T>(&self, work: &mut impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
-        self.begin_immediate()?;
-        self.in_transaction.set(true);
-        let outcome = work(&Tx { db: self });
-        self.in_transaction.set(false);
-        match outcome {
-            Ok(value) => match self.execute("COMMIT", &[]) {
-                Ok(()) => Ok(value),
-                Err(error) => {
-                    let _ = self.execute("ROLLBACK", &[]);
-                    Err(error)
-                }
-            },
-            Err(error) => {
-                if let Err(rollback) = self.execute("ROLLBACK", &[]) {
-                    eprintln!("rolling back after {error:?}: {rollback:?}");
-                }
-                Err(error)
-            }
-        }
-    }
-
-    fn begin_immediate(&self) -> ApiResult<()> {
-        self.before_statement("BEGIN IMMEDIATE");
+    fn begin_immediate(&self, spin: &SpinSqlite) -> ApiResult<()> {
+        spin.before_statement("BEGIN IMMEDIATE");
         let mut attempt = 0;
         loop {
-            match self.conn.execute("BEGIN IMMEDIATE", &[]) {
+            match spin.execute_once("BEGIN IMMEDIATE", &[]) {
                 Ok(_) => return Ok(()),
                 Err(spin_sdk::sqlite::Error::Io(message)) if is_contention(&message) && attempt + 1 < BEGIN_ATTEMPTS => {
                     attempt += 1;
                     contention_pause(attempt);
                 }
-                Err(error) => {
-                    return Err(ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `BEGIN IMMEDIATE`")))
-                }
+                Err(error) => return Err(local::internal(&error, "BEGIN IMMEDIATE")),
             }
         }
-    }
-
-    /// The first column of the first row, if any.
-    pub fn query_scalar(&self, sql: &str, params: &[Value]) -> ApiResult<Option<Value>> {
-        let result = self.query(sql, params)?;
-        Ok(result.rows.into_iter().next().and_then(|row| row.values.into_iter().next()))
     }
 
     /// Applies the migrations after `current`; runs once per database and version.
@@ -386,15 +446,24 @@ impl Db {
         }
         let mut attempt = 0;
         loop {
-            // One try per pass: the passes are this loop's retries.
-            let pass = self.apply_local_file_settings().and_then(|()| {
-                self.transaction_once(&mut |tx| {
-                    let current = match tx.query_scalar("PRAGMA user_version", &[])? {
-                        Some(Value::Integer(version)) => version,
-                        _ => 0,
-                    };
-                    tx.apply_migrations_after(current)
-                })
+            let settings = match &self.conn {
+                Conn::Spin(spin) => spin.apply_local_file_settings(),
+                Conn::Remote(_) => Ok(()),
+            };
+            // One try per pass, without a receipt (its table may not exist yet):
+            // the passes are this loop's retries, and a pass is idempotent.
+            let pass = settings.and_then(|()| {
+                self.transaction_once(
+                    &mut |tx| {
+                        let current = match tx.query_scalar("PRAGMA user_version", &[])? {
+                            Some(Value::Integer(version)) => version,
+                            _ => 0,
+                        };
+                        tx.apply_migrations_after(current)
+                    },
+                    None,
+                )
+                .map_err(|(error, _)| error)
             });
             match pass {
                 Err(error) if attempt < MIGRATION_ATTEMPTS && is_contended(&error) => {
@@ -411,13 +480,16 @@ impl Db {
             return Ok(());
         }
         for migration in MIGRATIONS.iter().filter(|m| m.version > current) {
-            for statement in statements(migration.sql) {
-                if let Err(error) = self.conn.execute(&statement, &[]) {
-                    if !applied_already(&statement, &format!("{error:?}")) {
+            let statements = statements(migration.sql);
+            let stmts: Vec<(&str, &[Value])> = statements.iter().map(|sql| (sql.as_str(), &[][..])).collect();
+            // A migration's statements go out together, each whatever the others did.
+            for (statement, outcome) in statements.iter().zip(self.each(&stmts, false)?) {
+                if let Err(error) = outcome {
+                    if !applied_already(statement, &error) {
                         return Err(ApiError::Internal(anyhow::anyhow!(
                             "migration {} failed: {error:?} in `{}`",
                             migration.version,
-                            first_line(&statement)
+                            first_line(statement)
                         )));
                     }
                 }
@@ -437,56 +509,87 @@ impl Db {
 
     /// The request's first statement: counts it in each rate-limit bucket's
     /// current window, reads the schema version and, when credentials came,
-    /// the tenant's key hash, all in one upsert. A database without the schema
-    /// (a missing table) or behind it is migrated, then the request goes on.
-    pub fn admit(&self, buckets: &[String], window_start: u64, tenant_id: Option<&str>) -> ApiResult<Admission> {
-        let values = vec!["(?, ?, 1)"; buckets.len()].join(", ");
-        let sql = format!(
-            "INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES {values}
-             ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1
-             RETURNING bucket, count, (SELECT user_version FROM pragma_user_version) AS schema_version,
-                 (SELECT api_key_hash FROM tenants WHERE tenant_id = ?) AS key_hash"
-        );
-        let mut params: Vec<Value> = buckets
-            .iter()
-            .flat_map(|bucket| [Value::Text(bucket.clone()), Value::Integer(window_start as i64)])
-            .collect();
-        params.push(opt_text(tenant_id));
-        let result = match self.execute_with_retry(&sql, &params) {
-            Err(spin_sdk::sqlite::Error::Io(message)) if message.contains("no such table") => {
-                self.migrate_from(0)?;
-                self.query(&sql, &params)?
+    /// the tenant's key hash, all in one upsert, and hands what it found to
+    /// `decide` (the 429, the 401). A database without the schema (a missing
+    /// table) or behind it is migrated, then the request goes on.
+    ///
+    /// On Spin's SQLite the statement runs now, and `decide`'s refusal is the
+    /// answer. On a remote database it waits for the request's first read and
+    /// travels with it (see [`admission`]); [`Db::settle`] sends it alone.
+    pub fn admit(&self, buckets: &[String], window_start: u64, tenant_id: Option<&str>, decide: Decide) -> ApiResult<()> {
+        let (sql, params) = admission::statement(buckets, window_start, tenant_id);
+        let pending = Gate::Pending { sql, params, buckets: buckets.to_vec(), window_start, decide };
+        match &self.conn {
+            Conn::Spin(spin) => {
+                let Gate::Pending { sql, params, .. } = &pending else { unreachable!() };
+                let outcome = match spin.execute_with_retry(sql, params, false) {
+                    Ok(result) => Ok(result),
+                    Err(spin_sdk::sqlite::Error::Io(message)) => Err(message),
+                    Err(error) => return Err(local::internal(&error, sql)),
+                };
+                self.decide(pending, outcome).map(drop)
             }
-            other => other.map_err(|error| {
-                ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(&sql)))
-            })?,
-        };
-        let returned: Vec<Row> = rows(&result).collect();
-        let schema_version = match returned.first() {
-            Some(row) => row.int("schema_version")?,
-            None => 0,
-        };
-        self.migrate_from(schema_version)?;
-        // RETURNING promises no order: match the rows to the buckets by name.
-        let counted: Vec<(String, u64)> =
-            returned.iter().map(|row| Ok((row.text("bucket")?, row.int("count")?.max(1) as u64))).collect::<ApiResult<_>>()?;
-        let count_of =
-            |bucket: &String| counted.iter().find(|(name, _)| name == bucket).map_or(1, |(_, count)| *count);
-        let admission = Admission {
-            counts: buckets.iter().map(count_of).collect(),
-            key_hash: match returned.first() {
-                Some(row) => row.opt_text("key_hash")?,
-                None => None,
-            },
-        };
-        if admission.counts.contains(&1) {
-            // First request of a client in a new window: forget windows that are over.
-            self.execute(
-                "DELETE FROM rate_limit_windows WHERE window_start < ?",
-                &[Value::Integer(window_start as i64)],
-            )?;
+            Conn::Remote(_) => {
+                *self.gate.borrow_mut() = pending;
+                Ok(())
+            }
         }
-        Ok(admission)
+    }
+
+    /// Makes sure the request's admission was counted and decided: sends its
+    /// statement now if it still waits. Its refusal (429, 401), if any, is
+    /// the request's answer, whatever happened since.
+    pub fn settle(&self) -> ApiResult<()> {
+        let (Some(admission), Conn::Remote(remote)) = (self.pending_admission(), &self.conn) else {
+            return self.gate.borrow().refusal();
+        };
+        let outcome = remote.each(vec![admission]).map_err(unavailable)?.remove(0);
+        self.decide(std::mem::take(&mut *self.gate.borrow_mut()), outcome).map(drop)
+    }
+
+    /// The admission's statement while it waits to go out.
+    fn pending_admission(&self) -> Option<Stmt> {
+        match &*self.gate.borrow() {
+            Gate::Pending { sql, params, .. } => Some(Stmt::new(sql.as_str(), params)),
+            _ => None,
+        }
+    }
+
+    /// Reads the admission's outcome: migrates a database without the schema
+    /// (and counts again) or behind it, remembers the decision and answers its
+    /// refusal. `Ok(true)`: the schema was migrated, so what went out with the
+    /// admission must go again.
+    fn decide(&self, pending: Gate, outcome: Outcome) -> ApiResult<bool> {
+        let Gate::Pending { sql, params, buckets, window_start, decide } = pending else { return Ok(false) };
+        let (result, migrated) = match outcome {
+            Ok(result) => (result, false),
+            Err(message) if message.contains("no such table") => {
+                self.migrate_from(0)?;
+                let counted = match &self.conn {
+                    Conn::Spin(spin) => spin.execute_with_retry(&sql, &params, false).map_err(|error| local::internal(&error, &sql))?,
+                    Conn::Remote(remote) => {
+                        remote.each(vec![Stmt::new(sql.as_str(), &params)]).map_err(unavailable)?.remove(0).map_err(|m| statement_error(&m, &sql))?
+                    }
+                };
+                (counted, true)
+            }
+            Err(message) => return Err(statement_error(&message, &sql)),
+        };
+        let (admission, schema_version, first_in_window) = admission::read(&buckets, &result)?;
+        let migrated = migrated || schema_version < latest_version();
+        self.migrate_from(schema_version)?;
+        if first_in_window {
+            // First request of a client in a new window: forget windows that are over.
+            let (cleanup, params) = admission::cleanup(window_start);
+            match &self.conn {
+                Conn::Spin(_) => self.execute(cleanup, &params)?,
+                Conn::Remote(_) => *self.cleanup.borrow_mut() = Some(Stmt::new(cleanup, &params)),
+            }
+        }
+        let passed = decide(&admission).is_ok();
+        *self.gate.borrow_mut() = Gate::Decided { passed, admission, decide };
+        self.gate.borrow().refusal()?;
+        Ok(migrated)
     }
 }
 
