@@ -22,7 +22,7 @@ pub mod services;
 pub mod sessions;
 pub mod webdriver;
 
-pub use runtime::{skip_under_spin, Runtime, RuntimeProcess, Server};
+pub use runtime::{edge_selected, skip_under_spin, Runtime, RuntimeProcess, Server};
 
 pub const PARTNER_TENANT_ID: &str = "0b7e5d8c-6a4f-4c1e-9d2b-3f8a7c6e5d4b";
 
@@ -46,6 +46,10 @@ pub struct TestApp {
     pub client: Client,
     /// The host's state directory (`sqlite_db.db`, `sqlite_key_value.db`).
     pub state_dir: PathBuf,
+    /// With `E2E_EDGE` set: the sqld that holds the app's records (its
+    /// database in `<state dir>/records.sqld`, so an app started again on the
+    /// same state directory finds them).
+    pub records: Option<EdgeRecords>,
     _state: Option<tempfile::TempDir>,
 }
 
@@ -112,7 +116,7 @@ impl TestApp {
     pub fn process(&mut self) -> &mut RuntimeProcess {
         match &mut self.host {
             Server::Process(process) => process,
-            Server::InProcess(_) => panic!("this app runs in the test process: start it with TestApp::start_process"),
+            Server::InProcess(..) => panic!("this app runs in the test process: start it with TestApp::start_process"),
         }
     }
 
@@ -124,15 +128,26 @@ impl TestApp {
         configure: impl FnOnce(&mut HostConfig),
     ) -> TestApp {
         check_components_built();
+        let edge = runtime::edge_selected();
         let partner_key = overrides
             .iter()
             .find(|(name, _)| *name == "partner_api_key")
             .map(|(_, value)| value.to_string())
             .unwrap_or_else(|| format!("sk-partner-test-{}", uuid::Uuid::new_v4().simple()));
-        let mut config = HostConfig::new(workspace_root().join("spin.toml"));
+        let manifest = if edge { runtime::EDGE_MANIFEST } else { "spin.toml" };
+        let mut config = HostConfig::new(workspace_root().join(manifest));
         config.state_dir = state_dir.to_path_buf();
         config.enable_cron = false;
         config.variables = default_variables(&partner_key);
+        let records = edge.then(|| {
+            let binary = services::Sqld::binary()
+                .expect("E2E_EDGE puts the records on a sqld: set SQLD, or SPIN with sqld beside it");
+            let sqld = services::Sqld::start_in(&binary, &state_dir.join("records.sqld"));
+            EdgeRecords { sqld, state_dir: state_dir.to_path_buf() }
+        });
+        if let Some(records) = &records {
+            config.variables.insert("database_url".into(), records.sqld.url());
+        }
         for (name, value) in overrides {
             config.variables.insert(name.to_string(), value.to_string());
         }
@@ -141,12 +156,17 @@ impl TestApp {
             true => Server::Process(RuntimeProcess::start(&runtime, &config)),
             false => Server::start(&runtime, config),
         };
-        TestApp { host, partner_key, client: Client::new(), state_dir: state_dir.to_path_buf(), _state: None }
+        TestApp { host, partner_key, client: Client::new(), state_dir: state_dir.to_path_buf(), records, _state: None }
     }
 
-    /// The app's SQLite database file (Spin's `default` database), to open read-only.
+    /// The SQLite file that holds the app's records, to open read-only:
+    /// Spin's `default` database, or with `E2E_EDGE` the file of the sqld the
+    /// app reaches over HTTP.
     pub fn sqlite_path(&self) -> PathBuf {
-        self.state_dir.join("sqlite_db.db")
+        match &self.records {
+            Some(records) => records.sqld.data_file(),
+            None => self.state_dir.join("sqlite_db.db"),
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -226,6 +246,23 @@ impl TestApp {
 pub struct TenantCredentials {
     pub tenant_id: String,
     pub api_key: String,
+}
+
+/// The sqld of an app run from the edge manifest (`E2E_EDGE`).
+pub struct EdgeRecords {
+    pub sqld: services::Sqld,
+    state_dir: PathBuf,
+}
+
+impl Drop for EdgeRecords {
+    /// The edge manifest grants no SQLite: the runtime never made the local
+    /// database file, every record went to sqld over HTTP.
+    fn drop(&mut self) {
+        let local = self.state_dir.join("sqlite_db.db");
+        if !std::thread::panicking() {
+            assert!(!local.exists(), "the edge manifest's app created a local database file: {}", local.display());
+        }
+    }
 }
 
 /// Adds a tenant's authentication headers.

@@ -58,6 +58,16 @@ impl Runtime {
     }
 }
 
+/// The edge manifest (no SQLite, records over HTTP), relative to the workspace.
+pub const EDGE_MANIFEST: &str = "deploy/akamai/spin.toml";
+
+/// Whether the suite runs the app from the edge manifest with its records on
+/// a sqld of each app's own, reached over HTTP (`E2E_EDGE=1`): what an edge
+/// platform without SQLite runs, here on loopback.
+pub fn edge_selected() -> bool {
+    std::env::var_os("E2E_EDGE").is_some_and(|value| !value.is_empty() && value != "0")
+}
+
 /// For a test that only makes sense on the test host (it reaches into the
 /// host's own settings or internals): under Spin it prints why it is skipped
 /// and returns true, and the test returns at once.
@@ -71,8 +81,10 @@ pub fn skip_under_spin(why: &str) -> bool {
 
 /// A running app, whichever runtime serves it.
 pub enum Server {
-    /// The test host in this process.
-    InProcess(Host),
+    /// The test host in this process; with the maintenance token when the
+    /// manifest has no cron trigger (the edge manifest), whose runs then go
+    /// through the maintenance route.
+    InProcess(Host, Option<String>),
     /// `spin up` (or `spin-host up`) in a child process.
     Process(RuntimeProcess),
 }
@@ -84,7 +96,12 @@ impl Server {
             Runtime::TestHost => {
                 // In process, component output stays on the test's stderr only.
                 let config = HostConfig { log_dir: config.log_dir.or_else(|| Some(PathBuf::new())), ..config };
-                Server::InProcess(Host::start(config).expect("the host starts"))
+                let manifest = spin_host::manifest::Manifest::load(&config.manifest).expect("the manifest parses");
+                let by_route = match manifest.trigger.cron.is_empty() {
+                    true => config.variables.get("maintenance_token").filter(|t| !t.is_empty()).cloned(),
+                    false => None,
+                };
+                Server::InProcess(Host::start(config).expect("the host starts"), by_route)
             }
             Runtime::Spin(_) => Server::Process(RuntimeProcess::start(runtime, &config)),
         }
@@ -92,7 +109,7 @@ impl Server {
 
     pub fn addr(&self) -> SocketAddr {
         match self {
-            Server::InProcess(host) => host.addr(),
+            Server::InProcess(host, _) => host.addr(),
             Server::Process(process) => process.addr,
         }
     }
@@ -106,7 +123,8 @@ impl Server {
     /// `POST /v1/maintenance/run` in a process.
     pub fn run_cron(&self, component: &str) -> anyhow::Result<()> {
         match self {
-            Server::InProcess(host) => host.run_cron(component),
+            Server::InProcess(host, None) => host.run_cron(component),
+            Server::InProcess(host, token) => run_maintenance(&format!("http://{}", host.addr()), token.as_deref()),
             Server::Process(process) => process.run_maintenance(),
         }
     }
@@ -114,7 +132,7 @@ impl Server {
     /// Stops the app gracefully (Spin: SIGINT, as Ctrl-C).
     pub fn stop(self) {
         match self {
-            Server::InProcess(host) => host.stop(),
+            Server::InProcess(host, _) => host.stop(),
             Server::Process(mut process) => process.stop(),
         }
     }
@@ -213,19 +231,7 @@ impl RuntimeProcess {
     /// `POST /v1/maintenance/run` with the app's token: the maintenance run the
     /// cron component does, waited for.
     pub fn run_maintenance(&self) -> anyhow::Result<()> {
-        let token = self
-            .maintenance_token
-            .as_deref()
-            .ok_or_else(|| anyhow::anyhow!("this app has no maintenance_token: its maintenance route is off"))?;
-        let response = reqwest::blocking::Client::new()
-            .post(format!("{}/v1/maintenance/run", self.base_url()))
-            .bearer_auth(token)
-            .timeout(Duration::from_secs(120))
-            .send()?;
-        let status = response.status();
-        let body = response.text()?;
-        anyhow::ensure!(status == 200, "maintenance run answered {status}: {body}");
-        Ok(())
+        run_maintenance(&self.base_url(), self.maintenance_token.as_deref())
     }
 
     /// SIGKILL to the whole group: no shutdown, no checkpoint, no flush.
@@ -252,6 +258,20 @@ impl RuntimeProcess {
         kill_group(&child);
         let _ = child.wait();
     }
+}
+
+/// `POST /v1/maintenance/run` with the app's maintenance token, waited for.
+fn run_maintenance(base_url: &str, token: Option<&str>) -> anyhow::Result<()> {
+    let token = token.ok_or_else(|| anyhow::anyhow!("this app has no maintenance_token: its maintenance route is off"))?;
+    let response = reqwest::blocking::Client::new()
+        .post(format!("{base_url}/v1/maintenance/run"))
+        .bearer_auth(token)
+        .timeout(Duration::from_secs(120))
+        .send()?;
+    let status = response.status();
+    let body = response.text()?;
+    anyhow::ensure!(status == 200, "maintenance run answered {status}: {body}");
+    Ok(())
 }
 
 /// Process groups of the runtimes started here and not stopped yet. One held

@@ -13,13 +13,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A `sqld` of its own, on a fresh database directory.
+/// A `sqld` of its own, on a fresh database directory or on one it finds
+/// there from before (a restarted app's records).
 pub struct Sqld {
     child: Child,
     pub port: u16,
     /// sqld's admin API (statistics).
     pub admin_port: u16,
-    dir: tempfile::TempDir,
+    /// Its database directory and log.
+    dir: PathBuf,
+    _temporary: Option<tempfile::TempDir>,
 }
 
 impl Sqld {
@@ -49,13 +52,23 @@ impl Sqld {
     }
 
     pub fn start(binary: &Path) -> Sqld {
+        let temporary = tempfile::tempdir().unwrap();
+        let mut sqld = Sqld::start_in(binary, temporary.path());
+        sqld._temporary = Some(temporary);
+        sqld
+    }
+
+    /// A sqld whose database and log live in `dir` (created if missing): a
+    /// later one in the same directory serves the same records.
+    pub fn start_in(binary: &Path, dir: &Path) -> Sqld {
+        std::fs::create_dir_all(dir).unwrap();
         for _ in 0..5 {
-            let dir = tempfile::tempdir().unwrap();
+            let dir = dir.to_path_buf();
             let (port, admin_port) = (free_port(), free_port());
-            let log = std::fs::File::create(dir.path().join("sqld.log")).unwrap();
+            let log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join("sqld.log")).unwrap();
             let child = Command::new(binary)
                 .arg("--db-path")
-                .arg(dir.path().join("data.sqld"))
+                .arg(dir.join("data.sqld"))
                 .args(["--http-listen-addr", &format!("127.0.0.1:{port}")])
                 .args(["--admin-listen-addr", &format!("127.0.0.1:{admin_port}"), "--no-welcome"])
                 .stdin(Stdio::null())
@@ -63,7 +76,7 @@ impl Sqld {
                 .stderr(log)
                 .spawn()
                 .unwrap_or_else(|e| panic!("cannot run {}: {e}", binary.display()));
-            let mut sqld = Sqld { child, port, admin_port, dir };
+            let mut sqld = Sqld { child, port, admin_port, dir, _temporary: None };
             let deadline = Instant::now() + Duration::from_secs(30);
             while Instant::now() < deadline {
                 if sqld.try_query("SELECT 1").is_ok() {
@@ -89,7 +102,13 @@ impl Sqld {
 
     /// What sqld printed.
     pub fn log(&self) -> String {
-        std::fs::read_to_string(self.dir.path().join("sqld.log")).unwrap_or_default()
+        std::fs::read_to_string(self.dir.join("sqld.log")).unwrap_or_default()
+    }
+
+    /// The SQLite file sqld keeps the records in (WAL mode), for a test to
+    /// read what the app stored as it reads a local database file.
+    pub fn data_file(&self) -> PathBuf {
+        self.dir.join("data.sqld/dbs/default/data")
     }
 
     /// A runtime config file in a directory of its own: the `default` database

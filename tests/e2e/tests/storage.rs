@@ -99,7 +99,7 @@ fn the_dispatcher_brings_a_fresh_database_up_to_date() {
     // only the cron component, which the test host fires now and Spin's
     // cron plugin every 5 seconds.
     let app = TestApp::start_with(state.path(), &[], Runtime::selected().is_spin());
-    if let Server::InProcess(host) = &app.host {
+    if let Server::InProcess(host, _) = &app.host {
         host.run_cron("maintenance").expect("the dispatcher runs on a fresh database");
     }
     let deadline = Instant::now() + Duration::from_secs(30);

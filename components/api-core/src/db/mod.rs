@@ -298,7 +298,8 @@ impl Db {
             sent.extend(stmts.iter().cloned());
             let mut outcomes = remote.each(sent).map_err(unavailable)?;
             let admitted = outcomes.remove(0);
-            if !self.decide(std::mem::take(&mut *self.gate.borrow_mut()), admitted)? {
+            let pending = self.gate.take();
+            if !self.decide(pending, admitted)? {
                 return Ok(outcomes);
             }
             // The schema was behind: what was read went to the old one.
@@ -544,7 +545,8 @@ impl Db {
             return self.gate.borrow().refusal();
         };
         let outcome = remote.each(vec![admission]).map_err(unavailable)?.remove(0);
-        self.decide(std::mem::take(&mut *self.gate.borrow_mut()), outcome).map(drop)
+        let pending = self.gate.take();
+        self.decide(pending, outcome).map(drop)
     }
 
     /// The admission's statement while it waits to go out.
