@@ -62,6 +62,12 @@ pub enum Handler {
     /// The operator's `maintenance_token` as a bearer credential; the route does not
     /// exist while the variable is unset, and it has a rate budget of its own.
     Operator(PublicHandler),
+    /// No credentials, for a scheduler that can send none (`spin aka cron`: a
+    /// `GET` of a fixed path, no header): it can only start what is due anyway,
+    /// at most once per `maintenance_tick_seconds` (`maintenance::run_if_due`).
+    /// The route does not exist while that variable is unset; it has the
+    /// operator routes' budget.
+    Tick(PublicHandler),
     /// `X-Api-Key` + `X-Tenant-Id` of a tenant, checked before the handler runs.
     Tenant(TenantHandler),
     /// Like `Tenant`, but the body is not read for the handler (uploads, downloads).
@@ -233,11 +239,19 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
             request.body = read_body(unread, request, MAX_JSON_BODY).await?;
         }
     }
-    let operator = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Operator(_)));
-    let operator_token = if operator {
-        Some(config::var(auth::OPERATOR_TOKEN_VARIABLE).ok_or_else(|| routes::not_found(request.method, &request.path))?)
-    } else {
-        None
+    let operator = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Operator(_) | Handler::Tick(_)));
+    // An operator route is off (404) until its variable is set.
+    let operator_setting = match &found {
+        RouteMatch::Found(route, _) => match route.handler {
+            Handler::Operator(_) => Some(auth::OPERATOR_TOKEN_VARIABLE),
+            Handler::Tick(_) => Some(crate::maintenance::TICK_VARIABLE),
+            _ => None,
+        },
+        _ => None,
+    };
+    let operator_token = match operator_setting {
+        Some(variable) => Some(config::var(variable).ok_or_else(|| routes::not_found(request.method, &request.path))?),
+        None => None,
     };
     let credentials = Credentials::from_headers(|name| request.header(name)).ok();
     let tenant_route = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Tenant(_) | Handler::TenantStream(_)));
@@ -309,6 +323,10 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         }
         (Handler::Operator(handler), _) => {
             auth::authorize_operator(request.header("authorization"), operator_token.as_deref().unwrap_or_default())?;
+            request.body = body(incoming, request).await?;
+            handler(&context, request, &params).map(Reply::Full)
+        }
+        (Handler::Tick(handler), _) => {
             request.body = body(incoming, request).await?;
             handler(&context, request, &params).map(Reply::Full)
         }

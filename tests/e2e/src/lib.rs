@@ -22,7 +22,7 @@ pub mod services;
 pub mod sessions;
 pub mod webdriver;
 
-pub use runtime::{edge_selected, skip_under_spin, Runtime, RuntimeProcess, Server};
+pub use runtime::{edge_selected, on_spin_sqlite, skip_under_spin, Runtime, RuntimeProcess, Server};
 
 pub const PARTNER_TENANT_ID: &str = "0b7e5d8c-6a4f-4c1e-9d2b-3f8a7c6e5d4b";
 
@@ -50,6 +50,7 @@ pub struct TestApp {
     /// database in `<state dir>/records.sqld`, so an app started again on the
     /// same state directory finds them).
     pub records: Option<EdgeRecords>,
+    _scheduler: Option<Scheduler>,
     _state: Option<tempfile::TempDir>,
 }
 
@@ -128,7 +129,11 @@ impl TestApp {
         configure: impl FnOnce(&mut HostConfig),
     ) -> TestApp {
         check_components_built();
-        let edge = runtime::edge_selected();
+        // A test that gives a database_url runs the edge manifest against that
+        // server (nodes sharing one sqld, a counted connection); with E2E_EDGE
+        // every app does, each on a sqld of its own.
+        let given_url = overrides.iter().any(|(name, _)| *name == "database_url");
+        let edge = given_url || runtime::edge_selected();
         let partner_key = overrides
             .iter()
             .find(|(name, _)| *name == "partner_api_key")
@@ -139,7 +144,7 @@ impl TestApp {
         config.state_dir = state_dir.to_path_buf();
         config.enable_cron = false;
         config.variables = default_variables(&partner_key);
-        let records = edge.then(|| {
+        let records = (edge && !given_url).then(|| {
             let binary = services::Sqld::binary()
                 .expect("E2E_EDGE puts the records on a sqld: set SQLD, or SPIN with sqld beside it");
             let sqld = services::Sqld::start_in(&binary, &state_dir.join("records.sqld"));
@@ -148,15 +153,30 @@ impl TestApp {
         if let Some(records) = &records {
             config.variables.insert("database_url".into(), records.sqld.url());
         }
+        if edge {
+            config.variables.insert("maintenance_tick_seconds".into(), "1".into());
+        }
         for (name, value) in overrides {
             config.variables.insert(name.to_string(), value.to_string());
         }
         configure(&mut config);
+        let cron = config.enable_cron;
         let host = match as_process {
             true => Server::Process(RuntimeProcess::start(&runtime, &config)),
             false => Server::start(&runtime, config),
         };
-        TestApp { host, partner_key, client: Client::new(), state_dir: state_dir.to_path_buf(), records, _state: None }
+        // Maintenance on a schedule where the manifest has no cron trigger: the
+        // platform's scheduler (`spin aka cron`) calls the tick route instead.
+        let scheduler = (edge && cron).then(|| Scheduler::start(format!("{}/v1/maintenance/tick", host.base_url())));
+        TestApp {
+            host,
+            partner_key,
+            client: Client::new(),
+            state_dir: state_dir.to_path_buf(),
+            records,
+            _scheduler: scheduler,
+            _state: None,
+        }
     }
 
     /// The SQLite file that holds the app's records, to open read-only:
@@ -246,6 +266,37 @@ impl TestApp {
 pub struct TenantCredentials {
     pub tenant_id: String,
     pub api_key: String,
+}
+
+/// What an edge platform's scheduler does for an app without a cron trigger:
+/// `GET /v1/maintenance/tick` on a schedule (here every second), until dropped.
+struct Scheduler {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Scheduler {
+    fn start(url: String) -> Scheduler {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let client = Client::builder().timeout(std::time::Duration::from_secs(60)).build().unwrap();
+            while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = client.get(&url).send();
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+        });
+        Scheduler { stop, thread: Some(thread) }
+    }
+}
+
+impl Drop for Scheduler {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// The sqld of an app run from the edge manifest (`E2E_EDGE`).

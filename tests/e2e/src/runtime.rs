@@ -65,7 +65,20 @@ pub const EDGE_MANIFEST: &str = "deploy/akamai/spin.toml";
 /// a sqld of each app's own, reached over HTTP (`E2E_EDGE=1`): what an edge
 /// platform without SQLite runs, here on loopback.
 pub fn edge_selected() -> bool {
-    std::env::var_os("E2E_EDGE").is_some_and(|value| !value.is_empty() && value != "0")
+    !SPIN_SQLITE.load(std::sync::atomic::Ordering::Relaxed)
+        && std::env::var_os("E2E_EDGE").is_some_and(|value| !value.is_empty() && value != "0")
+}
+
+/// Set by a test binary whose subject is Spin's own SQLite (a local file's
+/// WAL, the runtime config's libSQL or Redis backends, the cron component).
+static SPIN_SQLITE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// For a test whose subject is Spin's own SQLite database: its apps run from
+/// spin.toml even with `E2E_EDGE` set (which then says so, once).
+pub fn on_spin_sqlite(why: &str) {
+    if !SPIN_SQLITE.swap(true, std::sync::atomic::Ordering::Relaxed) && std::env::var_os("E2E_EDGE").is_some() {
+        eprintln!("E2E_EDGE: these tests run from spin.toml on Spin's SQLite: {why}");
+    }
 }
 
 /// For a test that only makes sense on the test host (it reaches into the

@@ -288,3 +288,81 @@ impl Drop for RedisServer {
         let _ = self.child.wait();
     }
 }
+
+/// A TCP relay in front of a server that counts the HTTP requests passing
+/// through it (`POST` request lines): a client's round trips to that server.
+/// Stopped when dropped.
+pub struct RequestCounter {
+    pub port: u16,
+    requests: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl RequestCounter {
+    pub fn start(upstream_port: u16) -> RequestCounter {
+        use std::sync::atomic::Ordering;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let requests = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (counted, stopped) = (requests.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stopped.load(Ordering::Relaxed) {
+                let Ok((client, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(5));
+                    continue;
+                };
+                client.set_nonblocking(false).unwrap();
+                let Ok(server) = std::net::TcpStream::connect(("127.0.0.1", upstream_port)) else { continue };
+                let (mut client_in, mut server_out) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+                let counted = counted.clone();
+                std::thread::spawn(move || relay(&mut client_in, &mut server_out, Some(&counted)));
+                let (mut server_in, mut client_out) = (server, client);
+                std::thread::spawn(move || relay(&mut server_in, &mut client_out, None));
+            }
+        });
+        RequestCounter { port, requests, stop }
+    }
+
+    /// `http://127.0.0.1:PORT`: the server's address through the relay.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    pub fn requests(&self) -> u64 {
+        self.requests.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Drop for RequestCounter {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Copies `from` to `to` until either closes; counts the request lines seen.
+fn relay(from: &mut std::net::TcpStream, to: &mut std::net::TcpStream, count: Option<&std::sync::atomic::AtomicU64>) {
+    use std::io::{Read as _, Write as _};
+    const REQUEST_LINE: &[u8] = b"POST /v";
+    let mut buffer = vec![0; 64 * 1024];
+    // The end of the previous read, so that a request line split between reads counts.
+    let mut carry: Vec<u8> = Vec::new();
+    loop {
+        let read = match from.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(read) => read,
+        };
+        if let Some(count) = count {
+            carry.extend_from_slice(&buffer[..read]);
+            let seen = carry.windows(REQUEST_LINE.len()).filter(|window| *window == REQUEST_LINE).count();
+            count.fetch_add(seen as u64, std::sync::atomic::Ordering::Relaxed);
+            let keep = carry.len().min(REQUEST_LINE.len() - 1);
+            carry.drain(..carry.len() - keep);
+        }
+        if to.write_all(&buffer[..read]).is_err() {
+            break;
+        }
+    }
+    let _ = to.shutdown(std::net::Shutdown::Write);
+}

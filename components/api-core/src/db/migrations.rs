@@ -26,7 +26,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(7, "rules_in_rust", "0007_rules_in_rust.sql"),
     migration!(8, "erasure", "0008_erasure.sql"),
     migration!(9, "interviewee_side", "0009_interviewee_side.sql"),
-    migration!(10, "receipts", "0010_receipts.sql"),
+    migration!(10, "edge", "0010_edge.sql"),
 ];
 
 pub fn latest_version() -> i64 {

@@ -1,3 +1,6 @@
+-- The edge (issue 37): records on a libSQL server over HTTP, maintenance
+-- started by a scheduler that sends no credentials.
+
 -- Records on a libSQL server over HTTP (db/remote.rs): every transaction
 -- writes its receipt here as its first statement, so that a transaction whose
 -- answer was lost on the network, sent again, finds out that it committed the
@@ -10,3 +13,10 @@ CREATE TABLE IF NOT EXISTS applied_batches (
 ) WITHOUT ROWID;
 
 CREATE INDEX IF NOT EXISTS applied_batches_by_time ON applied_batches (applied_ms);
+
+-- When the last maintenance run started through GET /v1/maintenance/tick
+-- (maintenance.rs, run_if_due): one row, which one caller at a time wins.
+CREATE TABLE IF NOT EXISTS maintenance_runs (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    started_ms INTEGER NOT NULL
+);
