@@ -8,7 +8,7 @@
 //!
 //! Skipped, saying so, when no sqld is at hand (see `e2e::services::Sqld`).
 
-use e2e::services::{RequestCounter, Sqld};
+use e2e::services::{Relay, Sqld};
 use e2e::sessions::{active_project, Session};
 use e2e::{Authenticated, TestApp};
 use serde_json::json;
@@ -84,7 +84,7 @@ fn each_hot_route_makes_only_the_statements_it_needs() {
 
 /// The fewest HTTP requests the relay saw for `request`, of three tries (the
 /// first request of a client in a minute may carry more).
-fn round_trips_of(counter: &RequestCounter, mut request: impl FnMut()) -> u64 {
+fn round_trips_of(counter: &Relay, mut request: impl FnMut()) -> u64 {
     (0..3)
         .map(|_| {
             let before = counter.requests();
@@ -98,7 +98,7 @@ fn round_trips_of(counter: &RequestCounter, mut request: impl FnMut()) -> u64 {
 #[test]
 fn each_hot_route_takes_few_round_trips_over_http() {
     let Some(sqld) = Sqld::start_or_skip("each_hot_route_takes_few_round_trips_over_http") else { return };
-    let counter = RequestCounter::start(sqld.port);
+    let counter = Relay::start(sqld.port);
     let url = counter.url();
     let state = tempfile::tempdir().unwrap();
     let app = TestApp::start_configured(state.path(), &[("database_url", url.as_str())], |_| {});

@@ -129,15 +129,19 @@ impl From<Unavailable> for TxFailure {
 /// for the write lock in a queue, for up to its 5 s transaction timeout when
 /// the holder went away; this is longer, so that such a wait ends in the
 /// writer's favour rather than in a 503.
-const EXCHANGE_TIMEOUT: Duration = Duration::from_secs(8);
+const EXCHANGE_TIMEOUT: Duration = Duration::from_secs(6);
 /// How long to wait for a connection: a server that cannot be reached is
 /// given up on sooner than one that is busy.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 /// The whole of what one request may spend on the database, resends included
 /// (an edge platform ends a request after 30 s).
 const REQUEST_BUDGET: Duration = Duration::from_secs(20);
-/// Tries of an exchange that may be sent again (see [`Resend`]).
-const EXCHANGE_TRIES: u32 = 3;
+/// Tries of an exchange that never reached the server (refused, no route).
+const CONNECT_TRIES: u32 = 3;
+/// Tries of an exchange whose answer was lost, where it may be sent again
+/// (see [`Resend`]): a server that did not answer in time is not waited for
+/// a third time.
+const ANSWER_TRIES: u32 = 2;
 /// The largest answer read (an export's page of interviews and their turns is
 /// a few MiB of JSON).
 const MAX_ANSWER: usize = 64 << 20;
@@ -338,9 +342,8 @@ impl Remote {
         if let Some(authorization) = &self.settings.authorization {
             headers.push(("authorization", authorization.as_str()));
         }
-        let mut tries = 0;
+        let (mut connects, mut answers) = (0, 0);
         loop {
-            tries += 1;
             let left = REQUEST_BUDGET.saturating_sub(self.started.elapsed());
             if left.is_zero() {
                 return Err(self.unavailable("the request's time for the database is spent".into()));
@@ -363,11 +366,17 @@ impl Remote {
                 Err(OutboundError::Unreachable(reason)) => (format!("unreachable: {reason}"), true),
                 Err(error) => (error.to_string(), false),
             };
-            let may_resend = not_sent && baton.is_none() || resend == Resend::Always;
-            if !may_resend || tries >= EXCHANGE_TRIES {
+            let may_resend = if not_sent {
+                connects += 1;
+                baton.is_none() && connects < CONNECT_TRIES
+            } else {
+                answers += 1;
+                resend == Resend::Always && answers < ANSWER_TRIES
+            };
+            if !may_resend {
                 return Err(self.unavailable(reason));
             }
-            std::thread::sleep(Duration::from_millis(50 << (2 * (tries - 1))));
+            std::thread::sleep(Duration::from_millis(50 << (2 * (connects + answers - 1))));
         }
     }
 
