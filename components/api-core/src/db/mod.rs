@@ -113,8 +113,12 @@ pub enum WalCheckpoint {
     NotApplicable,
 }
 
-/// A statement the database refused, as an internal error that names it.
+/// A statement the database refused, as an internal error that names it
+/// (a guard check's failure: [`GuardLost`]).
 fn statement_error(message: &str, sql: &str) -> ApiError {
+    if message == remote::GUARD_LOST {
+        return guard_lost();
+    }
     ApiError::Internal(anyhow::anyhow!("sqlite: Io({message:?}) in `{}`", first_line(sql)))
 }
 
@@ -160,6 +164,48 @@ impl std::ops::Deref for Tx<'_> {
     fn deref(&self) -> &Db {
         self.db
     }
+}
+
+impl Tx<'_> {
+    /// A write that must change a row, for a rule decided on what was read
+    /// before the transaction (it ends with `RETURNING`, and its `WHERE` holds
+    /// the state the decision was made on): when it changes none, nothing of
+    /// the transaction is written and [`Db::guarded_transaction`] answers
+    /// `None`. On a remote database it leaves with the transaction's other
+    /// writes, in one batch, and the server checks it: a transaction of
+    /// guarded writes holds the writer for no round trip.
+    pub fn guard(&self, sql: &str, params: &[Value]) -> ApiResult<()> {
+        match &self.db.conn {
+            Conn::Remote(remote) => {
+                remote.queue_guarded(Stmt::new(sql, params));
+                Ok(())
+            }
+            Conn::Spin(_) => match self.query(sql, params)?.rows.is_empty() {
+                true => Err(guard_lost()),
+                false => Ok(()),
+            },
+        }
+    }
+}
+
+/// A guarded write changed no row: the transaction stops (see [`Tx::guard`]).
+#[derive(Debug)]
+struct GuardLost;
+
+impl std::error::Error for GuardLost {}
+
+impl std::fmt::Display for GuardLost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(remote::GUARD_LOST)
+    }
+}
+
+fn guard_lost() -> ApiError {
+    ApiError::Internal(anyhow::Error::new(GuardLost))
+}
+
+fn is_guard_lost(error: &ApiError) -> bool {
+    matches!(error, ApiError::Internal(error) if error.downcast_ref::<GuardLost>().is_some())
 }
 
 impl Db {
@@ -358,6 +404,16 @@ impl Db {
             }
             attempt += 1;
             contention_pause(attempt);
+        }
+    }
+
+    /// [`Db::transaction`] for work whose writes are guarded ([`Tx::guard`]):
+    /// `None` when a guard lost (another writer changed what the work was
+    /// decided on), and nothing was written.
+    pub fn guarded_transaction<T>(&self, work: impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<Option<T>> {
+        match self.transaction(work) {
+            Err(error) if is_guard_lost(&error) => Ok(None),
+            outcome => outcome.map(Some),
         }
     }
 

@@ -228,6 +228,15 @@ impl Remote {
         }
     }
 
+    /// A write of the transaction that must change a row: queued with a step
+    /// right after it that fails when it changed none, so that the server
+    /// stops the batch there and rolls it back (a batch's conditions only see
+    /// whether a step failed).
+    pub fn queue_guarded(&self, stmt: Stmt) {
+        self.queue(stmt);
+        self.queue(Stmt::new(GUARD_CHECK, &[]));
+    }
+
     /// Statements of the transaction whose answers are needed now, sent with
     /// everything queued before them, on the transaction's stream. With
     /// `stop_at_failure`, a failed statement skips the ones after it; without
@@ -257,6 +266,7 @@ impl Remote {
             Some(stream) => (stream.url.clone(), Some(stream.baton.clone())),
             None => (self.settings.pipeline_url.clone(), None),
         };
+        let guards = guard_steps(&steps);
         let requests = [Request::Batch { batch: Batch { steps } }];
         // A stream's requests are never sent twice: the stream moves on with each.
         let answer = self.exchange(&url, baton.as_deref(), &requests, Resend::IfNotSent)?;
@@ -272,11 +282,11 @@ impl Remote {
             return Err(TxFailure::AppliedBefore);
         }
         // A failure before the statements asked for is theirs to report.
-        if let Some(failed) = (0..first_own).find_map(|index| step_outcome(&mut results, &errors, index).err()) {
+        if let Some(failed) = (0..first_own).find_map(|index| step_outcome(&mut results, &errors, &guards, index).err()) {
             tx.failed = Some(failed.clone());
             return Ok(vec![Err(failed); own]);
         }
-        Ok((first_own..first_own + own).map(|index| step_outcome(&mut results, &errors, index)).collect())
+        Ok((first_own..first_own + own).map(|index| step_outcome(&mut results, &errors, &guards, index)).collect())
     }
 
     /// Commits: whatever is still queued, then `COMMIT`, in one exchange, and
@@ -296,6 +306,7 @@ impl Remote {
         let commit = chained.len() - 1;
         let mut steps = chain(chained);
         steps.push(Step { condition: Some(Cond::failed(commit)), stmt: Stmt::new("ROLLBACK", &[]) });
+        let guards = guard_steps(&steps);
         let requests = [Request::Batch { batch: Batch { steps } }, Request::Close];
         let answer = match &tx.stream {
             Some(stream) => self.exchange(&stream.url, Some(&stream.baton), &requests, Resend::IfNotSent)?,
@@ -304,15 +315,15 @@ impl Remote {
                 self.exchange(&self.settings.pipeline_url, None, &requests, resend)?
             }
         };
-        let (results, errors) = batch_result(answer.results)?;
+        let (mut results, errors) = batch_result(answer.results)?;
         if tx.receipt_step.is_some_and(|step| receipt_taken(&errors, step)) {
             return Err(TxFailure::AppliedBefore);
         }
         if results.get(commit).is_some_and(Option::is_some) {
             return Ok(Ok(()));
         }
-        let failed = errors.iter().flatten().next().map_or_else(|| "the transaction did not commit".to_string(), |e| e.to_string());
-        Ok(Err(failed))
+        let failed = (0..=commit).find_map(|index| step_outcome(&mut results, &errors, &guards, index).err().filter(|_| errors.get(index).is_some_and(Option::is_some)));
+        Ok(Err(failed.unwrap_or_else(|| "the transaction did not commit".to_string())))
     }
 
     /// Ends the transaction without committing: a stream that was started is
@@ -416,13 +427,28 @@ fn unexpected(response: &Response) -> Unavailable {
     Unavailable { reason: format!("the server answered {response:?} where a result was due") }
 }
 
-/// A step's rows, or why it has none: its error, or the failure that skipped it.
-fn step_outcome(results: &mut [Option<hrana::StmtResult>], errors: &[Option<hrana::ServerError>], index: usize) -> Outcome {
+/// The step after a guarded write: `changes()` is the rows that write
+/// changed, and `json()` of text that is no JSON fails the step, which only
+/// happens when it changed none (`json(NULL)` is NULL).
+const GUARD_CHECK: &str = "SELECT json(CASE changes() WHEN 0 THEN 'no row changed' END)";
+
+/// What a transaction's failed guard check says (see [`Remote::queue_guarded`]).
+pub const GUARD_LOST: &str = "a guarded write changed no row";
+
+/// A step's rows, or why it has none: its error (a guard check's: [`GUARD_LOST`]),
+/// or the failure that skipped it.
+fn step_outcome(results: &mut [Option<hrana::StmtResult>], errors: &[Option<hrana::ServerError>], guards: &[bool], index: usize) -> Outcome {
     match (results.get_mut(index).and_then(Option::take), errors.get(index)) {
         (Some(result), _) => Ok(result.into_query_result()),
+        (None, Some(Some(_))) if guards.get(index) == Some(&true) => Err(GUARD_LOST.to_string()),
         (None, Some(Some(error))) => Err(error.to_string()),
         (None, _) => Err("not run: an earlier statement of the transaction failed".to_string()),
     }
+}
+
+/// Which steps are guard checks.
+fn guard_steps(steps: &[Step]) -> Vec<bool> {
+    steps.iter().map(|step| step.stmt.sql == GUARD_CHECK).collect()
 }
 
 /// Whether the receipt step failed on the receipt's primary key.
