@@ -20,3 +20,8 @@ CREATE TABLE IF NOT EXISTS maintenance_runs (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     started_ms INTEGER NOT NULL
 );
+
+-- The size of a file's chunks in the key-value store, as it was written
+-- (blob_chunk_bytes: an edge platform's store takes values of at most 1 MB):
+-- files written before with 1 MiB chunks stay readable.
+ALTER TABLE files ADD COLUMN chunk_bytes INTEGER NOT NULL DEFAULT 1048576;

@@ -78,7 +78,8 @@ pub fn survey_media(
     if head.status == 304 {
         return Ok(crate::http::Reply::Full(head));
     }
-    let chunk = crate::files::CHUNK_BYTES as u64;
+    // Each file's own chunk size: files written with another stay readable.
+    let chunk = record.chunk_bytes;
     let chunks = (0..record.chunk_count)
         .map(|n| (crate::files::chunk_key(&record.file_id, n), chunk.min(record.size - n * chunk), n * chunk))
         .collect();
