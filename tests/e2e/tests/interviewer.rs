@@ -6,7 +6,9 @@
 //! The built-in interviewer must follow at least 80 % of the substantive answers
 //! given while their question's probe budget lasts with a probe containing two
 //! or more consecutive content words of that answer; probe every other answer
-//! but those that decline; never say the same thing twice; ask every question
+//! but those that decline (the scripts' answers are all thin: none is long
+//! enough to move on early, see `interviewer_real_answers.rs` and the unit
+//! tests for rich answers); never say the same thing twice; ask every question
 //! within the time and reach the closing. With a model (a fake OpenAI-compatible
 //! server), its probe is used when it answers, the built-in one when it fails or
 //! is slow.

@@ -55,10 +55,11 @@ fn a_typed_interview_goes_from_initiated_to_partial_to_completed() {
     assert_eq!(session.body["state"], "in_progress");
 
     // Every answer is probed while its question's budget lasts (10 minutes, 3
-    // questions: 2 probes each), quoting what the interviewee said.
+    // questions: 2 probes each), quoting what the interviewee said and asking
+    // what fits it: this one narrates ("we visited"), so what it led to.
     assert_eq!(
         session.answer(app, LONG_ANSWER),
-        "You mentioned “visited three daycares”. Can you tell me about a specific time when that came up?"
+        "You brought up “visited three daycares”. What did that lead to for you?"
     );
     assert_eq!(status_of(&session), ("INITIATED", 1));
     assert_eq!(session.answer(app, "The price."), "You said “price”. What makes that matter to you?");

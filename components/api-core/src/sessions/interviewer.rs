@@ -8,7 +8,8 @@
 //!
 //! opening (greeting, what the conversation is about, the first question) ->
 //! for each question: probes on what the interviewee said while the question's
-//! budget and the time last ([`super::probes`]), then the next question ->
+//! budget and the time last ([`super::probes`]), or until an answer is rich
+//! (long, with a concrete example, after a first probe), then the next question ->
 //! wrap-up ("anything else?") -> closing. An answer that declines ("I don't
 //! know") is never probed: the interviewer moves on politely. When the
 //! interview's length has passed, the next message is the closing.
@@ -282,8 +283,15 @@ fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], 
         said: interviewer_turns().map(|t| t.text.as_str()).collect(),
         earlier_probes: interviewer_turns().filter(is_probe).map(|t| t.text.as_str()).collect(),
     };
+    let probe_offered = Some(Offer { question_index: asked, probes_left });
+    // A rich answer (long, with a concrete example) to a question probed already moves on, naming what it said.
+    if probed > 0 && probes::cues::is_rich(answer, plan.language) {
+        let next = plan.questions.get(asked + 1).unwrap_or(&strings.wrap_up);
+        let named = probes::after_example(answer, next, &context).map(|text| Message { text, ..move_on.clone() });
+        return NextSteps { probe_offered, builtin_probe: None, move_on: named.unwrap_or(move_on) };
+    }
     let builtin_probe = probes::builtin_probe(answer, &context).map(|text| builtin(TurnKind::Probe, Some(asked), text));
-    NextSteps { probe_offered: Some(Offer { question_index: asked, probes_left }), builtin_probe, move_on }
+    NextSteps { probe_offered, builtin_probe, move_on }
 }
 
 /// The built-in interviewer's next message: `conversation` is every turn so
@@ -561,214 +569,5 @@ pub fn summary(plan: &Plan, turns: &[Turn], llm_config: &LlmConfig, builtin: imp
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sessions::strings;
-
-    fn plan(questions: &str) -> Plan {
-        Plan {
-            objective: "Understand how parents of toddlers choose a daycare.".into(),
-            questions: split_questions(questions),
-            probes_per_question: 3,
-            length_minutes: 10,
-            guidelines: None,
-            language: Language::En,
-        }
-    }
-
-    fn turn(seq: i64, kind: TurnKind, question_index: Option<usize>, text: &str) -> Turn {
-        let speaker = if kind == TurnKind::Answer { Speaker::Interviewee } else { Speaker::Interviewer };
-        Turn { seq, speaker, kind, question_index, source: TurnSource::BuiltIn, text: text.into(), created_at: String::new() }
-    }
-
-    #[test]
-    fn questions_are_split_by_line_marker_and_question_mark() {
-        assert_eq!(
-            split_questions("1. How do you choose?\n2) What matters most?\n- Who decides?"),
-            vec!["How do you choose?", "What matters most?", "Who decides?"]
-        );
-        assert_eq!(split_questions("How do you choose? What matters most?"), vec!["How do you choose?", "What matters most?"]);
-        assert_eq!(split_questions("Describe your last search for a daycare"), vec!["Describe your last search for a daycare"]);
-        assert_eq!(split_questions("  \n?? \n"), vec!["??"]);
-        assert_eq!(split_questions("2024 budget: how was it spent?"), vec!["2024 budget: how was it spent?"]);
-    }
-
-    #[test]
-    fn the_length_caps_the_questions() {
-        assert_eq!((max_questions(10), max_questions(15), max_questions(20)), (4, 6, 8));
-        let fields: ProjectFields = serde_json::from_value(serde_json::json!({
-            "project_name": "n", "project_objective": "o", "research_questions": "One? Two? Three? Four? Five? Six?", "success_criteria": "s",
-            "recruiting_criteria": "r", "interview_modes": ["typing"], "camera_access": "not_allowed",
-            "interview_languages": ["en"], "interview_length": 10
-        }))
-        .unwrap();
-        assert_eq!(Plan::for_project(&fields, Language::En).questions.len(), 4);
-    }
-
-    #[test]
-    fn the_opening_says_what_it_is_about_in_plain_words() {
-        let en = strings::for_language("en").interviewer;
-        let opening = opening(&plan("How do you choose?"), &en);
-        assert_eq!(opening.kind, TurnKind::Opening);
-        assert_eq!(
-            opening.text,
-            "Hello, and thank you for taking the time to talk with me. I would like to learn about how parents of \
-             toddlers choose a daycare. There are no right or wrong answers: I am interested in your own experience \
-             and opinions. Let's begin. How do you choose?"
-        );
-        let mut french = plan("Comment choisissez-vous ?");
-        french.language = Language::Fr;
-        let text = super::opening(&french, &strings::for_language("fr").interviewer).text;
-        assert!(text.contains("Understand how parents of toddlers choose a daycare."), "{text}");
-        assert_eq!(topic("Our goal is retention."), None);
-        assert_eq!(topic("Identify the main pain points in checkout!"), Some("the main pain points in checkout".into()));
-    }
-
-    /// A conversation driven through [`next`]: each answer is appended with the
-    /// interviewer's reply, one minute apart.
-    struct Conversation {
-        plan: Plan,
-        strings: InterviewerStrings,
-        turns: Vec<Turn>,
-    }
-
-    impl Conversation {
-        fn start(plan: Plan) -> Conversation {
-            let strings = strings::for_language(plan.language.as_str()).interviewer;
-            let opening = opening(&plan, &strings);
-            let turns = vec![turn(0, opening.kind, opening.question_index, &opening.text)];
-            Conversation { plan, strings, turns }
-        }
-
-        fn answer(&mut self, text: &str) -> Message {
-            self.answer_at(text, self.turns.len() as f64 / 2.0)
-        }
-
-        fn answer_at(&mut self, text: &str, elapsed_minutes: f64) -> Message {
-            let last = self.turns.iter().rev().find(|t| t.speaker == Speaker::Interviewer).unwrap();
-            let seq = self.turns.len() as i64;
-            self.turns.push(turn(seq, TurnKind::Answer, answered_question(last), text));
-            let reply = next(&self.plan, &self.strings, &self.turns, elapsed_minutes);
-            let mut stored = turn(seq + 1, reply.kind, reply.question_index, &reply.text);
-            stored.source = reply.source;
-            self.turns.push(stored);
-            reply
-        }
-    }
-
-    #[test]
-    fn the_budget_comes_from_the_length_and_the_question_count() {
-        let budgets: Vec<usize> = [(10, 1), (10, 2), (10, 3), (10, 4), (15, 3), (15, 6), (20, 5), (20, 8)]
-            .into_iter()
-            .map(|(length, questions)| probe_budget(length, questions))
-            .collect();
-        assert_eq!(budgets, vec![3, 3, 2, 1, 3, 1, 3, 1]);
-        let fields = |guidelines: Option<&str>| -> ProjectFields {
-            serde_json::from_value(serde_json::json!({
-                "project_name": "n", "project_objective": "o", "research_questions": "One? Two? Three?", "success_criteria": "s",
-                "recruiting_criteria": "r", "interview_modes": ["typing"], "camera_access": "not_allowed",
-                "interview_languages": ["en"], "interview_length": 10, "specific_guidelines": guidelines
-            }))
-            .unwrap()
-        };
-        assert_eq!(Plan::for_project(&fields(None), Language::En).probes_per_question, 2);
-        assert_eq!(Plan::for_project(&fields(Some("Be friendly.")), Language::En).probes_per_question, 2);
-        assert_eq!(Plan::for_project(&fields(Some("Please do not probe on income.")), Language::En).probes_per_question, 0);
-    }
-
-    #[test]
-    fn substantive_and_thin_answers_are_probed_until_the_budget_is_spent() {
-        let mut talk = Conversation::start(plan("How do you choose?\nWhat matters most?"));
-        let first = talk.answer("Hidden shipping costs at the last step make me leave.");
-        assert_eq!((first.kind, first.question_index), (TurnKind::Probe, Some(0)));
-        assert_eq!(first.text, "You mentioned “Hidden shipping costs”. Can you tell me about a specific time when that came up?");
-        let second = talk.answer("Last week a shoe shop added twelve euros for delivery.");
-        assert_eq!(second.text, "You said “shop added twelve euros”. What makes that matter to you?");
-        let third = talk.answer("Price.");
-        assert_eq!(third.text, "You brought up “Price”. What did that lead to for you?");
-        let moved_on = talk.answer("I left the shop and bought the shoes elsewhere.");
-        assert_eq!((moved_on.kind, moved_on.question_index), (TurnKind::Question, Some(1)), "three probes spent");
-        assert_eq!(moved_on.text, "Thank you. What matters most?");
-        let probe = talk.answer("Yes.");
-        assert_eq!((probe.kind, probe.text.as_str()), (TurnKind::Probe, "Could you tell me a bit more about that?"), "nothing to quote");
-    }
-
-    #[test]
-    fn an_answer_that_declines_moves_on_politely_and_the_closing_follows_the_wrap_up() {
-        let mut talk = Conversation::start(plan("How do you choose?\nWhat matters most?"));
-        let next_question = talk.answer("I don't know.");
-        assert_eq!((next_question.kind, next_question.text.as_str()), (TurnKind::Question, "That's all right. What matters most?"));
-        let wrap_up = talk.answer("Nothing, really.");
-        assert_eq!((wrap_up.kind, wrap_up.text.as_str()), (TurnKind::WrapUp, "That's all right. Before we finish: is there anything else you would like to add?"));
-        let closing = talk.answer("The opening hours, maybe, they matter a lot to working parents.");
-        assert_eq!((closing.kind, closing.text.as_str()), (TurnKind::Closing, talk.strings.closing.as_str()));
-        let said: Vec<&str> = talk.turns.iter().filter(|t| t.speaker == Speaker::Interviewer).map(|t| t.text.as_str()).collect();
-        assert_eq!(said.len(), 4);
-    }
-
-    #[test]
-    fn time_decides_too_and_guidelines_can_forbid_probes() {
-        let mut talk = Conversation::start(plan("First question?\nSecond question?\nThird question?"));
-        // 10 minutes, 3 questions: after 6 minutes a probe, the two questions left and the wrap-up no longer fit.
-        let late = talk.answer_at("The waiting list decided everything for us.", 6.5);
-        assert_eq!((late.kind, late.question_index), (TurnKind::Question, Some(1)));
-        let over = talk.answer_at("The waiting list decided everything for us.", 10.0);
-        assert_eq!(over.kind, TurnKind::Closing);
-        assert!(over.text.starts_with(&talk.strings.time_up));
-
-        let mut silent = plan("First question?\nSecond question?");
-        silent.probes_per_question = 0;
-        let mut talk = Conversation::start(silent);
-        assert_eq!(talk.answer("The waiting list decided everything for us.").kind, TurnKind::Question);
-    }
-
-    #[test]
-    fn no_interviewer_message_repeats_when_the_answers_do() {
-        let mut talk = Conversation::start(plan("How do you choose?\nWhat matters most?\nWho decides?"));
-        for _ in 0..20 {
-            if talk.turns.last().unwrap().kind == TurnKind::Closing {
-                break;
-            }
-            talk.answer("We compared three places and chose the one closest to work, mainly for the commute.");
-        }
-        let said: Vec<&str> = talk.turns.iter().filter(|t| t.speaker == Speaker::Interviewer).map(|t| t.text.as_str()).collect();
-        let mut unique = said.clone();
-        unique.sort();
-        unique.dedup();
-        assert_eq!(unique.len(), said.len(), "{said:#?}");
-        assert_eq!(talk.turns.last().unwrap().kind, TurnKind::Closing);
-        for question in &talk.plan.questions {
-            assert!(said.iter().any(|s| s.ends_with(question.as_str())), "{question} was asked");
-        }
-    }
-
-    #[test]
-    fn the_builtin_summary_groups_each_answer_with_its_follow_ups() {
-        let plan = plan("How do you choose?\nWhat matters most?\nWho decides?");
-        let turns = vec![
-            turn(0, TurnKind::Opening, Some(0), "…"),
-            turn(1, TurnKind::Answer, Some(0), "Price."),
-            turn(2, TurnKind::Probe, Some(0), "You mentioned “Price”. Why?"),
-            turn(3, TurnKind::Answer, Some(0), "Mostly the price and the distance."),
-            turn(4, TurnKind::Probe, Some(0), "You said “distance”. How so?"),
-            turn(5, TurnKind::Answer, Some(0), "Ten minutes on foot."),
-            turn(6, TurnKind::Question, Some(1), "What matters most?"),
-            turn(7, TurnKind::Answer, Some(1), "Friendly staff."),
-            turn(8, TurnKind::Probe, Some(1), "You mentioned “Friendly staff”. When?"),
-        ];
-        assert_eq!(
-            builtin_summary(&plan, &turns),
-            "1. How do you choose?\n   Price.\n   Follow-up: You mentioned “Price”. Why?\n   Mostly the price and the distance.\n   \
-             Follow-up: You said “distance”. How so?\n   Ten minutes on foot.\n2. What matters most?\n   Friendly staff.\n   \
-             Follow-up: You mentioned “Friendly staff”. When?\n   (no answer)\n3. Who decides?\n   (not asked)"
-        );
-    }
-
-    #[test]
-    fn no_model_means_builtin_wording() {
-        let en = strings::for_language("en").interviewer;
-        let plan = plan("Why?");
-        let step = opening(&plan, &en);
-        assert_eq!(word_with_model(&plan, &[], step.clone(), &LlmConfig::disabled()), step);
-    }
-}
+#[path = "interviewer_tests.rs"]
+mod tests;

@@ -28,6 +28,9 @@ pub struct InterviewerStrings {
     pub next_question: String,
     /// `{question}` (or the wrap-up) after an answer that declines ("I don't know").
     pub after_refusal: String,
+    /// `{phrase}`, `{question}` (or the wrap-up): moving on after a rich answer,
+    /// naming what it said (see `probes::after_example`).
+    pub after_example: String,
     /// Plain probes, for an answer with nothing to quote.
     pub probes: Vec<String>,
     pub quoted_probes: QuotedProbes,
@@ -139,9 +142,10 @@ mod tests {
                 assert!(strings.page.contains_key(key), "{language} lacks page.{key}");
             }
             let interviewer = &strings.interviewer;
-            for template in [&interviewer.first_question, &interviewer.next_question, &interviewer.after_refusal] {
+            for template in [&interviewer.first_question, &interviewer.next_question, &interviewer.after_refusal, &interviewer.after_example] {
                 assert!(template.contains("{question}"), "{language}: {template}");
             }
+            assert_eq!(interviewer.after_example.matches("{phrase}").count(), 1, "{language}");
             let quoted = &interviewer.quoted_probes;
             for template in [&quoted.instance, &quoted.reason, &quoted.consequence, &quoted.contrast] {
                 assert_eq!(template.matches("{phrase}").count(), 1, "{language}: {template}");

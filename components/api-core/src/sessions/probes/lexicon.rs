@@ -1,8 +1,11 @@
 //! What the probes know of each interview language: which words carry no
-//! content (a stop-word list plus the fillers of spoken answers), which short
-//! words may link two content words inside a phrase ("cost *of* delivery"),
-//! how an answer says "I don't know", and how words are stemmed.
+//! content (a stop-word list plus the fillers of spoken answers, and the
+//! adverbs of degree, connectives, negations and modals of `function_words`),
+//! which short words may link two content words inside a phrase ("cost *of*
+//! delivery"), which negate or qualify a phrase and where a clause ends, how an
+//! answer says "I don't know", and how words are stemmed.
 
+use super::function_words as fw;
 use super::words::{Script, Word};
 use crate::projects::Language;
 use rust_stemmers::{Algorithm, Stemmer};
@@ -20,8 +23,25 @@ pub struct Lexicon {
     stop_list: &'static [&'static str],
     fillers: &'static [&'static str],
     joiners: &'static [&'static str],
+    degree_adverbs: &'static [&'static str],
+    connectives: &'static [&'static str],
+    negations: &'static [&'static str],
+    modals: &'static [&'static str],
     stemmer: Option<Stemmer>,
 }
+
+/// A word that changes what the phrase it reaches says (`function_words`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Qualifier {
+    /// "not", "never", "hardly", "no longer", "ne … pas", "nicht", "kein".
+    Negation,
+    /// "can", "should", "will", "would", "muss", "doit", "debería".
+    Modal,
+}
+
+/// Japanese negates after the verb or adjective: these endings begin the kana
+/// that follow it (`使わない`, `問題ない`, `できません`, `行かず`).
+const JAPANESE_NEGATIVE_ENDINGS: [&str; 10] = ["ない", "なく", "なかっ", "なけれ", "ません", "ず", "ぬ", "じゃな", "ではな", "でな"];
 
 impl Lexicon {
     pub fn of(language: Language) -> Lexicon {
@@ -30,12 +50,114 @@ impl Lexicon {
             stop_list: stop_list(language),
             fillers: fillers(language),
             joiners: joiners(language),
+            degree_adverbs: fw::degree_adverbs(language),
+            connectives: fw::connectives(language),
+            negations: fw::negations(language),
+            modals: fw::modals(language),
             stemmer: stemmer(language),
         }
     }
 
     fn is_stop_word(&self, normalized: &str) -> bool {
         self.stop_list.binary_search(&normalized).is_ok() || self.fillers.contains(&normalized)
+    }
+
+    /// Whether the word is in the language's stop-word list (NLTK's or
+    /// stopwords-iso's), fillers aside.
+    pub fn is_stop_listed(&self, normalized: &str) -> bool {
+        self.stop_list.binary_search(&normalized).is_ok()
+    }
+
+    /// A word that says nothing of its own and can never stand at a quote's
+    /// edge: a stop word, a filler, an adverb of degree, a connective or a
+    /// preposition.
+    pub fn is_edge_word(&self, normalized: &str) -> bool {
+        self.is_stop_word(normalized)
+            || self.degree_adverbs.binary_search(&normalized).is_ok()
+            || self.connectives.binary_search(&normalized).is_ok()
+            || fw::prepositions(self.language).binary_search(&normalized).is_ok()
+            || self.contraction_head(normalized).is_some_and(|head| self.is_edge_word(head))
+    }
+
+    /// The word an English contraction shortens ("who've": "who", "would've":
+    /// "would"); the stop-word list holds only some of them.
+    fn contraction_head<'w>(&self, normalized: &'w str) -> Option<&'w str> {
+        const ENDINGS: [&str; 6] = ["s", "ve", "ll", "d", "re", "m"];
+        let (head, ending) = normalized.split_once('\'')?;
+        (self.language == Language::En && ENDINGS.contains(&ending) && !head.is_empty()).then_some(head)
+    }
+
+    fn is_modal(&self, normalized: &str) -> bool {
+        self.modals.binary_search(&normalized).is_ok()
+            || self.contraction_head(normalized).is_some_and(|head| self.modals.binary_search(&head).is_ok())
+    }
+
+    /// A listed negation, an English contraction in `n't`, a French elided `n'`.
+    fn negates(&self, normalized: &str) -> bool {
+        self.negations.binary_search(&normalized).is_ok()
+            || (self.language == Language::En && normalized.ends_with("n't"))
+            || (self.language == Language::Fr && normalized.starts_with("n'"))
+    }
+
+    /// Whether the word, on its own, negates or is a modal: `qualifier`
+    /// without the context of its neighbours.
+    fn qualifies(&self, normalized: &str) -> bool {
+        self.negates(normalized) || self.is_modal(normalized)
+    }
+
+    /// Whether `words[i]` negates or qualifies what it reaches: a listed
+    /// negation or modal, an English contraction in `n't`, a French elided
+    /// `n'`, or the first of a two-word modal ("have to", "hay que"); not the
+    /// first of a pair that only looks like a negation ("not only", "sin embargo").
+    pub fn qualifier(&self, words: &[Word], i: usize) -> Option<Qualifier> {
+        let word = words[i].normalized.as_str();
+        let next = words.get(i + 1).filter(|next| next.follows_closely).map(|next| next.normalized.as_str());
+        let pair_of = |pairs: &[(&str, &str)]| next.is_some_and(|next| pairs.contains(&(word, next)));
+        let after = i.checked_sub(1).filter(|_| words[i].follows_closely).map(|before| (words[before].normalized.as_str(), word));
+        if pair_of(fw::not_negating(self.language)) || after.is_some_and(|pair| fw::not_negating_after(self.language).contains(&pair)) {
+            return None;
+        }
+        if self.negates(word) {
+            return Some(Qualifier::Negation);
+        }
+        (self.is_modal(word) || pair_of(fw::modal_pairs(self.language))).then_some(Qualifier::Modal)
+    }
+
+    /// Whether `words[i]` negates words before it in its clause too: German
+    /// `nicht`, French `pas` (not `ohne`, `kein`, `sans`, which reach only
+    /// what follows them).
+    pub fn negates_back(&self, words: &[Word], i: usize) -> bool {
+        fw::reach(self.language) == fw::Reach::Clause
+            && self.qualifier(words, i) == Some(Qualifier::Negation)
+            && fw::local_negations(self.language).binary_search(&words[i].normalized.as_str()).is_err()
+    }
+
+    /// Whether a new clause begins at `words[i]`: after punctuation, at a
+    /// connective that opens a clause ("but", "because", "aber", "mais"), or at
+    /// "and"/"or" before a subject pronoun ("and I"). A negation right before the
+    /// connective keeps it in its clause ("not because", "not when").
+    pub fn begins_clause(&self, words: &[Word], i: usize) -> bool {
+        let word = &words[i];
+        if !word.follows_closely {
+            return true;
+        }
+        let negated = self.qualifier(words, i - 1) == Some(Qualifier::Negation);
+        let breaks = fw::clause_breaks(self.language).binary_search(&word.normalized.as_str()).is_ok();
+        let new_subject = fw::coordinators(self.language).binary_search(&word.normalized.as_str()).is_ok()
+            && words.get(i + 1).is_some_and(|next| {
+                next.follows_closely && fw::subject_pronouns(self.language).binary_search(&next.normalized.as_str()).is_ok()
+            });
+        (breaks || new_subject) && !negated
+    }
+
+    /// Japanese: whether the kana right after `words[i]` negate it (`問題ない`).
+    pub fn negated_after(&self, words: &[Word], i: usize) -> bool {
+        self.language == Language::Ja
+            && words.get(i + 1).is_some_and(|next| {
+                next.follows_closely
+                    && next.script == Script::Hiragana
+                    && JAPANESE_NEGATIVE_ENDINGS.iter().any(|ending| next.text.starts_with(ending))
+            })
     }
 
     pub fn language(&self) -> Language {
@@ -51,22 +173,27 @@ impl Lexicon {
         if word.script == Script::Other && word.normalized.chars().count() < 2 {
             return false;
         }
-        if self.is_stop_word(&word.normalized) {
+        if self.is_edge_word(&word.normalized) || self.qualifies(&word.normalized) {
             return false;
         }
         // French and Italian elide articles and pronouns: "l'école", "j'ai", "dell'asilo".
         match word.normalized.rsplit_once('\'') {
             Some((_, tail)) if matches!(self.language, Language::Fr | Language::It) => {
-                !tail.is_empty() && !self.is_stop_word(tail)
+                !tail.is_empty() && !self.is_edge_word(tail)
             }
             _ => true,
         }
     }
 
-    /// Whether a phrase may end after `words[i]`. Not in the middle of a
-    /// Japanese word: a kanji stem that goes on in kana ("近い", "選びました")
-    /// ends only where a particle or the copula follows it ("送料が", "便利な").
+    /// Whether a phrase may end after `words[i]`. Not on an English
+    /// possessive, not in the middle of a Japanese word: a kanji stem that
+    /// goes on in kana ("近い", "選びました") ends only where a particle or the
+    /// copula follows it ("送料が", "便利な").
     pub fn may_end_phrase(&self, words: &[Word], i: usize) -> bool {
+        // An English possessive modifies what follows it: "student's" (t test).
+        if self.language == Language::En && (words[i].normalized.ends_with("'s") || words[i].normalized.ends_with("s'")) {
+            return false;
+        }
         const PARTICLES: [char; 14] = ['の', 'が', 'を', 'に', 'で', 'は', 'と', 'も', 'へ', 'や', 'か', 'よ', 'な', 'だ'];
         match words.get(i + 1) {
             Some(next) if self.language == Language::Ja && words[i].script == Script::Han => {
@@ -144,6 +271,8 @@ fn fillers(language: Language) -> &'static [&'static str] {
             "one", "get", "got", "go", "went", "us", "i'm", "i've", "i'd", "i'll", "we're", "we've", "we'd", "that's",
             "there's", "it'd", "let's", "though", "anyway", "etc", "sure", "definitely", "especially", "every",
             "able", "yet", "since", "across", "however", "else", "per", "via", "around", "thank", "thanks", "please", "sorry",
+            // Contractions typed without their apostrophe.
+            "thats", "theres", "whats", "im", "ive", "youre", "theyre", "hes", "shes", "lets",
         ],
         Language::Fr => &[
             "oui", "non", "très", "vraiment", "aussi", "alors", "donc", "juste", "peu", "beaucoup", "trop", "plutôt",
@@ -195,16 +324,33 @@ fn fillers(language: Language) -> &'static [&'static str] {
     }
 }
 
-/// Short words a phrase may hold between two content words: prepositions of a
-/// noun phrase, articles, possessives ("frais *de* livraison", "answered *every*
+/// Short words a phrase may hold between two content words (besides a
+/// negation or modal: "economy *can't* continue"): prepositions, articles, possessives ("frais *de* livraison", "answered *every*
 /// question", "最後*の*段階"); never at a phrase's ends. Normalized.
 fn joiners(language: Language) -> &'static [&'static str] {
     match language {
-        Language::En => &["of", "the", "a", "an", "every", "my", "our", "their", "your", "his", "her"],
-        Language::Fr => &["de", "du", "des", "à", "la", "le", "les", "un", "une", "mon", "ma", "mes", "notre", "nos", "leur", "leurs", "chaque"],
-        Language::Es => &["de", "del", "el", "la", "los", "las", "un", "una", "mi", "mis", "nuestro", "nuestra", "su", "sus", "cada"],
-        Language::It => &["di", "del", "della", "dei", "delle", "dello", "degli", "il", "lo", "la", "i", "gli", "le", "un", "una", "mio", "mia", "nostro", "nostra", "ogni"],
-        Language::De => &["der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "mein", "meine", "unser", "unsere", "jeden", "jede", "jedes"],
+        Language::En => &[
+            "of", "the", "a", "an", "every", "my", "our", "their", "your", "his", "her", "own", "in", "on", "at", "for",
+            "with", "to", "from", "about", "by", "into",
+        ],
+        Language::Fr => &[
+            "de", "du", "des", "à", "la", "le", "les", "un", "une", "mon", "ma", "mes", "notre", "nos", "leur", "leurs",
+            "chaque", "en", "pour", "sur", "avec", "dans", "par", "au", "aux",
+        ],
+        Language::Es => &[
+            "de", "del", "el", "la", "los", "las", "un", "una", "mi", "mis", "nuestro", "nuestra", "su", "sus", "cada",
+            "en", "con", "para", "por", "al", "a", "sobre",
+        ],
+        Language::It => &[
+            "di", "del", "della", "dei", "delle", "dello", "degli", "il", "lo", "la", "i", "gli", "le", "un", "una",
+            "mio", "mia", "nostro", "nostra", "ogni", "a", "al", "alla", "in", "nel", "nella", "per", "con", "da", "dal",
+            "dalla", "su", "sul", "sulla",
+        ],
+        Language::De => &[
+            "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "mein", "meine", "unser",
+            "unsere", "jeden", "jede", "jedes", "für", "mit", "von", "vom", "zum", "zur", "im", "in", "auf", "am", "an",
+            "aus", "bei", "beim", "nach", "über", "unter",
+        ],
         Language::El => &["του", "τησ", "των", "το", "τα", "η", "ο", "οι", "ενα", "μια", "καθε"],
         Language::He => &["של"],
         Language::Ja => &["の"],

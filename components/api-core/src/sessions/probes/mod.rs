@@ -1,17 +1,24 @@
 //! The built-in interviewer's follow-up probes (docs/sessions.md, "The
 //! interviewer"): offline and deterministic, on what the interviewee actually said.
 //!
-//! A probe quotes the answer's most telling phrase ([`phrase`]) in the
-//! interviewee's own words and asks about it in one of four ways, taken in turn
-//! through the interview: a specific instance, a reason, a consequence, a
-//! contrast (`quoted_probes` in `strings.json`: each language's template puts
-//! the phrase between its quotation marks, so any phrase reads grammatically).
-//! An answer with nothing to quote ("Yes.") gets a plain probe; an answer that
-//! declines ("I don't know", "no", "nothing") gets none. No probe repeats
-//! anything the interviewer already said.
+//! A probe quotes the answer's most telling phrase ([`phrase`]: a whole
+//! phrase, in the interviewee's own words, with its negation) and asks about it
+//! in one of four ways: a specific instance, a reason, a consequence, a contrast
+//! (`quoted_probes` in `strings.json`: each language's template puts the phrase
+//! between its quotation marks, so any phrase reads grammatically). The way
+//! follows what the answer does ([`cues`]), equals taken in turn through the
+//! interview. An answer with nothing to quote ("Yes.") gets a plain probe; an
+//! answer that declines ("I don't know", "no", "nothing") gets none. No probe
+//! repeats anything the interviewer already said.
 
+pub mod audit;
+pub mod cue_words;
+pub mod cues;
+pub mod function_words;
 pub mod lexicon;
 pub mod phrase;
+#[cfg(test)]
+mod replay;
 pub mod words;
 
 use super::strings::{fill, InterviewerStrings, QuotedProbes};
@@ -26,7 +33,8 @@ text_enum! {
 }
 
 impl ProbeKind {
-    /// The order an interview's probes take, round and round.
+    /// The order an interview's probes take, round and round, where the
+    /// answer gives no cue ([`cues`]).
     pub const ROTATION: [ProbeKind; 4] = [ProbeKind::Instance, ProbeKind::Reason, ProbeKind::Consequence, ProbeKind::Contrast];
 
     fn template(self, templates: &QuotedProbes) -> &str {
@@ -55,6 +63,16 @@ pub struct ProbeContext<'a> {
     pub earlier_probes: Vec<&'a str>,
 }
 
+impl ProbeContext<'_> {
+    /// What the research question and the earlier probes already name.
+    fn named(&self, lexicon: &Lexicon) -> Named {
+        Named {
+            by_question: Named::stems_of(lexicon, [self.question]),
+            by_probes: Named::stems_of(lexicon, self.earlier_probes.iter().copied()),
+        }
+    }
+}
+
 /// The built-in probe on `answer`, or none when the answer declines or every
 /// probe would repeat a message already sent.
 pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
@@ -63,13 +81,9 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
         return None;
     }
     let fresh = |text: &String| !context.said.contains(&text.as_str());
-    let named = Named {
-        by_question: Named::stems_of(&lexicon, [context.question]),
-        by_probes: Named::stems_of(&lexicon, context.earlier_probes.iter().copied()),
-    };
+    let named = context.named(&lexicon);
     let turn = context.earlier_probes.len();
-    let kinds = (0..ProbeKind::ROTATION.len()).map(|k| ProbeKind::ROTATION[(turn + k) % ProbeKind::ROTATION.len()]);
-    let kinds: Vec<ProbeKind> = kinds.collect();
+    let kinds = cues::ways_of_asking(answer, context.language, turn);
     let quoted = phrase::telling_phrases(answer, &lexicon, &named)
         .into_iter()
         .take(PHRASES_TRIED)
@@ -80,6 +94,20 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
         (0..probes.len()).map(|k| probes[(turn + k) % probes.len()].clone()).find(fresh)
     };
     quoted.or_else(plain)
+}
+
+/// The message that moves on after a rich answer ([`cues::is_rich`]): it names
+/// the answer's most telling phrase, then asks `next` (the next question or the
+/// wrap-up); `None` when there is nothing new to name.
+pub fn after_example(answer: &str, next: &str, context: &ProbeContext) -> Option<String> {
+    let lexicon = Lexicon::of(context.language);
+    let named = context.named(&lexicon);
+    let template = fill(&context.strings.after_example, "question", next);
+    phrase::telling_phrases(answer, &lexicon, &named)
+        .into_iter()
+        .take(PHRASES_TRIED)
+        .map(|phrase| fill(&template, "phrase", phrase))
+        .find(|text| !context.said.contains(&text.as_str()))
 }
 
 /// Whether an answer declines: it holds a way of saying "I don't know", "no"
@@ -142,13 +170,19 @@ mod tests {
     }
 
     #[test]
-    fn a_probe_quotes_the_answer_and_rotates_its_kind() {
+    fn a_probe_quotes_the_answer_and_asks_what_fits_it() {
         let en = strings::for_language("en").interviewer;
-        let answer = "Hidden shipping costs at the last step make me leave.";
-        let first = builtin_probe(answer, &context(Language::En, &en, &[])).unwrap();
+        let probe = |answer: &str, earlier: &[&str]| builtin_probe(answer, &context(Language::En, &en, earlier)).unwrap();
+        // No cue: the rotation, instance then reason.
+        let first = probe("Hidden shipping costs at the last step make me leave.", &[]);
         assert_eq!(first, "You mentioned “Hidden shipping costs”. Can you tell me about a specific time when that came up?");
-        let second = builtin_probe("Then I compare prices in another shop.", &context(Language::En, &en, &[&first])).unwrap();
-        assert_eq!(second, "You said “compare prices”. What makes that matter to you?");
+        let second = probe("Coupon codes and gift cards.", &[&first]);
+        assert_eq!(second, "You said “Coupon codes”. What makes that matter to you?");
+        // Generalises, judges, narrates, compares: the fitting way, whatever the turn.
+        assert!(probe("I always pay by card at checkout.", &[&first]).ends_with("specific time when that came up?"));
+        assert!(probe("The extra fees are so frustrating.", &[]).ends_with("What makes that matter to you?"));
+        assert!(probe("Last week we ordered shoes and paid twelve euros for delivery.", &[]).ends_with("What did that lead to for you?"));
+        assert!(probe("The local store was much cheaper than the website.", &[]).ends_with("other experiences you have had?"));
     }
 
     #[test]

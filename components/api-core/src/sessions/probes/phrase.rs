@@ -1,22 +1,48 @@
-//! The most telling phrase of an answer: the run of content words (stop words
-//! and fillers break a run, punctuation ends it) that says the most the
-//! interviewer has not asked or probed already.
+//! An answer's whole phrases, and the most telling of them: the phrase a
+//! probe quotes (docs/sessions.md, "Quotes").
 //!
-//! Each content word weighs by its length (a long word is usually a specific
-//! one: "commute" over "good"), more when the answer repeats it, much less when
-//! the research question already names it (the interviewee echoing the
-//! question) and least when an earlier probe did. A phrase is at most four
-//! content words and 60 characters; one of two or more adjacent content words
-//! ("hidden shipping costs"; in Japanese also two linked by の) is preferred to
-//! one that is not, then the heavier one, then the earlier one. Phrases whose every word an earlier probe named
-//! are left out: the interviewer never asks about the same thing twice.
+//! A phrase is a run of content words (stop words, fillers, adverbs of degree,
+//! connectives, negations and modals break a run, punctuation ends it; a short
+//! joiner may link two content words: "cost *of* delivery"), at most four
+//! content words and 60 characters, that does not stop inside a compound
+//! ("making a *high*" of "making a high quality video" is no phrase) nor begin
+//! inside a name ("*Diffusion* to iterate" of "Stable Diffusion"). It
+//! carries the negations and modals that reach it, at its start: those of its
+//! clause before it ("*can't* find a good reference image"), and those of the
+//! three words right before it. A phrase that cannot carry them (too far, or
+//! across a clause break) is no phrase, and neither is one a negation reaches
+//! from behind: in German and French a negation later in its clause ("ich
+//! finde das Bild *nicht*", "j'ai *pas* le temps") or a modal right after it, in
+//! Japanese a negative ending (`問題ない`). A French or Italian elided article before it stays outside:
+//! "école", not "l'école". So a quote never says the opposite of what was said.
+//!
+//! The most telling phrase says the most the interviewer has not asked or
+//! probed already. Each content word weighs by its length (a long word is
+//! usually a specific one: "commute" over "good"), more when the answer
+//! repeats it, much less when the research question already names it (the
+//! interviewee echoing the question) and least when an earlier probe did. A
+//! phrase of two or more adjacent content words ("hidden shipping costs"; in
+//! Japanese also two linked by の) is preferred to one that is not, then the
+//! heavier one, then the earlier one. Phrases whose every word an earlier
+//! probe named are left out: the interviewer never asks about the same thing twice.
 
-use super::lexicon::Lexicon;
+use super::function_words::{reach, Reach};
+use super::lexicon::{Lexicon, Qualifier};
 use super::words::{words, Script, Word};
+use crate::projects::Language;
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 const MAX_CONTENT_WORDS: usize = 4;
 const MAX_PHRASE_CHARS: usize = 60;
+/// A phrase that carries a negation or modal may be this long.
+const MAX_QUALIFIED_CHARS: usize = 65;
+/// The most words between a negation or modal and the phrase it reaches
+/// that a quote takes along ("don't *think I could ever* find ...").
+const MAX_QUALIFIER_GAP: usize = 3;
+/// Words right before a phrase whose negation or modal reaches it whatever
+/// the connectives say (the same stretch between punctuation).
+const NEAR_WORDS: usize = super::audit::NEAR_WORDS;
 const MAX_JOINERS: usize = 2;
 /// A phrase of more content words weighs more, but less than their sum: a
 /// quote is to be short.
@@ -41,6 +67,147 @@ impl Named {
     }
 }
 
+/// A whole phrase of an answer, exactly as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Phrase<'a> {
+    pub text: &'a str,
+    /// Its bytes in the answer.
+    pub range: Range<usize>,
+    /// It begins with the negation or modal that reaches it.
+    pub qualified: bool,
+    /// Two of its content words stand together ("shipping costs").
+    pub adjacent: bool,
+    /// Its content words, as indices into `words(answer)`.
+    content: Vec<usize>,
+}
+
+impl Phrase<'_> {
+    pub fn content_words(&self) -> usize {
+        self.content.len()
+    }
+}
+
+/// Every whole phrase of `answer`, in the order they begin (see the module's
+/// rules): a quote of any of them says what the interviewee said.
+pub fn whole_phrases(answer: &str, language: Language) -> Vec<Phrase<'_>> {
+    phrases_of(answer, &words(answer), &Lexicon::of(language))
+}
+
+fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec<Phrase<'a>> {
+    let qualifiers: Vec<Option<Qualifier>> = (0..words.len()).map(|i| lexicon.qualifier(words, i)).collect();
+    let content: Vec<bool> = (0..words.len()).map(|i| qualifiers[i].is_none() && lexicon.is_content(&words[i])).collect();
+    let clauses = Clauses::of(words, lexicon);
+    // A phrase ends where its compound does: not right before a content word it stands next to.
+    let whole_end = |i: usize| {
+        let cuts_compound = words.get(i + 1).is_some_and(|next| next.follows_closely && content[i + 1]);
+        !cuts_compound && lexicon.may_end_phrase(words, i)
+    };
+    // Nor does it begin inside a name ("Stable *Diffusion*"), where capitals tell names (not in German).
+    let capital = |i: usize| words[i].text.starts_with(char::is_uppercase);
+    let cased = matches!(lexicon.language(), Language::En | Language::Fr | Language::Es | Language::It);
+    let inside_name = |i: usize| cased && i > 0 && words[i].follows_closely && content[i - 1] && capital(i - 1) && capital(i);
+    let mut phrases = Vec::new();
+    for run in runs(words, &content, &qualifiers, lexicon) {
+        let content_words: Vec<usize> = run.into_iter().filter(|&i| content[i]).collect();
+        for first in 0..content_words.len() {
+            for last in first..content_words.len().min(first + MAX_CONTENT_WORDS) {
+                let chosen = &content_words[first..=last];
+                let (a, b) = (chosen[0], chosen[chosen.len() - 1]);
+                if answer[words[a].start..words[b].end].chars().count() > MAX_PHRASE_CHARS {
+                    break;
+                }
+                if !whole_end(b) || inside_name(a) {
+                    continue;
+                }
+                let Some(start) = clauses.carried(words, a, b, &qualifiers, lexicon) else { continue };
+                let qualified = start < a;
+                let range = lead_start(&words[start], qualified, lexicon)..words[b].end;
+                let text = &answer[range.clone()];
+                if qualified && text.chars().count() > MAX_QUALIFIED_CHARS {
+                    continue;
+                }
+                phrases.push(Phrase {
+                    text,
+                    range,
+                    qualified,
+                    adjacent: chosen.windows(2).any(|pair| lexicon.adjacent(words, pair[0], pair[1])),
+                    content: chosen.to_vec(),
+                });
+            }
+        }
+    }
+    phrases.sort_by_key(|p| (p.range.start, p.range.end));
+    phrases
+}
+
+/// Where a phrase's quote begins in its first word: after a French or Italian
+/// elided article or pronoun ("l'école" quotes "école"), unless the word is
+/// its negation ("n'est").
+fn lead_start(word: &Word, is_qualifier: bool, lexicon: &Lexicon) -> usize {
+    if is_qualifier || !matches!(lexicon.language(), Language::Fr | Language::It) {
+        return word.start;
+    }
+    let elided = word.normalized.split_once('\'').is_some_and(|(head, tail)| !tail.is_empty() && lexicon.is_edge_word(head));
+    match word.text.char_indices().find(|(_, c)| matches!(c, '\'' | '’')) {
+        Some((at, c)) if elided => word.start + at + c.len_utf8(),
+        _ => word.start,
+    }
+}
+
+/// Where each word's clause and stretch (between punctuation) begin.
+struct Clauses {
+    clause_start: Vec<usize>,
+    stretch_start: Vec<usize>,
+    clause_end: Vec<usize>,
+    reach: Reach,
+}
+
+impl Clauses {
+    fn of(words: &[Word], lexicon: &Lexicon) -> Clauses {
+        let (mut clause_start, mut stretch_start) = (vec![0; words.len()], vec![0; words.len()]);
+        for i in 1..words.len() {
+            clause_start[i] = if lexicon.begins_clause(words, i) { i } else { clause_start[i - 1] };
+            stretch_start[i] = if words[i].follows_closely { stretch_start[i - 1] } else { i };
+        }
+        let mut clause_end = vec![words.len(); words.len()];
+        for i in (0..words.len().saturating_sub(1)).rev() {
+            clause_end[i] = if clause_start[i + 1] == i + 1 { i + 1 } else { clause_end[i + 1] };
+        }
+        Clauses { clause_start, stretch_start, clause_end, reach: reach(lexicon.language()) }
+    }
+
+    /// The word a quote of content words `a..=b` must begin at to carry every
+    /// negation and modal that reaches them; `None` when it cannot: one too
+    /// far before them, or one in the clause before that reaches them across
+    /// the break ("I *don't* know but tools are slow"), one after them (German,
+    /// French, a Japanese ending).
+    fn carried(&self, words: &[Word], a: usize, b: usize, qualifiers: &[Option<Qualifier>], lexicon: &Lexicon) -> Option<usize> {
+        let near = self.stretch_start[a].max(a.saturating_sub(NEAR_WORDS));
+        let from = self.clause_start[a].min(near);
+        let mut start = a;
+        if let Some(q) = (from..a).find(|&q| qualifiers[q].is_some()) {
+            if q < self.clause_start[a] || a - q - 1 > MAX_QUALIFIER_GAP {
+                return None;
+            }
+            start = q;
+        }
+        // German and French: a negation later in the clause reaches back ("ich finde das Bild nicht"),
+        // and a modal right after belongs to the phrase ("..., dass man Radwege bauen sollte");
+        // a quote would end on it, so another phrase is chosen.
+        if self.reach == Reach::Clause {
+            let negated_later = (b + 1..self.clause_end[b]).any(|q| lexicon.negates_back(words, q));
+            let modal_next = words.get(b + 1).is_some_and(|next| next.follows_closely) && qualifiers.get(b + 1) == Some(&Some(Qualifier::Modal));
+            if negated_later || modal_next {
+                return None;
+            }
+        }
+        if lexicon.negated_after(words, b) {
+            return None;
+        }
+        Some(start)
+    }
+}
+
 #[derive(Debug)]
 struct Candidate<'a> {
     text: &'a str,
@@ -53,11 +220,13 @@ struct Candidate<'a> {
 /// no content word the interviewer has not probed already).
 pub fn telling_phrases<'a>(answer: &'a str, lexicon: &Lexicon, named: &Named) -> Vec<&'a str> {
     let words = words(answer);
-    let content: Vec<bool> = words.iter().map(|w| lexicon.is_content(w)).collect();
     let stems: Vec<String> = words.iter().map(|w| lexicon.stem(w)).collect();
+    let phrases = phrases_of(answer, &words, lexicon);
     let mut counts: HashMap<&str, usize> = HashMap::new();
-    for (stem, _) in stems.iter().zip(&content).filter(|(_, content)| **content) {
-        *counts.entry(stem).or_default() += 1;
+    for (i, stem) in stems.iter().enumerate() {
+        if lexicon.is_content(&words[i]) {
+            *counts.entry(stem).or_default() += 1;
+        }
     }
     let weight = |i: usize| {
         let stem = stems[i].as_str();
@@ -73,40 +242,28 @@ pub fn telling_phrases<'a>(answer: &'a str, lexicon: &Lexicon, named: &Named) ->
         }
         weight
     };
-
-    let mut candidates = Vec::new();
-    for run in runs(&words, &content, lexicon) {
-        let content_words: Vec<usize> = run.into_iter().filter(|&i| content[i]).collect();
-        for first in 0..content_words.len() {
-            for last in first..content_words.len().min(first + MAX_CONTENT_WORDS) {
-                let chosen = &content_words[first..=last];
-                let (start, end) = (words[chosen[0]].start, words[chosen[chosen.len() - 1]].end);
-                let text = &answer[start..end];
-                if text.chars().count() > MAX_PHRASE_CHARS {
-                    break;
-                }
-                if chosen.iter().all(|&i| named.by_probes.contains(&stems[i])) || !lexicon.may_end_phrase(&words, chosen[chosen.len() - 1]) {
-                    continue;
-                }
-                candidates.push(Candidate {
-                    text,
-                    adjacent: chosen.windows(2).any(|pair| lexicon.adjacent(&words, pair[0], pair[1])),
-                    weight: chosen.iter().map(|&i| weight(i)).sum::<f64>() * LENGTH_FACTORS[chosen.len() - 1],
-                    start,
-                });
-            }
-        }
-    }
+    let mut candidates: Vec<Candidate> = phrases
+        .iter()
+        // A quote names the place it was said: its first occurrence in the answer.
+        .filter(|p| answer.find(p.text) == Some(p.range.start))
+        .filter(|p| !p.content.iter().all(|&i| named.by_probes.contains(&stems[i])))
+        .map(|p| Candidate {
+            text: p.text,
+            adjacent: p.adjacent,
+            weight: p.content.iter().map(|&i| weight(i)).sum::<f64>() * LENGTH_FACTORS[p.content.len() - 1],
+            start: p.range.start,
+        })
+        .collect();
     candidates.sort_by(|a, b| {
         b.adjacent.cmp(&a.adjacent).then(b.weight.total_cmp(&a.weight)).then(a.start.cmp(&b.start))
     });
-    let mut phrases: Vec<&str> = Vec::new();
+    let mut texts: Vec<&str> = Vec::new();
     for candidate in candidates {
-        if !phrases.contains(&candidate.text) {
-            phrases.push(candidate.text);
+        if !texts.contains(&candidate.text) {
+            texts.push(candidate.text);
         }
     }
-    phrases
+    texts
 }
 
 /// Longer words weigh more, up to a point; a Japanese character counts twice
@@ -123,9 +280,9 @@ fn word_weight(word: &Word) -> f64 {
 /// Runs of content words, each word following the one before closely, with up
 /// to two joiners allowed between two content words ("answered *every*
 /// question", "coût *de la* livraison"). Word indices, in order.
-fn runs(words: &[Word], content: &[bool], lexicon: &Lexicon) -> Vec<Vec<usize>> {
+fn runs(words: &[Word], content: &[bool], qualifiers: &[Option<Qualifier>], lexicon: &Lexicon) -> Vec<Vec<usize>> {
     let closely = |i: usize| i < words.len() && words[i].follows_closely;
-    let joiner = |i: usize| closely(i) && !content[i] && lexicon.is_joiner(&words[i]);
+    let joiner = |i: usize| closely(i) && !content[i] && (lexicon.is_joiner(&words[i]) || qualifiers[i].is_some());
     let mut runs = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -193,11 +350,85 @@ mod tests {
     fn joiners_link_content_words_in_each_language() {
         assert_eq!(best(Language::Fr, "Les frais de livraison cachés, à la fin.", "Pourquoi ?", &[]).as_deref(), Some("frais de livraison cachés"));
         assert_eq!(best(Language::Ja, "最後のステップで送料が表示されると、買うのをやめます。", "なぜですか？", &[]).as_deref(), Some("最後のステップ"));
-        assert_eq!(best(Language::De, "Versteckte Versandkosten im letzten Schritt.", "Warum?", &[]).as_deref(), Some("Versteckte Versandkosten"));
+        assert_eq!(
+            best(Language::De, "Versteckte Versandkosten im letzten Schritt.", "Warum?", &[]).as_deref(),
+            Some("Versteckte Versandkosten im letzten Schritt")
+        );
         assert_eq!(best(Language::Ru, "Скрытые расходы на доставку в самом конце.", "Почему?", &[]).as_deref(), Some("Скрытые расходы"));
         // Never half a Japanese word: 近 goes on in kana (近い), 選 too (選びました).
         assert_eq!(best(Language::Ja, "職場に一番近いところを選びました。", "なぜですか？", &[]).as_deref(), Some("職場"));
         // Two Japanese words linked by の stand together, as two adjacent words do elsewhere.
         assert_eq!(best(Language::Ja, "見学の時に園長先生が答えてくれました。", "なぜですか？", &[]).as_deref(), Some("見学の時"));
+    }
+
+    /// Per language: an answer, and the phrase a probe quotes (`None`: nothing
+    /// can be quoted without changing what was said).
+    const NEGATIONS: &[(Language, &str, Option<&str>)] = &[
+        (Language::En, "I can't find a good reference image.", Some("can't find a good reference image")),
+        (Language::En, "It no longer needs human oversight.", Some("no longer needs human oversight")),
+        (Language::En, "I never use the voice feature.", Some("never use the voice feature")),
+        (Language::En, "I hardly touch the mixing plugins.", Some("hardly touch the mixing plugins")),
+        (Language::En, "The tool is not currently advanced enough.", Some("not currently advanced")),
+        (Language::En, "I don't think it will replace composers.", Some("don't think it will replace composers")),
+        (Language::En, "We should build more bike lanes.", Some("should build more bike lanes")),
+        (Language::En, "I dont trust the summaries", Some("dont trust the summaries")),
+        (Language::En, "I don't mind but slow exports annoy me.", Some("exports annoy")),
+        (Language::En, "It is not only faster tooling.", Some("faster tooling")),
+        (Language::De, "Ich finde kein gutes Referenzbild.", Some("kein gutes Referenzbild")),
+        (Language::De, "Das Werkzeug funktioniert nicht.", None),
+        (Language::De, "Ich mag das neue Layout nicht, aber die Farben sind schön.", Some("Farben")),
+        (Language::De, "Wir fahren nie mit dem Zug.", Some("nie mit dem Zug")),
+        (Language::De, "Inlandsflüge müssen verboten werden.", Some("Inlandsflüge müssen verboten")),
+        (Language::De, "Importe ohne Umweltstandards verbieten.", Some("Importe ohne Umweltstandards verbieten")),
+        (Language::Fr, "Je ne trouve pas de bonne image de référence.", Some("ne trouve pas de bonne image de référence")),
+        (Language::Fr, "J'ai pas le temps de tout vérifier.", Some("pas le temps")),
+        (Language::Fr, "L'outil n'est plus assez précis.", Some("n'est plus assez précis")),
+        (Language::Fr, "Il faut interdire la reconnaissance faciale.", Some("faut interdire la reconnaissance faciale")),
+        (Language::Fr, "L'école publique manque de moyens.", Some("école publique manque de moyens")),
+        (Language::Es, "No encuentro una buena imagen de referencia.", Some("No encuentro una buena imagen de referencia")),
+        (Language::Es, "Ya no necesita supervisión humana.", Some("no necesita supervisión humana")),
+        (Language::Es, "Nunca uso la función de voz.", Some("Nunca uso la función de voz")),
+        (Language::Es, "Apenas uso los complementos.", Some("Apenas uso los complementos")),
+        (Language::Es, "Hay que definir los textos de los carteles.", Some("Hay que definir los textos de los carteles")),
+        (Language::Es, "Sin embargo la marcha pacífica continuó.", Some("marcha pacífica continuó")),
+        // Italian: written by hand (no real Italian answers were found).
+        (Language::It, "Non trovo una buona immagine di riferimento.", Some("Non trovo una buona immagine di riferimento")),
+        (Language::It, "Non ha più bisogno di supervisione umana.", Some("Non ha più bisogno di supervisione umana")),
+        (Language::It, "Non uso mai la funzione vocale.", Some("Non uso mai la funzione vocale")),
+        (Language::It, "Il comune dovrebbe costruire piste ciclabili.", Some("comune dovrebbe costruire piste ciclabili")),
+        (Language::It, "Lavoriamo senza supervisione umana.", Some("Lavoriamo senza supervisione umana")),
+        (Language::It, "L'asilo nido costa troppo.", Some("asilo nido costa")),
+        (Language::Ja, "送料は問題ないです。", Some("送料")),
+        (Language::Ru, "Я не нашёл хорошую картинку.", Some("не нашёл хорошую картинку")),
+    ];
+
+    #[test]
+    fn negations_and_modals_stay_with_their_phrase_in_each_language() {
+        let mut wrong = Vec::new();
+        for (language, answer, expected) in NEGATIONS {
+            let quoted = best(*language, answer, "?", &[]);
+            if quoted.as_deref() != *expected {
+                wrong.push(format!("{language}: {answer:?} quotes {quoted:?}, not {expected:?}"));
+            }
+            for phrase in whole_phrases(answer, *language) {
+                assert_eq!(&answer[phrase.range.clone()], phrase.text);
+                assert_eq!(super::super::audit::dropped_qualifier(answer, phrase.text, *language), None, "{language}: {phrase:?}");
+                assert_eq!(super::super::audit::edge_fault(phrase.text, *language), None, "{language}: {phrase:?}");
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn a_phrase_ends_where_its_compound_does() {
+        let phrases: Vec<&str> = whole_phrases("AI is capable of making a high quality video", Language::En).iter().map(|p| p.text).collect();
+        assert!(phrases.contains(&"high quality video"), "{phrases:?}");
+        assert!(!phrases.iter().any(|p| p.ends_with("high") || p.ends_with("quality")), "{phrases:?}");
+        assert!(!phrases.iter().any(|p| p.ends_with("student's")));
+        let degree = whole_phrases("It helped me refine my own perspective somewhat.", Language::En);
+        assert!(degree.iter().all(|p| !p.text.ends_with("somewhat")), "{degree:?}");
+        assert!(degree.iter().any(|p| p.text == "refine my own perspective"), "{degree:?}");
+        let connective = whole_phrases("It saves time, therefore a better output.", Language::En);
+        assert!(connective.iter().all(|p| !p.text.starts_with("therefore")), "{connective:?}");
     }
 }

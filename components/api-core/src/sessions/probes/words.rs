@@ -92,7 +92,8 @@ pub fn words(text: &str) -> Vec<Word<'_>> {
             }
             _ => {}
         }
-        if !inside && !c.is_whitespace() {
+        // "and/or", "R&D", "A+B" join what they stand between; other punctuation breaks a phrase.
+        if !inside && !c.is_whitespace() && !matches!(c, '/' | '&' | '+') {
             broken = true;
         }
     }

@@ -1,0 +1,170 @@
+//! The way of asking that fits what an answer does (docs/sessions.md, "The
+//! way of asking"), and whether an answer is already rich enough to move on.
+//!
+//! An answer that generalises is asked for an instance, one that judges,
+//! feels or predicts for the reason, one that narrates for what it led to, one
+//! that compares for the contrast. Each cue word or phrase of `cue_words` the
+//! answer holds counts once, and so does each narrated past ("we tried", "I
+//! went", "habe … gekauft", "j'ai essayé"); the ways with the most cues come
+//! first, equals in the interview's rotation. An answer with no cue keeps the
+//! rotation as it is.
+
+use super::cue_words;
+use super::words::{words, Word};
+use super::ProbeKind;
+use crate::projects::Language;
+
+/// What an answer does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cue {
+    Generalises,
+    Judges,
+    Narrates,
+    Compares,
+}
+
+impl Cue {
+    pub const ALL: [Cue; 4] = [Cue::Generalises, Cue::Judges, Cue::Narrates, Cue::Compares];
+
+    /// The way of asking the cue calls for.
+    pub fn ask(self) -> ProbeKind {
+        match self {
+            Cue::Generalises => ProbeKind::Instance,
+            Cue::Judges => ProbeKind::Reason,
+            Cue::Narrates => ProbeKind::Consequence,
+            Cue::Compares => ProbeKind::Contrast,
+        }
+    }
+}
+
+/// An answer of this many words or more that gives a concrete example is rich:
+/// the interviewer may move on to the next question.
+pub const RICH_WORDS: usize = 60;
+/// The same for Japanese, counted in characters (no spaces between words).
+pub const RICH_JAPANESE_CHARS: usize = 150;
+
+/// A cue word or phrase counts this much; a cue told by structure alone (a
+/// past tense, a comparative) half as much: it says less about what the answer is for.
+const LISTED_CUE: usize = 2;
+const STRUCTURAL_CUE: usize = 1;
+
+/// How strongly the answer gives each cue, in the order of [`Cue::ALL`].
+pub fn cue_counts(answer: &str, language: Language) -> [usize; 4] {
+    let words = words(answer);
+    let normalized: Vec<&str> = words.iter().map(|w| w.normalized.as_str()).collect();
+    Cue::ALL.map(|cue| {
+        let listed = cue_words::words(language, cue);
+        let single = normalized.iter().filter(|w| listed.binary_search(w).is_ok()).count();
+        let phrases = cue_words::phrases(language, cue).iter().map(|phrase| occurrences(&normalized, phrase)).sum::<usize>();
+        let structural = match cue {
+            Cue::Narrates => narrated_pasts(&words, language),
+            Cue::Compares => comparatives(&words, language),
+            _ => 0,
+        };
+        (single + phrases) * LISTED_CUE + structural * STRUCTURAL_CUE
+    })
+}
+
+/// The four ways of asking in the order a probe on `answer` tries them: the
+/// ways its strongest cues call for first, then the others; equals in the
+/// rotation's order from the interview's `turn` (the number of probes so far).
+pub fn ways_of_asking(answer: &str, language: Language, turn: usize) -> [ProbeKind; 4] {
+    let counts = cue_counts(answer, language);
+    let rotation = ProbeKind::ROTATION;
+    let mut ways: [(usize, ProbeKind); 4] = std::array::from_fn(|k| (k, rotation[(turn + k) % rotation.len()]));
+    let count = |kind: ProbeKind| Cue::ALL.iter().position(|cue| cue.ask() == kind).map_or(0, |i| counts[i]);
+    ways.sort_by_key(|&(k, kind)| (std::cmp::Reverse(count(kind)), k));
+    ways.map(|(_, kind)| kind)
+}
+
+/// Whether an answer is long and already gives a concrete example ("for
+/// example", "last week", "yesterday"): then a follow-up is not needed.
+pub fn is_rich(answer: &str, language: Language) -> bool {
+    let markers = cue_words::example_markers(language);
+    if language == Language::Ja {
+        return answer.chars().filter(|c| !c.is_whitespace()).count() >= RICH_JAPANESE_CHARS
+            && markers.iter().any(|marker| answer.contains(marker));
+    }
+    let words = words(answer);
+    let normalized: Vec<&str> = words.iter().map(|w| w.normalized.as_str()).collect();
+    normalized.len() >= RICH_WORDS && markers.iter().any(|marker| occurrences(&normalized, marker) > 0)
+}
+
+/// How often `phrase` (normalized words, space-separated) occurs in `words`.
+fn occurrences(words: &[&str], phrase: &str) -> usize {
+    let phrase: Vec<&str> = phrase.split(' ').collect();
+    words.windows(phrase.len()).filter(|window| *window == phrase.as_slice()).count()
+}
+
+/// Pasts told as a story: an English subject and a past tense ("we tried",
+/// "I went"); in German, French, Spanish and Italian an auxiliary of the past
+/// and a participle soon after ("habe … gekauft", "j'ai essayé", "hemos
+/// probado", "ho provato").
+fn narrated_pasts(words: &[Word], language: Language) -> usize {
+    let (auxiliaries, reach) = cue_words::past_auxiliaries(language);
+    (0..words.len())
+        .filter(|&i| auxiliaries.binary_search(&words[i].normalized.as_str()).is_ok())
+        .filter(|&i| {
+            let stretch: Vec<usize> = (i + 1..words.len().min(i + 1 + reach)).take_while(|&j| words[j].follows_closely).collect();
+            // German "haben" puts any participle at the clause's end; after "sein" that may be an adjective ("ist zu kurz bemessen").
+            let haben = cue_words::GERMAN_HABEN.contains(&words[i].normalized.as_str());
+            stretch.iter().enumerate().any(|(k, &j)| is_past(&words[j], haben && k + 1 == stretch.len() && clause_ends_after(words, j), language))
+        })
+        .count()
+}
+
+fn clause_ends_after(words: &[Word], i: usize) -> bool {
+    words.get(i + 1).is_none_or(|next| !next.follows_closely)
+}
+
+/// A past tense (English) or past participle; `last` when the word ends the
+/// clause of a German "haben", where the participle stands ("… im Sommer ausgetauscht").
+fn is_past(word: &Word, last: bool, language: Language) -> bool {
+    let w = word.normalized.as_str();
+    let ends = |endings: &[&str]| endings.iter().any(|ending| w.ends_with(ending));
+    match language {
+        Language::En => {
+            cue_words::irregular_pasts().binary_search(&w).is_ok() || (w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed"))
+        }
+        // Nouns are capitalized: a lower-case word in ge…t or ge…en (also after
+        // a separable prefix: "eingebaut"), or one in -t or -en that ends the clause.
+        Language::De => {
+            let lower = word.text.starts_with(|c: char| c.is_lowercase());
+            let ge = cue_words::GERMAN_PREFIXES.iter().any(|prefix| w.starts_with(&format!("{prefix}ge")));
+            lower && w.chars().count() >= 5 && ends(&["t", "en"]) && (ge || last)
+        }
+        Language::Fr => w.chars().count() >= 3 && ends(&["é", "ée", "és", "ées", "u", "us", "is", "it", "ait"]),
+        Language::Es => w.chars().count() >= 4 && ends(&["ado", "ada", "ido", "ida", "cho", "to"]),
+        Language::It => w.chars().count() >= 4 && ends(&["ato", "ata", "ati", "ate", "uto", "uta", "ito", "ita", "tto", "eso"]),
+        _ => false,
+    }
+}
+
+/// Comparisons told by structure: a comparative after a word of degree
+/// ("much cleaner", "viel günstiger") or before "than" ("günstiger als"), and
+/// "plus … que", "más … que", "più … di".
+fn comparatives(words: &[Word], language: Language) -> usize {
+    let Some((intensifiers, comparison)) = cue_words::comparison_frames(language) else { return 0 };
+    let is = |i: usize, list: &[&str]| words.get(i).is_some_and(|w| w.follows_closely && list.binary_search(&w.normalized.as_str()).is_ok());
+    let comparative = |w: &Word| w.normalized.chars().count() >= 5 && w.normalized.ends_with("er");
+    let mut count = 0;
+    for i in 0..words.len() {
+        if !intensifiers.binary_search(&words[i].normalized.as_str()).is_ok() {
+            continue;
+        }
+        count += match language {
+            // Germanic: a comparative right after the intensifier.
+            Language::En | Language::De => words.get(i + 1).is_some_and(|next| next.follows_closely && comparative(next)) as usize,
+            // Romance: "plus/más/più" and its "que/di" within five words.
+            _ => (i + 2..=i + 6).any(|j| is(j, comparison)) as usize,
+        };
+    }
+    if language == Language::De {
+        count += (1..words.len()).filter(|&i| is(i, comparison) && comparative(&words[i - 1])).count();
+    }
+    count
+}
+
+#[cfg(test)]
+#[path = "cue_examples.rs"]
+mod cue_examples;
