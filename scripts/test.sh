@@ -33,7 +33,7 @@ edge_tests() {
         name=${name%.rs}
         case $name in
             storage | migration | redis | libsql | statements | deploy | up_script | edge) ;;
-            *) printf -- '--test %s\n' "$name" ;;
+            *) printf -- '--test=%s\n' "$name" ;;
         esac
     done
 }

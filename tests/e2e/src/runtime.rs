@@ -287,18 +287,18 @@ fn run_maintenance(base_url: &str, token: Option<&str>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Process groups of the runtimes started here and not stopped yet. One held
-/// in a `static` (a test binary's shared app) is never dropped, and `spin up`
-/// does not end with the process that started it: when the test binary exits,
-/// the groups left here are killed, so no runtime (nor the trigger processes
-/// it started) outlives the tests.
+/// Process groups of the runtimes (and the servers: `crate::services`)
+/// started here and not stopped yet. One held in a `static` (a test binary's
+/// shared app) is never dropped, and `spin up` does not end with the process
+/// that started it: when the test binary exits, the groups left here are
+/// killed, so no runtime (nor the trigger processes it started) outlives the tests.
 static RUNNING: std::sync::Mutex<Vec<i32>> = std::sync::Mutex::new(Vec::new());
 
 fn running() -> std::sync::MutexGuard<'static, Vec<i32>> {
     RUNNING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-fn track(child: &Child) {
+pub(crate) fn track(child: &Child) {
     static AT_EXIT: std::sync::Once = std::sync::Once::new();
     // SAFETY: registers a function without arguments that only signals
     // process groups; the C library calls it once, at exit.
@@ -308,7 +308,7 @@ fn track(child: &Child) {
     running().push(child.id() as i32);
 }
 
-fn untrack(child: &Child) {
+pub(crate) fn untrack(child: &Child) {
     running().retain(|group| *group != child.id() as i32);
 }
 

@@ -111,6 +111,7 @@ impl Sqld {
     pub fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        crate::runtime::untrack(&self.child);
     }
 
     /// The same server again, on the same ports and database.
@@ -228,19 +229,24 @@ fn spawn(binary: &Path, dir: &Path, port: u16, admin_port: u16, basic_auth: Opti
     if let Some(basic) = basic_auth {
         command.arg("--http-auth").arg(format!("basic:{basic}"));
     }
-    command
+    // A group of its own, killed at the latest when the test binary exits
+    // (an app in a `static` is never dropped).
+    use std::os::unix::process::CommandExt as _;
+    let child = command
         .stdin(Stdio::null())
         .stdout(log.try_clone().unwrap())
         .stderr(log)
+        .process_group(0)
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", binary.display()))
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", binary.display()));
+    crate::runtime::track(&child);
+    child
 }
 
 impl Drop for Sqld {
     /// Stops sqld; dropped by a failing test, prints the end of its log.
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.stop();
         if std::thread::panicking() {
             eprintln!("sqld's log (last 40 lines):\n{}", crate::runtime::last_lines(&self.log(), 40));
         }
