@@ -155,6 +155,10 @@ impl TestApp {
         }
         if edge {
             config.variables.insert("maintenance_tick_seconds".into(), "1".into());
+            // The suite checks spin.toml's limits; the edge manifest's own
+            // (10 MiB uploads, 960 KiB values) are held by tests/deploy.rs.
+            config.variables.insert("file_max_bytes".into(), "26214400".into());
+            config.variables.insert("blob_chunk_bytes".into(), "1048576".into());
         }
         for (name, value) in overrides {
             config.variables.insert(name.to_string(), value.to_string());

@@ -59,8 +59,8 @@ enum Goal {
 }
 
 #[derive(Clone)]
-struct Scenario {
-    name: String,
+pub(super) struct Scenario {
+    pub(super) name: String,
     target: Target,
     goal: Goal,
     method: &'static str,
@@ -71,21 +71,21 @@ struct Scenario {
     expect: u16,
     /// Answers spread over many interviewees' sessions (see [`answer_pool`]):
     /// the project they answer in.
-    sessions_of: Option<String>,
+    pub(super) sessions_of: Option<String>,
 }
 
 /// What one wrk run measured.
 #[derive(Clone, Copy, Default)]
-struct Run {
-    rps: f64,
-    p50_ms: f64,
-    p99_ms: f64,
-    requests: u64,
+pub(super) struct Run {
+    pub(super) rps: f64,
+    pub(super) p50_ms: f64,
+    pub(super) p99_ms: f64,
+    pub(super) requests: u64,
     /// Answers without the expected status, and socket errors/timeouts.
-    unexpected: u64,
+    pub(super) unexpected: u64,
     server_errors: u64,
     /// On libSQL: statements sqld executed per request of the run.
-    statements: Option<f64>,
+    pub(super) statements: Option<f64>,
 }
 
 fn lua_string(text: &str) -> String {
@@ -143,7 +143,7 @@ fn wrk_script(scenario: &Scenario, count_statuses: bool, pool: &[(String, String
     script
 }
 
-fn wrk(base: &str, scenario: &Scenario, connections: u32, seconds: u32, count_statuses: bool, pool: &[(String, String)]) -> Run {
+pub(super) fn wrk(base: &str, scenario: &Scenario, connections: u32, seconds: u32, count_statuses: bool, pool: &[(String, String)]) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("scenario.lua");
     std::fs::File::create(&script).unwrap().write_all(wrk_script(scenario, count_statuses, pool).as_bytes()).unwrap();
@@ -319,19 +319,9 @@ impl Servers {
             get("  + a counter upsert", Target::SelectOnAppSchema, Goal::None, "/?id=500&count=1".into(), vec![], 200),
             get("GET unknown route (404)", Target::App, Goal::None, "/v1/nothing".into(), vec![], 404),
             get("GET event-types (auth)", Target::App, Goal::None, "/v1/webhooks/event-types".into(), auth(&self.tenant), 200),
-            get("GET project (auth)", Target::App, Goal::Read, format!("/v1/projects/{}", self.project), auth(&self.tenant), 200),
+            get_project_scenario(&self.tenant, &self.project),
             create_scenario(&self.tenant),
-            Scenario {
-                name: "POST answer (built-in)".into(),
-                target: Target::App,
-                goal: Goal::Answer,
-                method: "POST",
-                path: "/v1/sessions/-/answers".into(),
-                headers: vec![],
-                body: Some(json!({"text": ANSWER}).to_string()),
-                expect: 200,
-                sessions_of: Some(self.interview_project.clone()),
-            },
+            answer_scenario(&self.interview_project),
             get("GET projects, all 200", Target::App, Goal::None, "/v1/projects".into(), auth(&self.small), 200),
             get(
                 "GET projects, page of 20 in 200",
@@ -357,7 +347,38 @@ impl Servers {
 /// interviewer has something to follow up.
 const ANSWER: &str = "Hidden shipping costs at the last step make me leave, and the form asks for an account first.";
 
-fn create_scenario(tenant: &Tenant) -> Scenario {
+/// The authenticated read: one project of the tenant.
+pub(super) fn get_project_scenario(tenant: &Tenant, project: &str) -> Scenario {
+    Scenario {
+        name: "GET project (auth)".into(),
+        target: Target::App,
+        goal: Goal::Read,
+        method: "GET",
+        path: format!("/v1/projects/{project}"),
+        headers: vec![("X-Api-Key".to_string(), tenant.key.clone()), ("X-Tenant-Id".to_string(), tenant.id.clone())],
+        body: None,
+        expect: 200,
+        sessions_of: None,
+    }
+}
+
+/// An interviewee's answer with the built-in interviewer, spread over many
+/// sessions of `project` (see [`answer_pool`]).
+pub(super) fn answer_scenario(project: &str) -> Scenario {
+    Scenario {
+        name: "POST answer (built-in)".into(),
+        target: Target::App,
+        goal: Goal::Answer,
+        method: "POST",
+        path: "/v1/sessions/-/answers".into(),
+        headers: vec![],
+        body: Some(json!({"text": ANSWER}).to_string()),
+        expect: 200,
+        sessions_of: Some(project.to_string()),
+    }
+}
+
+pub(super) fn create_scenario(tenant: &Tenant) -> Scenario {
     Scenario {
         name: "POST project".into(),
         target: Target::App,
@@ -374,7 +395,7 @@ fn create_scenario(tenant: &Tenant) -> Scenario {
 /// Fresh sessions of `project` for one run of the answer scenario: each takes a
 /// few answers before its interviewer closes, so the pool is sized from the
 /// rate the scenario ran at before (`expected_answers`), with room to spare.
-fn answer_pool(app: &Server, project: &str, expected_answers: f64) -> Vec<(String, String)> {
+pub(super) fn answer_pool(app: &Server, project: &str, expected_answers: f64) -> Vec<(String, String)> {
     const ANSWERS_PER_SESSION: f64 = 3.0;
     let count = ((expected_answers / ANSWERS_PER_SESSION).ceil() as usize).clamp(64, 20_000);
     let next = std::sync::atomic::AtomicUsize::new(0);

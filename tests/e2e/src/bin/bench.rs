@@ -39,6 +39,8 @@
 //! Targets are printed next to the figures, never asserted; they are judged on
 //! Spin where it ran. Traffic goes to 127.0.0.1 only.
 
+#[path = "../bench/backends.rs"]
+mod backends;
 #[path = "../bench/dataset.rs"]
 mod dataset;
 #[path = "../bench/interviews.rs"]
@@ -58,7 +60,7 @@ use std::path::{Path, PathBuf};
 const USAGE: &str = "\
 usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seconds N] [--rounds N]
              [--writers-seconds N] [--projects N] [--interviews N] [--recording-mib N]
-             [--only load|interviews|recordings] [--manifest PATH] [--baseline-manifest PATH]
+             [--only load|interviews|recordings|backends] [--manifest PATH] [--baseline-manifest PATH]
              [--database local|libsql] [--sqld PATH]
   --runtime          which runtime serves the components [both when SPIN is set, else spin-host]
   --host             the spin-host binary [target/bench-host/spin-host]
@@ -74,7 +76,8 @@ usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seco
   --projects         projects of the large tenant [10000]
   --interviews       interviews of the large project; the small one gets a tenth [100000]
   --recording-mib    size of each recording of the recordings table, MiB [16]
-  --only             run only the load table, the interviews table or the recordings table";
+  --only             run only the load table, the interviews table, the recordings table, or the records'
+                     backends side by side (local file, Spin's libSQL, over HTTP; needs sqld)";
 
 struct Options {
     runtimes: Vec<Runtime>,
@@ -91,6 +94,8 @@ struct Options {
     load: bool,
     interviews_part: bool,
     recordings_part: bool,
+    /// The records' backends side by side (needs sqld).
+    backends_part: Option<PathBuf>,
 }
 
 /// A runtime the bench runs the servers under: its binary, which takes
@@ -123,7 +128,9 @@ fn parse_options() -> Result<Options, String> {
         load: true,
         interviews_part: true,
         recordings_part: true,
+        backends_part: None,
     };
+    let mut backends = true;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -145,21 +152,29 @@ fn parse_options() -> Result<Options, String> {
             "--recording-mib" => options.recording_mib = number(value()?)?.clamp(1, 48),
             "--only" => {
                 let only = value()?;
-                if !["load", "interviews", "recordings"].contains(&only.as_str()) {
-                    return Err(format!("--only: load, interviews or recordings, not {only}\n{USAGE}"));
+                if !["load", "interviews", "recordings", "backends"].contains(&only.as_str()) {
+                    return Err(format!("--only: load, interviews, recordings or backends, not {only}\n{USAGE}"));
                 }
                 options.load = only == "load";
                 options.interviews_part = only == "interviews";
                 options.recordings_part = only == "recordings";
+                backends = only == "backends";
             }
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown option {other}\n{USAGE}")),
         }
     }
+    let sqld = sqld.or_else(|| Some(spin.with_file_name("sqld")).filter(|p| p.is_file()));
+    options.backends_part = match (&sqld, backends) {
+        (Some(sqld), true) => Some(sqld.clone()),
+        (None, true) if !options.load && !options.interviews_part && !options.recordings_part => {
+            return Err("--only backends needs sqld: --sqld PATH, SQLD, or sqld beside the spin binary".into())
+        }
+        _ => None,
+    };
     options.libsql = match database.as_str() {
         "local" => None,
         "libsql" => {
-            let sqld = sqld.or_else(|| Some(spin.with_file_name("sqld")).filter(|p| p.is_file()));
             let sqld = sqld.ok_or("--database libsql needs sqld: --sqld PATH, SQLD, or sqld beside the spin binary")?;
             // The interviews table writes its data set into a local SQLite file.
             options.interviews_part = false;
@@ -354,6 +369,9 @@ fn main() {
         if summaries.len() == 2 {
             interviews::compare(&summaries[0], &summaries[1]);
         }
+    }
+    if let Some(sqld) = &options.backends_part {
+        backends::run(&backends::BackendsOptions { options: &options, sqld, variables: &variables, partner_key: &partner_key });
     }
     if options.recordings_part {
         for runtime in &options.runtimes {
