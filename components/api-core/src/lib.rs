@@ -17,6 +17,7 @@ pub mod outbound;
 pub mod paging;
 pub mod projects;
 pub mod rate_limit;
+pub mod record;
 pub mod routes;
 pub mod sealed;
 pub mod service;

@@ -150,7 +150,7 @@ fn pages_neither_skip_nor_repeat_while_interviews_arrive() {
 
 #[test]
 fn two_key_filters_run_on_indexes() {
-    use api_core::interviews::store::{list_statement, Driver};
+    use api_core::record::store::list::{list_statement, Driver};
     use api_core::interviews::ListQuery;
     let app = shared_app();
     let tenant = app.create_tenant();

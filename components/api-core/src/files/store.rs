@@ -44,3 +44,20 @@ pub fn find(db: &Db, tenant_id: &str, file_id: &str) -> ApiResult<Option<FileRec
         })
     })
 }
+
+/// The content types of the tenant's files among `file_ids`: `(file_id, mime_type)`.
+pub fn types_of(db: &Db, tenant_id: &str, file_ids: &[&str]) -> ApiResult<Vec<(String, String)>> {
+    if file_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut values = vec![db::text(tenant_id)];
+    values.extend(file_ids.iter().map(|id| db::text(*id)));
+    let result = db.query(
+        &format!(
+            "SELECT file_id, mime_type FROM files WHERE tenant_id = ? AND file_id IN ({})",
+            vec!["?"; file_ids.len()].join(", ")
+        ),
+        &values,
+    )?;
+    db::read_all(&result, |row| Ok((row.text("file_id")?, row.text("mime_type")?)))
+}

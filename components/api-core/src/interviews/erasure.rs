@@ -17,11 +17,12 @@
 //! An erased interview that was completed still counts toward its project's
 //! `max_interviews`: the count is of interviews held, not of data kept.
 
-use super::store::{self, Erasable};
 use crate::db::{Db, WalCheckpoint};
 use crate::error::{ApiError, ApiResult};
 use crate::files::BlobStore;
-use crate::sessions::{self, How, SessionState, MAX_IDENTIFIER_CHARS};
+use crate::record::store;
+use crate::record::{Interview, SessionState};
+use crate::sessions::{self, How, MAX_IDENTIFIER_CHARS};
 use crate::time;
 use crate::validation::{self, Fields};
 use crate::webhooks::{self, Event};
@@ -73,7 +74,7 @@ pub fn erase_interviewee(db: &Db, blobs: &impl BlobStore, tenant_id: &str, ident
 pub fn erase_expired(db: &Db, now: SystemTime) -> ApiResult<usize> {
     let mut erased = 0;
     for (interview_id, tenant_id) in store::expired(db, time::unix_millis(now), RETENTION_BATCH)? {
-        if let Some(interview) = store::erasable(db, &tenant_id, &interview_id)? {
+        if let Some(interview) = store::find_for_tenant(db, &tenant_id, &interview_id)? {
             erased += usize::from(erase_in_transaction(db, &interview, now)?.is_some());
         }
     }
@@ -82,7 +83,7 @@ pub fn erase_expired(db: &Db, now: SystemTime) -> ApiResult<usize> {
 
 /// Erases the tenant's interview and then deletes its chunks: whether there was one.
 fn erase_one(db: &Db, blobs: &impl BlobStore, tenant_id: &str, interview_id: &str, now: SystemTime) -> ApiResult<bool> {
-    let Some(interview) = store::erasable(db, tenant_id, interview_id)? else { return Ok(false) };
+    let Some(interview) = store::find_for_tenant(db, tenant_id, interview_id)? else { return Ok(false) };
     let Some(blob_keys) = erase_in_transaction(db, &interview, now)? else { return Ok(false) };
     delete_blobs(db, blobs, &blob_keys);
     Ok(true)
@@ -91,11 +92,11 @@ fn erase_one(db: &Db, blobs: &impl BlobStore, tenant_id: &str, interview_id: &st
 /// The erasure itself, in one transaction (see the module docs): the chunks'
 /// keys to delete once it is committed; `None` when the interview was erased
 /// meanwhile.
-fn erase_in_transaction(db: &Db, interview: &Erasable, now: SystemTime) -> ApiResult<Option<Vec<String>>> {
+fn erase_in_transaction(db: &Db, interview: &Interview, now: SystemTime) -> ApiResult<Option<Vec<String>>> {
     let at = time::rfc3339(now);
     db.transaction(|tx| {
         // Read again under the write lock: another erasure may have been first.
-        let Some(current) = store::erasable(tx, &interview.tenant_id, &interview.interview_id)? else {
+        let Some(current) = store::find_for_tenant(tx, &interview.tenant_id, &interview.interview_id)? else {
             return Ok(None);
         };
         if current.state == SessionState::InProgress {

@@ -3,12 +3,11 @@
 //! oldest first. Streamed: each body chunk is one page of rows read when the
 //! previous one has been written, so memory does not grow with the row count.
 
-use super::store::{self, ExportRow};
-use super::transcript::{transcription, TranscriptTurn};
-use super::{metadata_json, Position};
+use super::transcript::transcription;
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiResponse, BodySource, Reply};
+use crate::record::{store, Interview, Turn};
 use crate::text_enum;
 use std::borrow::Cow;
 
@@ -67,7 +66,7 @@ pub fn project_type_label(project_type: &str) -> &'static str {
     }
 }
 
-fn cells(kind: ExportKind, row: ExportRow, transcription: String) -> Vec<Cow<'static, str>> {
+fn cells(kind: ExportKind, row: Interview, transcription: String) -> Vec<Cow<'static, str>> {
     let mut cells = vec![
         Cow::Owned(row.interview_id),
         Cow::Owned(row.identifier),
@@ -77,8 +76,8 @@ fn cells(kind: ExportKind, row: ExportRow, transcription: String) -> Vec<Cow<'st
         Cow::Owned(row.created_at),
         Cow::Owned(row.ended_at.unwrap_or_default()),
         Cow::Borrowed(project_type_label(&row.project_type)),
-        Cow::Owned(row.device_type),
-        Cow::Owned(metadata_json(&row.external_metadata)),
+        Cow::Borrowed(row.device_type.as_str()),
+        Cow::Owned(row.external_metadata.to_json()),
     ];
     if kind.with_turns() {
         cells.push(Cow::Owned(transcription));
@@ -99,16 +98,19 @@ pub fn csv_lines<'a>(records: impl IntoIterator<Item = Vec<Cow<'a, str>>>) -> Ap
     writer.into_inner().map_err(|e| ApiError::internal(anyhow::anyhow!("csv: {e}")))
 }
 
+/// A turn of a page, with its interview's id; both borrow from the page's result.
+type PageTurn<'t> = (&'t str, Turn<&'t str>);
+
 /// A page's turns, which come ordered by interview id (SQLite's BINARY order
 /// is `str`'s) and then in order, as one run per interview (no map, no copy of
 /// a turn).
-fn runs_by_interview<'t>(turns: &'t [TranscriptTurn<'t>]) -> Vec<&'t [TranscriptTurn<'t>]> {
-    turns.chunk_by(|a, b| a.interview_id == b.interview_id).collect()
+fn runs_by_interview<'t>(turns: &'t [PageTurn<'t>]) -> Vec<&'t [PageTurn<'t>]> {
+    turns.chunk_by(|a, b| a.0 == b.0).collect()
 }
 
 /// An interview's turns among the runs (none when it has none), by a binary search.
-fn turns_in<'t>(runs: &[&'t [TranscriptTurn<'t>]], interview_id: &str) -> &'t [TranscriptTurn<'t>] {
-    runs.binary_search_by(|run| run[0].interview_id.cmp(interview_id)).map_or(&[], |found| runs[found])
+fn turns_in<'t>(runs: &[&'t [PageTurn<'t>]], interview_id: &str) -> &'t [PageTurn<'t>] {
+    runs.binary_search_by(|run| run[0].0.cmp(interview_id)).map_or(&[], |found| runs[found])
 }
 
 /// The header line and then the rows, a page per chunk.
@@ -117,18 +119,20 @@ pub struct ExportStream {
     tenant_id: String,
     project_id: String,
     kind: ExportKind,
-    after: Option<Position>,
+    /// The last row sent: `(created_ms, interview_id)`.
+    after: Option<(i64, String)>,
     header_sent: bool,
     done: bool,
 }
 
 impl ExportStream {
     fn page(&mut self) -> ApiResult<Option<Vec<u8>>> {
-        let rows = store::export_page(&self.db, &self.tenant_id, &self.project_id, self.after.as_ref(), PAGE_ROWS)?;
+        let after = self.after.as_ref().map(|(ms, id)| (*ms, id.as_str()));
+        let rows = store::export_page(&self.db, &self.tenant_id, &self.project_id, after, PAGE_ROWS)?;
         let Some(last) = rows.last() else {
             return Ok(None);
         };
-        self.after = Some(Position { created_ms: last.created_ms, interview_id: last.interview_id.clone() });
+        self.after = Some((last.created_ms, last.interview_id.clone()));
         self.done = (rows.len() as i64) < PAGE_ROWS;
         // No ids, no statement (the interviewees export has no transcripts).
         let ids: Vec<&str> = match self.kind.with_turns() {
@@ -136,10 +140,10 @@ impl ExportStream {
             false => Vec::new(),
         };
         let result = store::turns_of(&self.db, &ids)?;
-        let turns = store::transcript_turns(&result)?;
+        let turns = store::interview_turns(&result)?;
         let runs = runs_by_interview(&turns);
         let records = rows.into_iter().map(|row| {
-            let text = transcription(turns_in(&runs, &row.interview_id));
+            let text = transcription(turns_in(&runs, &row.interview_id).iter().map(|(_, turn)| turn));
             cells(self.kind, row, text)
         });
         csv_lines(records).map(Some)
@@ -163,7 +167,7 @@ impl BodySource for ExportStream {
 /// tenant's) project, 204 with no body when it has no production interview,
 /// otherwise the CSV, streamed.
 pub fn export(db: Db, tenant_id: &str, project_id: &str, kind: ExportKind) -> ApiResult<Reply> {
-    if !store::project_exists(&db, tenant_id, project_id)? {
+    if !crate::projects::store::exists(&db, tenant_id, project_id)? {
         return Err(ApiError::not_found("Project"));
     }
     if store::export_page(&db, tenant_id, project_id, None, 1)?.is_empty() {
@@ -210,18 +214,15 @@ mod tests {
 
     #[test]
     fn each_interview_gets_its_own_turns_and_one_without_gets_none() {
-        use crate::sessions::{Speaker, TurnKind, TurnSource};
-        let turn = |interview_id, text| TranscriptTurn {
-            interview_id,
-            speaker: Speaker::Interviewee,
-            kind: TurnKind::Answer,
-            written_by: TurnSource::Interviewee,
-            text,
+        use crate::record::{Speaker, TurnKind, TurnSource};
+        let turn = |interview_id, text| {
+            let turn = Turn { seq: 0, speaker: Speaker::Interviewee, kind: TurnKind::Answer, question_index: None, source: TurnSource::Interviewee, text, created_at: "" };
+            (interview_id, turn)
         };
         // As the statement returns them: by interview id, then in order.
         let turns = [turn("a", "a1"), turn("a", "a2"), turn("c", "c1"), turn("d", "d1"), turn("d", "d2")];
         let runs = runs_by_interview(&turns);
-        let texts = |id| turns_in(&runs, id).iter().map(|t| t.text).collect::<Vec<_>>();
+        let texts = |id| turns_in(&runs, id).iter().map(|(_, t)| t.text).collect::<Vec<_>>();
         // Asked in the export's order (by creation), not the ids'.
         assert_eq!(texts("d"), ["d1", "d2"]);
         assert_eq!(texts("b"), Vec::<&str>::new());

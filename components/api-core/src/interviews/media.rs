@@ -3,7 +3,6 @@
 //! with single `Range` requests (RFC 9110: 206, or 416 when unsatisfiable; a
 //! header with several ranges or that cannot be parsed is ignored: 200).
 
-use super::store;
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult};
 use crate::files::BlobStore;
@@ -97,7 +96,7 @@ pub fn download<S: BlobStore + 'static>(
     let Some(interview_id) = super::interview_id(interview_id) else {
         return Err(ApiError::not_found("Interview"));
     };
-    let Some(sealing) = store::interview_sealing(db, tenant_id, &interview_id)? else {
+    let Some(sealing) = crate::record::store::interview_sealing(db, tenant_id, &interview_id)? else {
         return Err(ApiError::not_found("Interview"));
     };
     let recording = recordings::find(db, &interview_id, kind)?.ok_or_else(missing)?;

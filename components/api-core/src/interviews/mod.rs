@@ -4,19 +4,20 @@
 //!
 //! Submodules: [`export`] (the CSV exports), [`transcript`] (their transcription
 //! cell), [`media`] (recording downloads), [`erasure`] (erasing interviews, by
-//! request and for retention), [`store`] (SQLite).
+//! request and for retention). The interviews and their turns are the
+//! record's (`crate::record`), whose store holds their SQL, the list's included.
 
 pub mod erasure;
 pub mod export;
 pub mod media;
-pub mod store;
 pub mod transcript;
 
 use crate::error::{ApiError, ApiResult, FieldError, LocPart};
-use crate::metadata::{self, ExternalMetadata};
+use crate::metadata;
 use crate::paging::{Cursor, PageRequest};
 use crate::projects::survey::{BlockType, RatingScale};
 use crate::projects::Environment;
+use crate::record::store;
 use crate::text_enum::TextEnum;
 use crate::time;
 use crate::validation::{self, Fields};
@@ -224,7 +225,7 @@ pub fn interview_id(text: &str) -> Option<String> {
 /// `GET /v1/interviews`: `{data}` (the contract's three fields per item), plus
 /// `next_cursor` when paged.
 pub fn list(db: &crate::db::Db, tenant_id: &str, query: &ListQuery) -> ApiResult<Value> {
-    let items = store::list(db, tenant_id, query)?;
+    let items = store::list::list(db, tenant_id, query)?;
     let (items, next) = query.page.finish(items, ListItem::cursor);
     let data = items
         .iter()
@@ -238,18 +239,13 @@ pub fn list(db: &crate::db::Db, tenant_id: &str, query: &ListQuery) -> ApiResult
 pub fn flag(db: &crate::db::Db, tenant_id: &str, interview_id: &str, reason: &str) -> ApiResult<Value> {
     let id = self::interview_id(interview_id).ok_or_else(|| ApiError::not_found("Interview"))?;
     db.transaction(|tx| {
-        let flagged = store::flag(tx, tenant_id, &id, reason, &time::rfc3339_now())?
-            .ok_or_else(|| ApiError::not_found("Interview"))?;
-        if flagged.uncounts {
-            crate::projects::uncount_completed_interview(tx, &flagged.project_id)?;
+        let interview = store::find_for_tenant(tx, tenant_id, &id)?.ok_or_else(|| ApiError::not_found("Interview"))?;
+        store::flag(tx, &id, reason, &time::rfc3339_now())?;
+        if interview.counts_toward_max() {
+            crate::projects::uncount_completed_interview(tx, &interview.project_id)?;
         }
         Ok(json!({ "status": "flagged" }))
     })
-}
-
-/// Metadata of a stored interview, for the exports.
-pub fn metadata_json(stored: &str) -> String {
-    ExternalMetadata::from_stored(stored).to_json()
 }
 
 #[cfg(test)]

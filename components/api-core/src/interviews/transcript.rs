@@ -4,22 +4,11 @@
 //! `Interviewer: [probe, model] <text>`, as the session read does in `kind`
 //! and `written_by`.
 
-use crate::sessions::{Speaker, TurnKind, TurnSource};
-
-/// One turn of an exported interview, borrowed from the page's result (an
-/// export reads thousands of turns a page: they are not copied again).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TranscriptTurn<'a> {
-    pub interview_id: &'a str,
-    pub speaker: Speaker,
-    pub kind: TurnKind,
-    pub written_by: TurnSource,
-    pub text: &'a str,
-}
+use crate::record::{Speaker, Turn};
 
 /// The cell: one turn per line; a line break inside a turn becomes a space, so
 /// each turn stays one line. Written into one string.
-pub fn transcription<'a>(turns: impl IntoIterator<Item = &'a TranscriptTurn<'a>>) -> String {
+pub fn transcription<'a, T: AsRef<str> + 'a>(turns: impl IntoIterator<Item = &'a Turn<T>>) -> String {
     let mut cell = String::new();
     for (index, turn) in turns.into_iter().enumerate() {
         if index > 0 {
@@ -27,13 +16,13 @@ pub fn transcription<'a>(turns: impl IntoIterator<Item = &'a TranscriptTurn<'a>>
         }
         match turn.speaker {
             Speaker::Interviewer => {
-                for part in ["Interviewer: [", turn.kind.as_str(), ", ", turn.written_by.as_str(), "] "] {
+                for part in ["Interviewer: [", turn.kind.as_str(), ", ", turn.source.as_str(), "] "] {
                     cell.push_str(part);
                 }
             }
             Speaker::Interviewee => cell.push_str("Interviewee: "),
         }
-        for (index, part) in turn.text.split(['\r', '\n']).filter(|part| !part.is_empty()).enumerate() {
+        for (index, part) in turn.text.as_ref().split(['\r', '\n']).filter(|part| !part.is_empty()).enumerate() {
             if index > 0 {
                 cell.push(' ');
             }
@@ -46,9 +35,10 @@ pub fn transcription<'a>(turns: impl IntoIterator<Item = &'a TranscriptTurn<'a>>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::{TurnKind, TurnSource};
 
-    fn turn(speaker: Speaker, kind: TurnKind, written_by: TurnSource, text: &str) -> TranscriptTurn<'_> {
-        TranscriptTurn { interview_id: "i", speaker, kind, written_by, text }
+    fn turn(speaker: Speaker, kind: TurnKind, source: TurnSource, text: &str) -> Turn<&str> {
+        Turn { seq: 0, speaker, kind, question_index: None, source, text, created_at: "" }
     }
 
     #[test]

@@ -265,11 +265,11 @@ pub fn unknown_survey_files(db: &Db, tenant_id: &str, blocks: &[super::survey::S
         .collect())
 }
 
-/// Whether the project has a production interview (its survey blocks are then fixed).
-pub fn has_production_interviews(db: &Db, project_id: &str) -> ApiResult<bool> {
+/// Whether the tenant has this project.
+pub fn exists(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<bool> {
     let found = db.query_scalar(
-        "SELECT 1 FROM interviews WHERE project_id = ? AND environment = 'production' LIMIT 1",
-        &[db::text(project_id)],
+        "SELECT 1 FROM projects WHERE project_id = ? AND tenant_id = ?",
+        &[db::text(project_id), db::text(tenant_id)],
     )?;
     Ok(found.is_some())
 }

@@ -82,7 +82,7 @@ pub fn apply_patch(db: &crate::db::Db, tenant_id: &str, project_id: &str, patch:
             if !unknown.is_empty() {
                 return Err(ApiError::Validation(unknown));
             }
-            if store::has_production_interviews(db, project_id)? {
+            if crate::record::store::has_production_interviews(db, project_id)? {
                 return Err(ApiError::conflict(
                     "survey_locked",
                     "This survey already has production interviews; its blocks can no longer change (create a new project)",

@@ -3,13 +3,14 @@
 //! both stored as one exchange; and a spoken answer turned into text
 //! (`POST /v1/sessions/{id}/transcriptions`).
 
-use super::{interviewer, project_of, recordings, session_closed, store, strings, survey, transcription, MAX_ANSWER_CHARS};
+use super::{interviewer, project_of, recordings, session_closed, strings, survey, transcription, MAX_ANSWER_CHARS};
 use super::{Interview, InterviewStatus, Session, SessionState, Speaker, Turn, TurnKind, TurnSource};
 
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult, LocPart};
 use crate::llm::LlmConfig;
 use crate::projects;
+use crate::record::store;
 use crate::time;
 use crate::validation::{self, Fields};
 use interviewer::Plan;

@@ -1,7 +1,7 @@
 //! How an interview ends (`POST /v1/sessions/{id}/finish`, or idle for too
 //! long): in one transaction, with its summary, its event and its count.
 
-use super::{interviewer, project_of, session_closed, store, survey};
+use super::{interviewer, project_of, session_closed, survey};
 use super::{Interview, InterviewStatus, SessionState, Turn};
 
 use crate::config;
@@ -9,6 +9,7 @@ use crate::db::{Db, Tx};
 use crate::error::ApiResult;
 use crate::llm::LlmConfig;
 use crate::projects::{self, Environment, Project};
+use crate::record::store;
 use crate::time;
 use crate::validation::{self, Fields};
 use crate::webhooks;

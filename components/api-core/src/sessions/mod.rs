@@ -4,7 +4,8 @@
 //! Submodules: [`link`] (the link's query parameters), [`screeners`] (the
 //! screener step), [`interviewer`] (the conversation plan, the built-in and the
 //! model interviewer, summaries), [`strings`] (localized texts), [`page`] (the
-//! HTML), [`recordings`] (recording chunks), [`transcription`], [`store`] (SQLite).
+//! HTML), [`recordings`] (recording chunks), [`transcription`]. The interview
+//! and its turns are the record's (`crate::record`): its store is their SQL.
 
 mod answer;
 pub mod assets;
@@ -17,7 +18,6 @@ mod read;
 pub mod recordings;
 pub mod screeners;
 mod start;
-pub mod store;
 pub mod strings;
 pub mod survey;
 pub mod transcription;
@@ -35,82 +35,16 @@ pub use start::{
     SESSION_TOKEN_PREFIX,
 };
 
+// The interview record's types, which the session's modules name as their own.
+pub use crate::record::{DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
+
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult, LocPart};
-use crate::metadata::ExternalMetadata;
-use crate::projects::{self, Environment, InterviewMode, Language, Project};
-use crate::text_enum;
+use crate::projects::{self, Environment, Project};
+use crate::record::store::NewTurn;
 use projects::survey::SurveyBlock;
 use serde::Serialize;
 use serde_json::{json, Value};
-
-text_enum! {
-    /// Where a session stands. Every state but `in_progress` is final.
-    pub enum SessionState {
-        InProgress = "in_progress",
-        /// Finished after the interviewer closed the conversation.
-        Completed = "completed",
-        /// Finished by the interviewee before the interviewer closed it.
-        Left = "left",
-        /// No activity for the idle timeout.
-        TimedOut = "timed_out",
-    }
-}
-
-text_enum! {
-    pub enum Speaker { Interviewer = "interviewer", Interviewee = "interviewee" }
-}
-
-text_enum! {
-    /// What a turn is: the interviewer's opening (with the first question), a
-    /// research question, a follow-up probe on an answer, the wrap-up, a survey block,
-    /// a follow-up on a survey answer, the closing; or the interviewee's answer
-    /// (or skip of an optional survey block).
-    pub enum TurnKind {
-        Opening = "opening",
-        Question = "question",
-        Probe = "probe",
-        WrapUp = "wrap_up",
-        Block = "block",
-        FollowUp = "follow_up",
-        Closing = "closing",
-        Answer = "answer",
-        Skip = "skip",
-    }
-}
-
-text_enum! {
-    /// Who wrote a turn's text.
-    pub enum TurnSource { BuiltIn = "builtin", Model = "model", Interviewee = "interviewee" }
-}
-
-text_enum! {
-    pub enum DeviceType { Mobile = "MOBILE", Desktop = "DESKTOP" }
-}
-
-text_enum! {
-    /// The contract's derived `interview_status` ([`InterviewStatus::of`]).
-    pub enum InterviewStatus { Initiated = "INITIATED", Partial = "PARTIAL", Completed = "COMPLETED" }
-}
-
-impl InterviewStatus {
-    /// COMPLETED once the interview is completed; before, PARTIAL when the
-    /// interviewee gave four answers (an interview) or answered a third of the
-    /// blocks that take an answer (a survey), INITIATED otherwise. An interview
-    /// that ended early keeps the status it had.
-    pub fn of(state: SessionState, project_type: &str, responses: i64, answerable_blocks: i64, answered_blocks: i64) -> InterviewStatus {
-        let partial = if project_type == projects::ProjectType::Survey.as_str() {
-            answerable_blocks > 0 && answered_blocks * 3 >= answerable_blocks
-        } else {
-            responses >= 4
-        };
-        match (state, partial) {
-            (SessionState::Completed, _) => InterviewStatus::Completed,
-            (_, true) => InterviewStatus::Partial,
-            (_, false) => InterviewStatus::Initiated,
-        }
-    }
-}
 
 /// Variables of the session routes' own budgets, per minute (docs/sessions.md,
 /// "Limits"): starts per client address and project; answers and
@@ -123,55 +57,6 @@ pub const TRANSCRIPTION_BUDGET_VARIABLE: &str = "session_transcription_rate_limi
 pub const MAX_ANSWER_CHARS: usize = 5_000;
 /// Longest identifier (an e-mail address, a user id).
 pub const MAX_IDENTIFIER_CHARS: usize = 320;
-
-/// One message of the conversation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Turn {
-    pub seq: i64,
-    pub speaker: Speaker,
-    pub kind: TurnKind,
-    /// The research question (or survey block) the turn belongs to.
-    pub question_index: Option<usize>,
-    pub source: TurnSource,
-    pub text: String,
-    pub created_at: String,
-}
-
-/// A stored interview (one interviewee session).
-#[derive(Debug, Clone)]
-pub struct Interview {
-    pub interview_id: String,
-    pub tenant_id: String,
-    pub project_id: String,
-    pub project_type: String,
-    pub environment: Environment,
-    pub session_token_hash: String,
-    pub identifier: String,
-    pub country_code: String,
-    pub device_type: DeviceType,
-    pub language: Language,
-    pub mode: InterviewMode,
-    pub external_metadata: ExternalMetadata,
-    pub state: SessionState,
-    pub interviewer_closed: bool,
-    pub response_count: i64,
-    pub turn_count: i64,
-    /// Surveys: blocks that take an answer, and how many are answered.
-    pub answerable_blocks: i64,
-    pub answered_blocks: i64,
-    pub opt_in_for_followup: bool,
-    pub summary: Option<String>,
-    pub created_at: String,
-    pub created_ms: i64,
-    pub last_activity_ms: i64,
-    pub ended_at: Option<String>,
-    pub closed_at: Option<String>,
-    /// Flagged as fraud by the tenant (it then does not count toward `max_interviews`).
-    pub flagged: bool,
-    pub interview_status: InterviewStatus,
-    /// How its recording chunks are stored: sealed with its own key (`crate::sealed`).
-    pub sealing: crate::sealed::Sealing,
-}
 
 #[derive(Serialize)]
 struct TurnBody<'a> {
@@ -204,7 +89,7 @@ impl SurveyView {
     pub fn load(db: &Db, project: &Project) -> ApiResult<Option<SurveyView>> {
         let Some(blocks) = project.fields.survey_blocks.clone() else { return Ok(None) };
         let ids: Vec<&str> = projects::survey::media_files(&blocks).into_iter().map(|(_, id)| id).collect();
-        let media_types = store::file_types(db, &project.tenant_id, &ids)?;
+        let media_types = crate::files::store::types_of(db, &project.tenant_id, &ids)?;
         Ok(Some(SurveyView { project_id: project.project_id.clone(), blocks, media_types }))
     }
 
@@ -279,6 +164,20 @@ impl Interview {
 
 pub fn session_closed() -> ApiError {
     ApiError::conflict("session_closed", "This interview has ended; it takes no more answers or recordings")
+}
+
+impl<'a> NewTurn<'a> {
+    /// An interviewer's message, to store as a turn.
+    pub fn interviewer(message: &'a interviewer::Message) -> NewTurn<'a> {
+        NewTurn {
+            speaker: Speaker::Interviewer,
+            kind: message.kind,
+            question_index: message.question_index,
+            source: message.source,
+            text: &message.text,
+            answer: None,
+        }
+    }
 }
 
 /// The location of a field of the request body.

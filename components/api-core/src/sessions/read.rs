@@ -1,12 +1,13 @@
 //! Reading a session: its bearer token, its body as the interviewee sees it,
 //! and a survey block's media.
 
-use super::{find_project, project_of, store, Interview, Session, SurveyView};
+use super::{find_project, project_of, Interview, Session, SurveyView};
 
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult, Credential};
 use crate::http::ApiRequest;
 use crate::keys;
+use crate::record::store;
 use serde_json::Value;
 
 /// The session of an interview just read (by [`authenticate`]): its turns and

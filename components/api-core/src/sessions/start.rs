@@ -2,7 +2,7 @@
 //! it (`GET /i/{project_id}`): whether the project takes an interview, the
 //! screener step, and the interview written with its opening turns.
 
-use super::{body_loc, find_project_for, interviewer, link, page, screeners, store, strings, survey};
+use super::{body_loc, find_project_for, interviewer, link, page, screeners, strings, survey};
 use super::{transcription, DeviceType, Session, MAX_IDENTIFIER_CHARS};
 
 use crate::config;
@@ -13,6 +13,7 @@ use crate::keys;
 use crate::llm::LlmConfig;
 use crate::metadata::ExternalMetadata;
 use crate::projects::{self, Environment, InterviewMode, Openness, Status};
+use crate::record::store;
 use crate::sealed::DataKey;
 use crate::time;
 use crate::validation::{self, nullable, one_of, Fields};
@@ -282,6 +283,7 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
             (vec![interviewer::word_with_model(&plan, &[], interviewer::opening(&plan, &strings.interviewer), &llm)], 0)
         }
     };
+    let opening_turns: Vec<store::NewTurn> = opening.iter().map(store::NewTurn::interviewer).collect();
     let session_token = keys::generate_secret(SESSION_TOKEN_PREFIX);
     let interview_id = uuid::Uuid::new_v4().to_string();
     let now = time::now();
@@ -301,7 +303,7 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
         answerable_blocks,
         created_at: &time::rfc3339(now),
         created_ms: time::unix_millis(now),
-        opening: &opening,
+        opening: &opening_turns,
         data_key: &DataKey::generate(),
     };
     // The project is checked again where the interview is written: it may have

@@ -1,6 +1,7 @@
 use super::*;
 use crate::projects::tests_support::project;
-use crate::projects::Status;
+use crate::metadata::ExternalMetadata;
+use crate::projects::{InterviewMode, Language, Status};
 use serde_json::json;
 
 fn kinds(result: ApiResult<impl std::fmt::Debug>) -> Vec<(Vec<LocPart>, &'static str)> {

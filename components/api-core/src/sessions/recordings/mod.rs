@@ -214,7 +214,7 @@ pub fn add_chunk(
     // Sealed with the interview's key: erasing the interview makes every copy unreadable.
     Sealed::new(blobs, interview.sealing.clone()).put(&blob_key, &stored_bytes)?;
     let stored = db.transaction(|tx| {
-        if !super::store::touch_running(tx, &interview.interview_id, time::unix_millis(now))? {
+        if !crate::record::store::touch_running(tx, &interview.interview_id, time::unix_millis(now))? {
             return Err(session_closed());
         }
         let offset = chunk.fits(&store::recordings(tx, &interview.interview_id)?)?;
