@@ -32,6 +32,7 @@ pub use spin_sdk::sqlite::{QueryResult, Value as SqlValue};
 use spin_sdk::sqlite::Value;
 
 mod admission;
+mod checks;
 mod hrana;
 mod local;
 mod migrations;
@@ -116,8 +117,10 @@ pub enum WalCheckpoint {
 /// A statement the database refused, as an internal error that names it
 /// (a guard check's failure: [`GuardLost`]).
 fn statement_error(message: &str, sql: &str) -> ApiError {
-    if message == remote::GUARD_LOST {
-        return guard_lost();
+    match message {
+        checks::GUARD_LOST => return guard_lost(),
+        checks::READ_CHANGED => return ApiError::Internal(anyhow::Error::new(ReadChanged)),
+        _ => {}
     }
     ApiError::Internal(anyhow::anyhow!("sqlite: Io({message:?}) in `{}`", first_line(sql)))
 }
@@ -196,8 +199,25 @@ impl std::error::Error for GuardLost {}
 
 impl std::fmt::Display for GuardLost {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(remote::GUARD_LOST)
+        f.write_str(checks::GUARD_LOST)
     }
+}
+
+/// A read a remote transaction was decided on changed before it committed:
+/// nothing was written, and the transaction runs again (see [`checks`]).
+#[derive(Debug)]
+struct ReadChanged;
+
+impl std::error::Error for ReadChanged {}
+
+impl std::fmt::Display for ReadChanged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(checks::READ_CHANGED)
+    }
+}
+
+fn read_changed(error: &ApiError) -> bool {
+    matches!(error, ApiError::Internal(error) if error.downcast_ref::<ReadChanged>().is_some())
 }
 
 fn guard_lost() -> ApiError {
@@ -323,6 +343,12 @@ impl Db {
             Conn::Remote(remote) => {
                 let stmts: Vec<Stmt> = stmts.iter().map(|(sql, params)| Stmt::new(*sql, params)).collect();
                 if self.in_transaction.get() {
+                    // Reads go out before the lock when they can be checked at the commit.
+                    if stmts.iter().all(|stmt| !may_write(&stmt.sql)) {
+                        if let Some(outcomes) = remote.read_ahead(&stmts).map_err(unavailable)? {
+                            return Ok(outcomes);
+                        }
+                    }
                     remote.send(stmts, stop_at_failure).map_err(tx_failure)
                 } else {
                     self.remote_each(remote, stmts)
@@ -342,7 +368,7 @@ impl Db {
         } else if let Some(admission) = self.pending_admission() {
             let mut sent = vec![admission];
             sent.extend(stmts.iter().cloned());
-            let mut outcomes = remote.each(sent).map_err(unavailable)?;
+            let mut outcomes = self.remote_round(remote, sent)?;
             let admitted = outcomes.remove(0);
             let pending = self.gate.take();
             if !self.decide(pending, admitted)? {
@@ -353,12 +379,38 @@ impl Db {
         let cleanup = if writes { self.cleanup.borrow_mut().take() } else { None };
         let cleaning = cleanup.is_some();
         stmts.splice(0..0, cleanup);
-        let mut outcomes = remote.each(stmts).map_err(unavailable)?;
+        let mut outcomes = self.remote_round(remote, stmts)?;
         if cleaning {
             // A cleanup that failed is done by the next one.
             let _ = outcomes.remove(0);
         }
         Ok(outcomes)
+    }
+
+    /// One exchange outside a transaction. A statement the server refused for
+    /// contention (SQLITE_BUSY while it checkpoints; it did not run) goes out
+    /// again after a short pause, up to about 1.5 s of pauses; past that the
+    /// request answers 503.
+    fn remote_round(&self, remote: &Remote, stmts: Vec<Stmt>) -> ApiResult<Vec<Outcome>> {
+        let mut outcomes = remote.each(stmts.clone()).map_err(unavailable)?;
+        let mut attempt = 0;
+        loop {
+            let busy: Vec<usize> =
+                outcomes.iter().enumerate().filter(|(_, outcome)| matches!(outcome, Err(m) if is_contention(m))).map(|(i, _)| i).collect();
+            if busy.is_empty() {
+                return Ok(outcomes);
+            }
+            if attempt + 1 >= BEGIN_ATTEMPTS {
+                eprintln!("records: still busy after {} tries: {:?}", attempt + 1, outcomes[busy[0]]);
+                return Err(ApiError::StorageUnavailable { retry_after: RETRY_AFTER });
+            }
+            attempt += 1;
+            contention_pause(attempt);
+            let again = remote.each(busy.iter().map(|&index| stmts[index].clone()).collect()).map_err(unavailable)?;
+            for (index, outcome) in busy.into_iter().zip(again) {
+                outcomes[index] = outcome;
+            }
+        }
     }
 
     /// Runs `work` as one transaction on this connection: `BEGIN IMMEDIATE`
@@ -380,9 +432,12 @@ impl Db {
         // The value of a try whose commit went out and whose answer was lost:
         // the answer if a later try finds its receipt.
         let mut committed_maybe: Option<T> = None;
-        let (mut attempt, mut unanswered) = (0, 0);
+        let (mut attempt, mut unanswered, mut changed) = (0, 0, 0);
         loop {
-            let (error, value) = match self.transaction_once(&mut work, Some(&receipt)) {
+            // Reads before the lock, checked at the commit, until they changed
+            // twice under this transaction's feet: then read under the lock.
+            let optimistic = changed < 2;
+            let (error, value) = match self.transaction_once(&mut work, Some(&receipt), optimistic) {
                 Ok(value) => return Ok(value),
                 Err(failed) => failed,
             };
@@ -396,11 +451,19 @@ impl Db {
                 Conn::Remote(_) => {
                     let lost = matches!(error, ApiError::StorageUnavailable { .. });
                     unanswered += usize::from(lost);
-                    is_contended(&error) || lost && unanswered <= 2
+                    changed += usize::from(read_changed(&error));
+                    is_contended(&error) || read_changed(&error) || lost && unanswered <= 2
                 }
             };
             if !retry || attempt + 1 >= BEGIN_ATTEMPTS {
-                return Err(error);
+                return Err(match &self.conn {
+                    // Busy past the bound is the database's state, not a fault: a 503.
+                    Conn::Remote(_) if is_contended(&error) || read_changed(&error) => {
+                        eprintln!("records: a transaction gave up after {} tries: {error:?}", attempt + 1);
+                        ApiError::StorageUnavailable { retry_after: RETRY_AFTER }
+                    }
+                    _ => error,
+                });
             }
             attempt += 1;
             contention_pause(attempt);
@@ -420,7 +483,12 @@ impl Db {
     /// One try of [`Db::transaction`]: `receipt` names it on a remote database
     /// (none for a migration, whose table may not exist yet). A failure comes
     /// with the try's value when its commit went out and its answer was lost.
-    fn transaction_once<T>(&self, work: &mut impl FnMut(&Tx) -> ApiResult<T>, receipt: Option<&str>) -> Result<T, (ApiError, Option<T>)> {
+    fn transaction_once<T>(
+        &self,
+        work: &mut impl FnMut(&Tx) -> ApiResult<T>,
+        receipt: Option<&str>,
+        optimistic: bool,
+    ) -> Result<T, (ApiError, Option<T>)> {
         match &self.conn {
             Conn::Spin(spin) => {
                 self.begin_immediate(spin).map_err(|error| (error, None))?;
@@ -450,7 +518,7 @@ impl Db {
                         &[Value::Text(id.to_string()), Value::Integer(time::unix_millis(time::now()))],
                     )
                 });
-                remote.begin(receipt);
+                remote.begin(receipt, optimistic);
                 self.in_transaction.set(true);
                 let outcome = work(&Tx { db: self });
                 self.in_transaction.set(false);
@@ -462,6 +530,7 @@ impl Db {
                     },
                     Err(error) => {
                         if applied_before(&error) || matches!(error, ApiError::StorageUnavailable { .. }) {
+                            // Nothing to roll back that the server does not drop itself.
                             remote.abandon();
                         } else {
                             remote.rollback();
@@ -519,6 +588,7 @@ impl Db {
                         tx.apply_migrations_after(current)
                     },
                     None,
+                    false,
                 )
                 .map_err(|(error, _)| error)
             });
@@ -600,7 +670,7 @@ impl Db {
         let (Some(admission), Conn::Remote(remote)) = (self.pending_admission(), &self.conn) else {
             return self.gate.borrow().refusal();
         };
-        let outcome = remote.each(vec![admission]).map_err(unavailable)?.remove(0);
+        let outcome = self.remote_round(remote, vec![admission])?.remove(0);
         let pending = self.gate.take();
         self.decide(pending, outcome).map(drop)
     }
@@ -626,7 +696,7 @@ impl Db {
                 let counted = match &self.conn {
                     Conn::Spin(spin) => spin.execute_with_retry(&sql, &params, false).map_err(|error| local::internal(&error, &sql))?,
                     Conn::Remote(remote) => {
-                        remote.each(vec![Stmt::new(sql.as_str(), &params)]).map_err(unavailable)?.remove(0).map_err(|m| statement_error(&m, &sql))?
+                        self.remote_round(remote, vec![Stmt::new(sql.as_str(), &params)])?.remove(0).map_err(|m| statement_error(&m, &sql))?
                     }
                 };
                 (counted, true)

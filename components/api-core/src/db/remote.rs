@@ -23,6 +23,7 @@
 //! committed: it is sent again as it was, receipt included, and a receipt
 //! already there says it had, so it never applies twice.
 
+use super::checks::{self, StepKind, GUARD_CHECK};
 use super::hrana::{self, Batch, Cond, Request, Response, Step, Stmt, StreamResult};
 use crate::outbound::{self, OutboundError};
 use spin_sdk::sqlite::QueryResult;
@@ -165,8 +166,13 @@ struct Stream {
 struct OpenTx {
     /// What goes out first: `BEGIN IMMEDIATE` and the receipt, until sent.
     opening: Vec<Stmt>,
-    /// Writes whose answers nobody waits for, to go with the next statement.
-    queued: Vec<Stmt>,
+    /// Writes whose answers nobody waits for, and the checks of what it read
+    /// before the lock, in the order the work made them, to go with the next
+    /// statement that needs an answer.
+    queued: Vec<(Stmt, StepKind)>,
+    /// Reads go out before the lock is taken and are checked at the commit
+    /// (see `checks`), as long as nothing needed an answer under the lock.
+    optimistic: bool,
     stream: Option<Stream>,
     /// The receipt statement's index among the opening steps, if any.
     receipt_step: Option<usize>,
@@ -180,6 +186,20 @@ pub struct Remote {
     settings: Settings,
     started: Instant,
     tx: RefCell<Option<OpenTx>>,
+}
+
+impl OpenTx {
+    /// What goes out next, in order, with what each step is: the opening
+    /// (until sent) and everything queued.
+    fn take_chained(&mut self) -> (Vec<Stmt>, Vec<StepKind>) {
+        let mut kinds = vec![StepKind::Plain; self.opening.len()];
+        let mut chained = std::mem::take(&mut self.opening);
+        for (stmt, kind) in self.queued.drain(..) {
+            chained.push(stmt);
+            kinds.push(kind);
+        }
+        (chained, kinds)
+    }
 }
 
 impl Remote {
@@ -211,30 +231,65 @@ impl Remote {
     }
 
     /// Starts a transaction; nothing goes out yet. `receipt`: the statement
-    /// that records this transaction's id (see the module docs).
-    pub fn begin(&self, receipt: Option<Stmt>) {
+    /// that records this transaction's id (see the module docs); `optimistic`:
+    /// whether its reads may go out before the lock (see [`Remote::read_ahead`]).
+    pub fn begin(&self, receipt: Option<Stmt>, optimistic: bool) {
         let mut opening = vec![Stmt::new("BEGIN IMMEDIATE", &[])];
         let receipt_step = receipt.map(|receipt| {
             opening.push(receipt);
             1
         });
-        *self.tx.borrow_mut() = Some(OpenTx { opening, queued: Vec::new(), stream: None, receipt_step, failed: None });
+        *self.tx.borrow_mut() =
+            Some(OpenTx { opening, queued: Vec::new(), optimistic, stream: None, receipt_step, failed: None });
     }
 
     /// A statement of the transaction whose answer nobody waits for.
     pub fn queue(&self, stmt: Stmt) {
+        self.queue_as(stmt, StepKind::Plain);
+    }
+
+    fn queue_as(&self, stmt: Stmt, kind: StepKind) {
         if let Some(tx) = self.tx.borrow_mut().as_mut() {
-            tx.queued.push(stmt);
+            tx.queued.push((stmt, kind));
         }
     }
 
     /// A write of the transaction that must change a row: queued with a step
-    /// right after it that fails when it changed none, so that the server
-    /// stops the batch there and rolls it back (a batch's conditions only see
-    /// whether a step failed).
+    /// right after it that fails when it changed none ([`GUARD_CHECK`]).
     pub fn queue_guarded(&self, stmt: Stmt) {
         self.queue(stmt);
-        self.queue(Stmt::new(GUARD_CHECK, &[]));
+        self.queue_as(Stmt::new(GUARD_CHECK, &[]), StepKind::Guard);
+    }
+
+    /// Reads of a transaction that has not taken the lock yet: made now,
+    /// outside it (one exchange, no lock), each with a check queued where it
+    /// was made that it still holds when the transaction commits. `None` when
+    /// the transaction reads under the lock instead (its stream has started,
+    /// or a read cannot be checked so): the caller sends them with [`Remote::send`].
+    pub fn read_ahead(&self, reads: &[Stmt]) -> Result<Option<Vec<Outcome>>, Unavailable> {
+        if !self.tx.borrow().as_ref().is_some_and(|tx| tx.optimistic && tx.stream.is_none()) {
+            return Ok(None);
+        }
+        let outcomes = self.each(reads.to_vec())?;
+        let mut checks = Vec::new();
+        for (read, outcome) in reads.iter().zip(&outcomes) {
+            if let Ok(result) = outcome {
+                match checks::read_check(read, result) {
+                    Some(check) => checks.push(check),
+                    None => {
+                        // Read again, under the lock, from now on.
+                        if let Some(tx) = self.tx.borrow_mut().as_mut() {
+                            tx.optimistic = false;
+                        }
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+        for check in checks {
+            self.queue_as(check, StepKind::ReadCheck);
+        }
+        Ok(Some(outcomes))
     }
 
     /// Statements of the transaction whose answers are needed now, sent with
@@ -250,10 +305,11 @@ impl Remote {
         if let Some(failed) = &tx.failed {
             return Ok(vec![Err(failed.clone()); own]);
         }
-        let mut chained: Vec<Stmt> = std::mem::take(&mut tx.opening);
+        tx.optimistic = false;
+        let (chained, mut kinds) = tx.take_chained();
         let receipt_step = tx.receipt_step.take();
-        chained.append(&mut tx.queued);
         let first_own = chained.len();
+        kinds.extend(std::iter::repeat_n(StepKind::Plain, own));
         let mut steps = chain(chained);
         if stop_at_failure {
             steps = chain_more(steps, stmts);
@@ -266,7 +322,6 @@ impl Remote {
             Some(stream) => (stream.url.clone(), Some(stream.baton.clone())),
             None => (self.settings.pipeline_url.clone(), None),
         };
-        let guards = guard_steps(&steps);
         let requests = [Request::Batch { batch: Batch { steps } }];
         // A stream's requests are never sent twice: the stream moves on with each.
         let answer = self.exchange(&url, baton.as_deref(), &requests, Resend::IfNotSent)?;
@@ -282,11 +337,11 @@ impl Remote {
             return Err(TxFailure::AppliedBefore);
         }
         // A failure before the statements asked for is theirs to report.
-        if let Some(failed) = (0..first_own).find_map(|index| step_outcome(&mut results, &errors, &guards, index).err()) {
+        if let Some(failed) = (0..first_own).find_map(|index| step_outcome(&mut results, &errors, &kinds, index).err()) {
             tx.failed = Some(failed.clone());
             return Ok(vec![Err(failed); own]);
         }
-        Ok((first_own..first_own + own).map(|index| step_outcome(&mut results, &errors, &guards, index)).collect())
+        Ok((first_own..first_own + own).map(|index| step_outcome(&mut results, &errors, &kinds, index)).collect())
     }
 
     /// Commits: whatever is still queued, then `COMMIT`, in one exchange, and
@@ -300,13 +355,12 @@ impl Remote {
             self.rollback();
             return Ok(Err(failed));
         }
-        let mut chained: Vec<Stmt> = std::mem::take(&mut tx.opening);
-        chained.append(&mut tx.queued);
+        let (mut chained, mut kinds) = tx.take_chained();
         chained.push(Stmt::new("COMMIT", &[]));
+        kinds.extend([StepKind::Plain, StepKind::Plain]);
         let commit = chained.len() - 1;
         let mut steps = chain(chained);
         steps.push(Step { condition: Some(Cond::failed(commit)), stmt: Stmt::new("ROLLBACK", &[]) });
-        let guards = guard_steps(&steps);
         let requests = [Request::Batch { batch: Batch { steps } }, Request::Close];
         let answer = match &tx.stream {
             Some(stream) => self.exchange(&stream.url, Some(&stream.baton), &requests, Resend::IfNotSent)?,
@@ -322,7 +376,8 @@ impl Remote {
         if results.get(commit).is_some_and(Option::is_some) {
             return Ok(Ok(()));
         }
-        let failed = (0..=commit).find_map(|index| step_outcome(&mut results, &errors, &guards, index).err().filter(|_| errors.get(index).is_some_and(Option::is_some)));
+        let failed = (0..=commit)
+            .find_map(|index| step_outcome(&mut results, &errors, &kinds, index).err().filter(|_| errors.get(index).is_some_and(Option::is_some)));
         Ok(Err(failed.unwrap_or_else(|| "the transaction did not commit".to_string())))
     }
 
@@ -427,29 +482,16 @@ fn unexpected(response: &Response) -> Unavailable {
     Unavailable { reason: format!("the server answered {response:?} where a result was due") }
 }
 
-/// The step after a guarded write: `changes()` is the rows that write
-/// changed, and `json()` of text that is no JSON fails the step, which only
-/// happens when it changed none (`json(NULL)` is NULL).
-const GUARD_CHECK: &str = "SELECT json(CASE changes() WHEN 0 THEN 'no row changed' END)";
-
-/// What a transaction's failed guard check says (see [`Remote::queue_guarded`]).
-pub const GUARD_LOST: &str = "a guarded write changed no row";
-
-/// A step's rows, or why it has none: its error (a guard check's: [`GUARD_LOST`]),
-/// or the failure that skipped it.
-fn step_outcome(results: &mut [Option<hrana::StmtResult>], errors: &[Option<hrana::ServerError>], guards: &[bool], index: usize) -> Outcome {
+/// A step's rows, or why it has none: its error (what a check's failure
+/// means: `checks`), or the failure that skipped it.
+fn step_outcome(results: &mut [Option<hrana::StmtResult>], errors: &[Option<hrana::ServerError>], kinds: &[StepKind], index: usize) -> Outcome {
     match (results.get_mut(index).and_then(Option::take), errors.get(index)) {
         (Some(result), _) => Ok(result.into_query_result()),
-        (None, Some(Some(_))) if guards.get(index) == Some(&true) => Err(GUARD_LOST.to_string()),
-        (None, Some(Some(error))) => Err(error.to_string()),
+        (None, Some(Some(error))) => Err(kinds.get(index).copied().unwrap_or(StepKind::Plain).failure(error.to_string())),
         (None, _) => Err("not run: an earlier statement of the transaction failed".to_string()),
     }
 }
 
-/// Which steps are guard checks.
-fn guard_steps(steps: &[Step]) -> Vec<bool> {
-    steps.iter().map(|step| step.stmt.sql == GUARD_CHECK).collect()
-}
 
 /// Whether the receipt step failed on the receipt's primary key.
 fn receipt_taken(errors: &[Option<hrana::ServerError>], step: usize) -> bool {
