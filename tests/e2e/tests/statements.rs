@@ -14,14 +14,15 @@ use e2e::{Authenticated, TestApp};
 use serde_json::json;
 use std::time::Duration;
 
-/// The statements sqld counted for `request`: the fewest of three tries, as
-/// the first request of a client in a minute also clears old rate-limit windows.
-fn statements_of(sqld: &Sqld, mut request: impl FnMut()) -> u64 {
+/// What `count` (sqld's statements, a relay's requests) grew by over
+/// `request`: the fewest of three tries, as the first request of a client in
+/// a minute also clears old rate-limit windows.
+fn fewest_of(count: impl Fn() -> u64, mut request: impl FnMut()) -> u64 {
     (0..3)
         .map(|_| {
-            let before = settled_count(sqld);
+            let before = count();
             request();
-            settled_count(sqld) - before
+            count() - before
         })
         .min()
         .unwrap()
@@ -56,43 +57,30 @@ fn each_hot_route_makes_only_the_statements_it_needs() {
 
     // The admission (counting, the schema version and the tenant's key hash in
     // one statement), then the project.
-    let get_project = statements_of(&sqld, || {
+    let get_project = fewest_of(|| settled_count(&sqld), || {
         let response = app.get(&format!("/v1/projects/{project}")).auth(&tenant).send().unwrap();
         assert_eq!(response.status(), 200);
     });
     assert_eq!(get_project, 2, "GET /v1/projects/{{id}}");
 
     // The admission (the route's own budget in the same upsert), the insert.
-    let create = statements_of(&sqld, || {
+    let create = fewest_of(|| settled_count(&sqld), || {
         let response = app.post("/v1/projects").auth(&tenant).json(&e2e::sessions::project_body(json!({}))).send().unwrap();
         assert_eq!(response.status(), 201);
     });
     assert_eq!(create, 2, "POST /v1/projects");
 
     // The admission, the interview (its token), its turns, its project.
-    let get_session = statements_of(&sqld, || assert_eq!(session.get(&app).0, 200));
+    let get_session = fewest_of(|| settled_count(&sqld), || assert_eq!(session.get(&app).0, 200));
     assert_eq!(get_session, 4, "GET /v1/sessions/{{id}}");
 
     // The admission, the interview, its project and its turns; then one
     // transaction: BEGIN, the interview's counters, the new turns, COMMIT.
     // The body is built from what was read and written.
-    let answer = statements_of(&sqld, || {
+    let answer = fewest_of(|| settled_count(&sqld), || {
         session.answer(&app, "Hidden shipping costs at the last step make me leave.");
     });
     assert_eq!(answer, 8, "POST /v1/sessions/{{id}}/answers");
-}
-
-/// The fewest HTTP requests the relay saw for `request`, of three tries (the
-/// first request of a client in a minute may carry more).
-fn round_trips_of(counter: &Relay, mut request: impl FnMut()) -> u64 {
-    (0..3)
-        .map(|_| {
-            let before = counter.requests();
-            request();
-            counter.requests() - before
-        })
-        .min()
-        .unwrap()
 }
 
 #[test]
@@ -107,33 +95,33 @@ fn each_hot_route_takes_few_round_trips_over_http() {
     let mut session = Session::start(&app, &json!({ "project_id": project }));
 
     // The admission travels with the project's read: one exchange.
-    let get_project = round_trips_of(&counter, || {
+    let get_project = fewest_of(|| counter.requests(), || {
         let response = app.get(&format!("/v1/projects/{project}")).auth(&tenant).send().unwrap();
         assert_eq!(response.status(), 200);
     });
     assert_eq!(get_project, 1, "GET /v1/projects/{{id}}");
 
     // A 401 is decided on the same exchange, and the read's rows go nowhere.
-    let refused = round_trips_of(&counter, || {
+    let refused = fewest_of(|| counter.requests(), || {
         let response = app.get(&format!("/v1/projects/{project}")).header("X-Api-Key", "irs_wrong").header("X-Tenant-Id", &tenant.tenant_id).send().unwrap();
         assert_eq!(response.status(), 401);
     });
     assert_eq!(refused, 1, "GET /v1/projects/{{id}} with a wrong key");
 
     // The admission (decided before the body is read), then the insert.
-    let create = round_trips_of(&counter, || {
+    let create = fewest_of(|| counter.requests(), || {
         let response = app.post("/v1/projects").auth(&tenant).json(&e2e::sessions::project_body(json!({}))).send().unwrap();
         assert_eq!(response.status(), 201);
     });
     assert!(create <= 2, "POST /v1/projects: {create}");
 
     // The admission with the interview (its token), then its turns and project together.
-    let get_session = round_trips_of(&counter, || assert_eq!(session.get(&app).0, 200));
+    let get_session = fewest_of(|| counter.requests(), || assert_eq!(session.get(&app).0, 200));
     assert!(get_session <= 2, "GET /v1/sessions/{{id}}: {get_session}");
 
     // The admission with the interview, the project with the turns, then the
     // transaction as one batch.
-    let answer = round_trips_of(&counter, || {
+    let answer = fewest_of(|| counter.requests(), || {
         session.answer(&app, "Hidden shipping costs at the last step make me leave.");
     });
     assert!(answer <= 3, "POST /v1/sessions/{{id}}/answers: {answer}");

@@ -114,12 +114,12 @@ pub enum WalCheckpoint {
     NotApplicable,
 }
 
-/// A statement the database refused, as an internal error that names it
-/// (a guard check's failure: [`GuardLost`]).
+/// A statement the database refused, as an internal error that names it (a
+/// check's failure: its [`Stop`]).
 fn statement_error(message: &str, sql: &str) -> ApiError {
     match message {
-        checks::GUARD_LOST => return guard_lost(),
-        checks::READ_CHANGED => return ApiError::Internal(anyhow::Error::new(ReadChanged)),
+        checks::GUARD_LOST => return Stop::GuardLost.error(),
+        checks::READ_CHANGED => return Stop::ReadChanged.error(),
         _ => {}
     }
     ApiError::Internal(anyhow::anyhow!("sqlite: Io({message:?}) in `{}`", first_line(sql)))
@@ -129,28 +129,11 @@ fn unavailable(_: remote::Unavailable) -> ApiError {
     ApiError::StorageUnavailable { retry_after: RETRY_AFTER }
 }
 
-/// An earlier try of the transaction committed (its receipt is there): the
-/// try in progress stops, and the committed try's value is the answer.
-#[derive(Debug)]
-struct AppliedBefore;
-
-impl std::error::Error for AppliedBefore {}
-
-impl std::fmt::Display for AppliedBefore {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("an earlier try of this transaction committed")
-    }
-}
-
 fn tx_failure(failure: TxFailure) -> ApiError {
     match failure {
         TxFailure::Unavailable(unavailable) => self::unavailable(unavailable),
-        TxFailure::AppliedBefore => ApiError::Internal(anyhow::Error::new(AppliedBefore)),
+        TxFailure::AppliedBefore => Stop::AppliedBefore.error(),
     }
-}
-
-fn applied_before(error: &ApiError) -> bool {
-    matches!(error, ApiError::Internal(error) if error.downcast_ref::<AppliedBefore>().is_some())
 }
 
 /// A write in progress on one connection, from [`Db::transaction`]: what it
@@ -184,48 +167,49 @@ impl Tx<'_> {
                 Ok(())
             }
             Conn::Spin(_) => match self.query(sql, params)?.rows.is_empty() {
-                true => Err(guard_lost()),
+                true => Err(Stop::GuardLost.error()),
                 false => Ok(()),
             },
         }
     }
 }
 
-/// A guarded write changed no row: the transaction stops (see [`Tx::guard`]).
-#[derive(Debug)]
-struct GuardLost;
+/// Why a try of a transaction stopped short of its commit, carried out of the
+/// work through its `?` as an internal error that the seam recognises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// An earlier try committed (its receipt is there): that try's value is the answer.
+    AppliedBefore,
+    /// A guarded write changed no row (see [`Tx::guard`]): nothing was written.
+    GuardLost,
+    /// A read the transaction was decided on changed before it committed
+    /// (see [`checks`]): nothing was written, and it runs again.
+    ReadChanged,
+}
 
-impl std::error::Error for GuardLost {}
+impl Stop {
+    fn error(self) -> ApiError {
+        ApiError::Internal(anyhow::Error::new(self))
+    }
 
-impl std::fmt::Display for GuardLost {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(checks::GUARD_LOST)
+    fn of(error: &ApiError) -> Option<Stop> {
+        match error {
+            ApiError::Internal(error) => error.downcast_ref::<Stop>().copied(),
+            _ => None,
+        }
     }
 }
 
-/// A read a remote transaction was decided on changed before it committed:
-/// nothing was written, and the transaction runs again (see [`checks`]).
-#[derive(Debug)]
-struct ReadChanged;
+impl std::error::Error for Stop {}
 
-impl std::error::Error for ReadChanged {}
-
-impl std::fmt::Display for ReadChanged {
+impl std::fmt::Display for Stop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(checks::READ_CHANGED)
+        f.write_str(match self {
+            Stop::AppliedBefore => "an earlier try of this transaction committed",
+            Stop::GuardLost => checks::GUARD_LOST,
+            Stop::ReadChanged => checks::READ_CHANGED,
+        })
     }
-}
-
-fn read_changed(error: &ApiError) -> bool {
-    matches!(error, ApiError::Internal(error) if error.downcast_ref::<ReadChanged>().is_some())
-}
-
-fn guard_lost() -> ApiError {
-    ApiError::Internal(anyhow::Error::new(GuardLost))
-}
-
-fn is_guard_lost(error: &ApiError) -> bool {
-    matches!(error, ApiError::Internal(error) if error.downcast_ref::<GuardLost>().is_some())
 }
 
 impl Db {
@@ -441,7 +425,8 @@ impl Db {
                 Ok(value) => return Ok(value),
                 Err(failed) => failed,
             };
-            if applied_before(&error) {
+            let stop = Stop::of(&error);
+            if stop == Some(Stop::AppliedBefore) {
                 return committed_maybe.ok_or_else(|| ApiError::internal(anyhow::anyhow!("a receipt without its transaction")));
             }
             committed_maybe = value.or(committed_maybe);
@@ -451,14 +436,14 @@ impl Db {
                 Conn::Remote(_) => {
                     let lost = matches!(error, ApiError::StorageUnavailable { .. });
                     unanswered += usize::from(lost);
-                    changed += usize::from(read_changed(&error));
-                    is_contended(&error) || read_changed(&error) || lost && unanswered <= 2
+                    changed += usize::from(stop == Some(Stop::ReadChanged));
+                    is_contended(&error) || stop == Some(Stop::ReadChanged) || lost && unanswered <= 2
                 }
             };
             if !retry || attempt + 1 >= BEGIN_ATTEMPTS {
                 return Err(match &self.conn {
                     // Busy past the bound is the database's state, not a fault: a 503.
-                    Conn::Remote(_) if is_contended(&error) || read_changed(&error) => {
+                    Conn::Remote(_) if is_contended(&error) || stop == Some(Stop::ReadChanged) => {
                         eprintln!("records: a transaction gave up after {} tries: {error:?}", attempt + 1);
                         ApiError::StorageUnavailable { retry_after: RETRY_AFTER }
                     }
@@ -475,7 +460,7 @@ impl Db {
     /// decided on), and nothing was written.
     pub fn guarded_transaction<T>(&self, work: impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<Option<T>> {
         match self.transaction(work) {
-            Err(error) if is_guard_lost(&error) => Ok(None),
+            Err(error) if Stop::of(&error) == Some(Stop::GuardLost) => Ok(None),
             outcome => outcome.map(Some),
         }
     }
@@ -529,7 +514,7 @@ impl Db {
                         Err(failure) => Err((tx_failure(failure), Some(value))),
                     },
                     Err(error) => {
-                        if applied_before(&error) || matches!(error, ApiError::StorageUnavailable { .. }) {
+                        if Stop::of(&error) == Some(Stop::AppliedBefore) || matches!(error, ApiError::StorageUnavailable { .. }) {
                             // Nothing to roll back that the server does not drop itself.
                             remote.abandon();
                         } else {

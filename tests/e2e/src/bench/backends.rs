@@ -5,8 +5,8 @@
 //! under every runtime, sqld on the same machine; then clients that go away
 //! while 64 writers write through the HTTP backend.
 
-use super::load::{answer_pool, create_scenario, get_project_scenario, answer_scenario, wrk, Run, Scenario};
-use super::{create_projects, create_tenant, median, verdict, Options, Runtime, Server, Tenant};
+use super::load::{answer_pool, answer_scenario, create_scenario, get_project_scenario, hot_path_data, wrk, Run, Scenario};
+use super::{create_projects, median, verdict, Options, Runtime, Server, Tenant};
 use e2e::services::Sqld;
 use reqwest::blocking::Client;
 use serde_json::Value;
@@ -68,17 +68,7 @@ impl App {
         };
         let config_file = config.as_ref().map(|dir| dir.path().join("runtime-config.toml"));
         let server = Server::start_on(runtime, &manifest, &variables, None, config_file.as_deref());
-        let client = Client::new();
-        let tenant = create_tenant(&client, &server, partner_key);
-        let project = create_projects(&server, &tenant, 1);
-        let interview_project = create_projects(&server, &tenant, 1);
-        let activated = client
-            .post(format!("{}/v1/projects/{interview_project}/activate", server.base))
-            .header("X-Api-Key", &tenant.key)
-            .header("X-Tenant-Id", &tenant.id)
-            .send()
-            .unwrap();
-        assert_eq!(activated.status(), 200, "activating the interview project");
+        let (tenant, project, interview_project) = hot_path_data(&Client::new(), &server, partner_key);
         App { backend, server, sqld, _config: config, tenant, project, interview_project }
     }
 

@@ -244,16 +244,7 @@ impl Servers {
         let client = Client::new();
         eprintln!("bench: creating tenants and {} + 200 projects", options.projects);
         let started = Instant::now();
-        let tenant = create_tenant(&client, &app, partner_key);
-        let project = create_projects(&app, &tenant, 1);
-        let interview_project = create_projects(&app, &tenant, 1);
-        let activated = client
-            .post(format!("{}/v1/projects/{interview_project}/activate", app.base))
-            .header("X-Api-Key", &tenant.key)
-            .header("X-Tenant-Id", &tenant.id)
-            .send()
-            .unwrap();
-        assert_eq!(activated.status(), 200, "activating the interview project");
+        let (tenant, project, interview_project) = hot_path_data(&client, &app, partner_key);
         let small = create_tenant(&client, &app, partner_key);
         create_projects(&app, &small, 200);
         let large = create_tenant(&client, &app, partner_key);
@@ -341,6 +332,22 @@ impl Servers {
             ),
         ]
     }
+}
+
+/// What the hot-path scenarios need: a tenant with one project to read, and
+/// an active one to answer in.
+pub(super) fn hot_path_data(client: &Client, app: &Server, partner_key: &str) -> (Tenant, String, String) {
+    let tenant = create_tenant(client, app, partner_key);
+    let project = create_projects(app, &tenant, 1);
+    let interview_project = create_projects(app, &tenant, 1);
+    let activated = client
+        .post(format!("{}/v1/projects/{interview_project}/activate", app.base))
+        .header("X-Api-Key", &tenant.key)
+        .header("X-Tenant-Id", &tenant.id)
+        .send()
+        .unwrap();
+    assert_eq!(activated.status(), 200, "activating the interview project");
+    (tenant, project, interview_project)
 }
 
 /// What an interviewee answers in the answer scenario: substantive, so the
