@@ -22,6 +22,7 @@ pub mod routes;
 pub mod sealed;
 pub mod service;
 pub mod sessions;
+pub mod synthesis;
 pub mod tenants;
 pub mod text_enum;
 pub mod time;

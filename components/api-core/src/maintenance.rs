@@ -1,5 +1,7 @@
 //! The maintenance run (docs/deploy.md): ends the interviews idle for too long,
-//! erases those past their project's retention, sends the webhook deliveries
+//! erases those past their project's retention, assesses for the synthesis
+//! the interviews that ended before it existed, writes the syntheses due with
+//! a language model (when one is configured), sends the webhook deliveries
 //! that are due, then completes erasures (the key-value entries left to delete,
 //! and a WAL checkpoint after any erasure: docs/interviews.md, "Erasure"). The cron component calls it
 //! every few seconds where Spin's cron trigger runs; elsewhere an external
@@ -12,6 +14,7 @@ use crate::files;
 use crate::interviews;
 use crate::outbound;
 use crate::sessions;
+use crate::synthesis;
 use crate::time;
 use crate::webhooks::dispatch::{self, DispatchConfig, Job, Outcome};
 use crate::webhooks::signing::Transition;
@@ -76,16 +79,28 @@ pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
         Ok(erased) => report.erased_interviews = erased,
         Err(error) => problems.push(format!("erasing interviews past retention: {error:?}")),
     }
+    // Interviews that ended before quality signals existed join the synthesis.
+    if let Err(error) = synthesis::assess_unassessed(db) {
+        problems.push(format!("assessing interviews for the synthesis: {error:?}"));
+    }
+    // With a model: the syntheses that interviews ended (or erased) since made due.
+    if let Err(error) = synthesis::model::run_queue(db, &crate::llm::LlmConfig::from_variables(), now) {
+        problems.push(format!("writing syntheses with the model: {error:?}"));
+    }
     match deliver(db, now) {
         Ok(counts) => report.deliveries = counts,
         Err(error) => problems.push(error),
+    }
+    let current_window = crate::rate_limit::Window::containing(time::unix_seconds(now)).start;
+    if let Err(error) = db.forget_rate_limit_windows_before(current_window) {
+        problems.push(format!("forgetting finished rate-limit windows: {error:?}"));
     }
     // Last: after this run's own erasures, and with no delivery still writing.
     if let Err(error) = interviews::erasure::complete_erasures(db, files::open_store) {
         problems.push(format!("completing erasures: {error:?}"));
     }
-    if let Err(error) = db.forget_bookkeeping(now) {
-        problems.push(format!("forgetting old receipts and rate-limit windows: {error:?}"));
+    if let Err(error) = db.forget_receipts(now) {
+        problems.push(format!("forgetting old receipts of transactions: {error:?}"));
     }
     if problems.is_empty() {
         Ok(report)

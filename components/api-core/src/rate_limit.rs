@@ -40,6 +40,44 @@ pub fn decide(count: u64, limit: u64, window: Window, now: u64) -> Result<(), Ap
     }
 }
 
+/// One limit a request counts against: its counter and how many requests a
+/// window allows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limit {
+    pub bucket: String,
+    pub per_window: u64,
+}
+
+/// A request's limits, in the window it falls into: what its count is checked
+/// against, whether counted before its work or with its first write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quota {
+    pub limits: Vec<Limit>,
+    pub window: Window,
+    /// When the request came (UNIX seconds): `Retry-After` counts from it.
+    pub now: u64,
+}
+
+impl Quota {
+    pub fn buckets(&self) -> impl Iterator<Item = &str> {
+        self.limits.iter().map(|limit| limit.bucket.as_str())
+    }
+
+    /// The request, counted: `counts` are its buckets' counts with it
+    /// included, in the order of [`Quota::limits`].
+    pub fn decide(&self, counts: &[u64]) -> Result<(), ApiError> {
+        self.limits.iter().zip(counts).try_for_each(|(limit, &count)| decide(count, limit.per_window, self.window, self.now))
+    }
+
+    /// The request before it is counted: `counts` are its buckets' counts so
+    /// far. A bucket at its limit already refuses it, and nothing needs
+    /// writing then: within the window, a count past its limit changes nothing.
+    pub fn decide_before_counting(&self, counts: &[u64]) -> Result<(), ApiError> {
+        let with_this_one: Vec<u64> = counts.iter().map(|count| count.saturating_add(1)).collect();
+        self.decide(&with_this_one)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,6 +97,26 @@ mod tests {
         assert_eq!(window.retry_after(179), 1);
         // Never 0, even at (or past) the boundary.
         assert_eq!(window.retry_after(180), 1);
+    }
+
+    #[test]
+    fn a_quota_refuses_at_its_first_bucket_past_the_limit() {
+        let quota = Quota {
+            limits: vec![
+                Limit { bucket: bucket("all", "1.2.3.4"), per_window: 50 },
+                Limit { bucket: bucket("create", "1.2.3.4"), per_window: 10 },
+            ],
+            window: Window::containing(100),
+            now: 100,
+        };
+        assert!(quota.decide(&[50, 10]).is_ok());
+        assert!(matches!(quota.decide(&[50, 11]), Err(ApiError::RateLimited { retry_after: 20 })));
+        assert!(matches!(quota.decide(&[51, 1]), Err(ApiError::RateLimited { .. })));
+        // Before counting: the 50th request so far leaves room for none more.
+        assert!(quota.decide_before_counting(&[49, 9]).is_ok());
+        assert!(quota.decide_before_counting(&[50, 0]).is_err());
+        assert!(quota.decide_before_counting(&[0, 10]).is_err());
+        assert_eq!(quota.buckets().collect::<Vec<_>>(), ["all:1.2.3.4", "create:1.2.3.4"]);
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub const PUBLIC_ROUTES: &[(Method, &str)] = &[
     (Method::Get, "/v1/projects/{project_id}/interviews-export"),
     (Method::Get, "/v1/projects/{project_id}/interviewees-export"),
     (Method::Get, "/v1/projects/{project_id}/survey-results"),
+    (Method::Get, "/v1/projects/{project_id}/synthesis"),
+    (Method::Get, "/v1/projects/{project_id}/synthesis-report"),
     (Method::Post, "/v1/project/validate-context"),
     (Method::Post, "/v1/sandbox-links/rotate"),
     (Method::Get, "/v1/interviews"),

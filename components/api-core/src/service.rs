@@ -3,11 +3,11 @@
 
 use crate::auth::{self, Credentials, Tenant};
 use crate::config;
-use crate::db::{Admission, Db};
+use crate::db::{Admission, Backend, Db};
 use crate::error::{ApiError, ApiResult};
 use crate::keys;
 use crate::http::{ApiRequest, ApiResponse, Budget, Method, PathParams, Per, Reply, RouteMatch, Router, MAX_JSON_BODY};
-use crate::rate_limit::{self, Window};
+use crate::rate_limit::{self, Limit, Quota, Window};
 use crate::routes;
 use crate::sessions::{self, Interview};
 use crate::time;
@@ -256,26 +256,20 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
     let credentials = Credentials::from_headers(|name| request.header(name)).ok();
     let tenant_route = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Tenant(_) | Handler::TenantStream(_)));
     let checked = credentials.clone().filter(|_| tenant_route);
-    enforce_limit(&context.db, request, budget, checked, operator)?;
-
+    let counting = Counting::of(request.method, &found, context.db.backend());
+    enforce_limit(&context.db, request, budget, checked, operator, counting)?;
     let (route, params) = match found {
-        RouteMatch::Found(route, params) => (route, params),
+        RouteMatch::Found(route, params) => Ok((route, params)),
         // A more specific route of this method a typo away beats a 405
         // (`POST /v1/projects/validate-context`, whose `validate-context` only
         // reads as a project id); a path that names a route as it is does not.
         RouteMatch::MethodNotAllowed(_) if routes::closest_over_405(request.method, &request.path).is_some() => {
-            context.db.settle()?;
-            return Err(routes::not_found(request.method, &request.path));
+            Err(routes::not_found(request.method, &request.path))
         }
-        RouteMatch::MethodNotAllowed(allow) => {
-            context.db.settle()?;
-            return Err(ApiError::MethodNotAllowed { allow });
-        }
-        RouteMatch::NotFound => {
-            context.db.settle()?;
-            return Err(routes::not_found(request.method, &request.path));
-        }
-    };
+        RouteMatch::MethodNotAllowed(allow) => Err(ApiError::MethodNotAllowed { allow }),
+        RouteMatch::NotFound => Err(routes::not_found(request.method, &request.path)),
+    }
+    .map_err(|refusal| settled(&context.db, refusal))?;
     // The tenant the credentials name. The key is checked with the admission
     // (its decision is the 401), which on a remote database may travel with
     // the handler's first read: a read-only handler then runs before the
@@ -284,8 +278,7 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
     let tenant = match (route.handler, &credentials) {
         (Handler::Tenant(_) | Handler::TenantStream(_), Some(credentials)) => Some(Tenant::claimed(credentials)),
         (Handler::Tenant(_) | Handler::TenantStream(_), None) => {
-            context.db.settle()?;
-            return Err(auth::tenant_refusal(request.header(auth::API_KEY_HEADER)));
+            return Err(settled(&context.db, auth::tenant_refusal(request.header(auth::API_KEY_HEADER))));
         }
         _ => None,
     };
@@ -296,53 +289,108 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         Handler::Tenant(_) | Handler::Public(_) | Handler::Page(_) if reads_only => {}
         _ => context.db.settle()?,
     }
-    let outcome = match (route.handler, tenant) {
+    match (route.handler, tenant) {
+        // A streaming handler owns the connection to its end: such a request
+        // was counted first (see `Counting`).
         (Handler::TenantStream(handler), Some(tenant)) => {
             let incoming = incoming.ok_or_else(|| ApiError::internal(anyhow::anyhow!("a streaming route's body was read")))?;
-            return handler(context, tenant, request.clone(), params, incoming).await;
+            handler(context, tenant, request.clone(), params, incoming).await
         }
-        (Handler::PublicStream(handler), _) => return handler(context, request.clone(), params).await,
-        (Handler::Tenant(handler), Some(tenant)) => match body(incoming, request).await {
-            Ok(body) => {
-                request.body = body;
-                handler(&context, &tenant, request, &params).map(Reply::Full)
+        (Handler::PublicStream(handler), _) => handler(context, request.clone(), params).await,
+        (handler, tenant) => {
+            let outcome = run(&context, request, handler, tenant, &params, incoming, credentials.as_ref(), operator_token).await;
+            // The admission's refusal is the answer, whatever the handler did;
+            // then the count, when the handler wrote nothing that took it along.
+            match (outcome, context.db.settle().and_then(|()| context.db.settle_count())) {
+                (_, Err(refusal)) => Err(refusal),
+                (outcome, Ok(())) => outcome,
             }
-            Err(error) => Err(error),
-        },
-        (Handler::Public(handler) | Handler::Page(handler), _) => match body(incoming, request).await {
-            Ok(body) => {
-                request.body = body;
-                handler(&context, request, &params).map(Reply::Full)
+        }
+    }
+}
+
+/// When a request is counted against its rate limits (see `db::admission`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Counting {
+    /// By its first statement, an upsert: a read (GET, HEAD); a route that
+    /// streams (its handler owns the connection to the end); every request
+    /// on a libSQL server, where a statement is a round trip and a statement
+    /// more inside a transaction holds the server's writer for one more.
+    First,
+    /// With its first write, on a local file: one write lock for a request
+    /// that writes; refused by a read when it is past its limit already.
+    WithItsWrite,
+}
+
+impl Counting {
+    fn of(method: Method, found: &RouteMatch<'_, Handler>, backend: Backend) -> Counting {
+        let streams = matches!(found, RouteMatch::Found(route, _)
+            if matches!(route.handler, Handler::TenantStream(_) | Handler::PublicStream(_)));
+        match method {
+            Method::Post | Method::Put | Method::Patch | Method::Delete if !streams && backend == Backend::Local => {
+                Counting::WithItsWrite
             }
-            Err(error) => Err(error),
-        },
-        (Handler::Partner(handler), _) => {
-            auth::authorize_partner(credentials.as_ref(), &auth::PartnerConfig::from_variables())?;
+            _ => Counting::First,
+        }
+    }
+}
+
+/// A refusal before the handler: the admission waiting to go out and the
+/// count still due are written first, and a refusal of theirs (429, past a
+/// limit) is the answer instead (429 comes before every other refusal).
+fn settled(db: &Db, refusal: ApiError) -> ApiError {
+    match db.settle().and_then(|()| db.settle_count()) {
+        Err(error) => error,
+        Ok(()) => refusal,
+    }
+}
+
+/// A handler that answers with a whole body, the body read first; the
+/// connection stays the pipeline's.
+#[allow(clippy::too_many_arguments)]
+async fn run(
+    context: &Context,
+    request: &mut ApiRequest,
+    handler: Handler,
+    tenant: Option<Tenant>,
+    params: &PathParams,
+    incoming: Option<IncomingRequest>,
+    credentials: Option<&Credentials>,
+    operator_token: Option<String>,
+) -> ApiResult<Reply> {
+    match (handler, tenant) {
+        (Handler::Tenant(handler), Some(tenant)) => {
             request.body = body(incoming, request).await?;
-            handler(&context, request, &params).map(Reply::Full)
+            handler(context, &tenant, request, params).map(Reply::Full)
+        }
+        (Handler::Public(handler) | Handler::Page(handler), _) => {
+            request.body = body(incoming, request).await?;
+            handler(context, request, params).map(Reply::Full)
+        }
+        (Handler::Partner(handler), _) => {
+            auth::authorize_partner(credentials, &auth::PartnerConfig::from_variables())?;
+            request.body = body(incoming, request).await?;
+            handler(context, request, params).map(Reply::Full)
         }
         (Handler::Operator(handler), _) => {
             auth::authorize_operator(request.header("authorization"), operator_token.as_deref().unwrap_or_default())?;
             request.body = body(incoming, request).await?;
-            handler(&context, request, &params).map(Reply::Full)
+            handler(context, request, params).map(Reply::Full)
         }
         (Handler::Tick(handler), _) => {
             request.body = body(incoming, request).await?;
-            handler(&context, request, &params).map(Reply::Full)
+            handler(context, request, params).map(Reply::Full)
         }
         (Handler::Session(handler), _) => {
             let interview = sessions::authenticate(&context.db, request, params.get("interview_id"));
             context.db.settle()?;
             let interview = interview?;
             request.body = body(incoming, request).await?;
-            handler(&context, &interview, request, &params).map(Reply::Full)
+            handler(context, &interview, request, params).map(Reply::Full)
         }
-        (Handler::Static(handler), _) => handler(request, &params).map(Reply::Full),
-        (Handler::Tenant(_) | Handler::TenantStream(_), None) => Err(auth::tenant_refusal(None)),
-    };
-    // The admission's refusal is the answer, whatever the handler did.
-    context.db.settle()?;
-    outcome
+        (Handler::Static(handler), _) => handler(request, params).map(Reply::Full),
+        (Handler::Tenant(_) | Handler::TenantStream(_) | Handler::PublicStream(_), _) => Err(auth::tenant_refusal(None)),
+    }
 }
 
 /// The request's body: read now (at most 1 MiB), or as read before it was counted.
@@ -372,47 +420,65 @@ fn budget_bucket(budget: Budget, client: &str, request: &ApiRequest) -> Option<S
     Some(rate_limit::bucket(budget.variable, &key))
 }
 
-/// Counts the request against the per-IP limit, and its route's own budget if
-/// it has one, in the request's first statement ([`Db::admit`]), which also
-/// fetches the key hash of the tenant the credentials name; decides the 429
-/// (the per-IP limit first, so an over-limit client gets 429 on unknown routes
-/// too), then, for a tenant route, the 401.
+/// The request's limits in its window: the per-IP limit (the operator's own
+/// on operator routes), and its route's own budget if it has one.
+fn quota(request: &ApiRequest, budget: Option<Budget>, operator: bool) -> Quota {
+    let now = time::unix_seconds(time::now());
+    let client = request.client_ip.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
+    // Operator routes never spend the tenants' per-IP budget (a scheduler shares
+    // its address with nobody's interviews), and have one of their own.
+    let mut limits = vec![if operator {
+        Limit { bucket: rate_limit::bucket("operator", &client), per_window: config::var_u64(OPERATOR_LIMIT_VARIABLE, OPERATOR_LIMIT_DEFAULT) }
+    } else {
+        Limit { bucket: rate_limit::bucket("all", &client), per_window: config::var_u64(GLOBAL_LIMIT_VARIABLE, GLOBAL_LIMIT_DEFAULT) }
+    }];
+    if let Some(budget) = budget {
+        // An unset budget (no variable) counts nothing.
+        let per_window = config::var_u64(budget.variable, u64::MAX);
+        if let Some(bucket) = budget_bucket(budget, &client, request).filter(|_| per_window != u64::MAX) {
+            limits.push(Limit { bucket, per_window });
+        }
+    }
+    Quota { limits, window: Window::containing(now), now }
+}
+
+/// Counts the request against its limits (see [`quota`]) as `counting` says,
+/// in the request's first statement, which also fetches the key hash of the
+/// tenant the credentials name; decides the 429 (the per-IP limit first, so
+/// an over-limit client gets 429 on unknown routes too), then, for a tenant
+/// route (`checked`), the 401.
 fn enforce_limit(
     db: &Db,
     request: &ApiRequest,
     budget: Option<Budget>,
     checked: Option<Credentials>,
     operator: bool,
+    counting: Counting,
 ) -> ApiResult<()> {
-    let now = time::unix_seconds(time::now());
-    let client = request.client_ip.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
-    // Operator routes never spend the tenants' per-IP budget (a scheduler shares
-    // its address with nobody's interviews), and have one of their own.
-    let mut limits = if operator {
-        vec![(rate_limit::bucket("operator", &client), config::var_u64(OPERATOR_LIMIT_VARIABLE, OPERATOR_LIMIT_DEFAULT))]
-    } else {
-        vec![(rate_limit::bucket("all", &client), config::var_u64(GLOBAL_LIMIT_VARIABLE, GLOBAL_LIMIT_DEFAULT))]
-    };
-    if let Some(budget) = budget {
-        // An unset budget (no variable) counts nothing.
-        let limit = config::var_u64(budget.variable, u64::MAX);
-        if let Some(bucket) = budget_bucket(budget, &client, request).filter(|_| limit != u64::MAX) {
-            limits.push((bucket, limit));
+    let quota = quota(request, budget, operator);
+    let tenant_id = checked.as_ref().map(|c| c.tenant_id.to_string());
+    match counting {
+        Counting::First => {
+            let decided = quota.clone();
+            let decide = move |admission: &Admission| {
+                decided.decide(&admission.counts)?;
+                match &checked {
+                    Some(credentials) => authenticate(credentials, admission).map(drop),
+                    None => Ok(()),
+                }
+            };
+            db.admit(&quota, tenant_id.as_deref(), Box::new(decide))
+        }
+        Counting::WithItsWrite => {
+            let admission = db.peek(&quota, tenant_id.as_deref())?;
+            quota.decide_before_counting(&admission.counts)?;
+            db.count_with_next_write(quota);
+            match &checked {
+                Some(credentials) => authenticate(credentials, &admission).map(drop).map_err(|refusal| settled(db, refusal)),
+                None => Ok(()),
+            }
         }
     }
-    let window = Window::containing(now);
-    let buckets: Vec<String> = limits.iter().map(|(bucket, _)| bucket.clone()).collect();
-    let tenant_id = checked.as_ref().map(|c| c.tenant_id.to_string());
-    let decide = move |admission: &Admission| {
-        for ((_, limit), count) in limits.iter().zip(&admission.counts) {
-            rate_limit::decide(*count, *limit, window, now)?;
-        }
-        match &checked {
-            Some(credentials) => authenticate(credentials, admission).map(drop),
-            None => Ok(()),
-        }
-    };
-    db.admit(&buckets, window.start, tenant_id.as_deref(), Box::new(decide))
 }
 
 /// Checks the request's credentials against the key hash [`enforce_limit`]
@@ -549,6 +615,27 @@ mod tests {
         assert_eq!(bucket, format!("b:{}", &keys::hash_secret("ses_secret")[..32]));
         assert!(!bucket.contains("secret"));
         assert_eq!(budget_bucket(budget(Per::Session), "1.2.3.4", &request(&[])), None);
+    }
+
+    #[test]
+    fn a_write_on_a_local_file_is_counted_with_its_write_and_everything_else_first() {
+        fn tenant(_: &Context, _: &Tenant, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+            Ok(ApiResponse::empty(204))
+        }
+        fn upload(_: Context, _: Tenant, _: ApiRequest, _: PathParams, _: IncomingRequest) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>> {
+            Box::pin(async { Ok(Reply::Full(ApiResponse::empty(204))) })
+        }
+        let router = Router::new()
+            .route(Method::Get, "/v1/things", Handler::Tenant(tenant))
+            .route(Method::Post, "/v1/things", Handler::Tenant(tenant))
+            .route(Method::Post, "/v1/files", Handler::TenantStream(upload));
+        let counting = |method, path, backend| Counting::of(method, &router.find(method, path), backend);
+        assert_eq!(counting(Method::Get, "/v1/things", Backend::Local), Counting::First);
+        assert_eq!(counting(Method::Head, "/v1/things", Backend::Local), Counting::First);
+        assert_eq!(counting(Method::Post, "/v1/things", Backend::Local), Counting::WithItsWrite);
+        assert_eq!(counting(Method::Post, "/v1/nowhere", Backend::Local), Counting::WithItsWrite, "a 404 still counts");
+        assert_eq!(counting(Method::Post, "/v1/files", Backend::Local), Counting::First, "a stream keeps its connection");
+        assert_eq!(counting(Method::Post, "/v1/things", Backend::Libsql), Counting::First, "a round trip less on libSQL");
     }
 
     #[test]

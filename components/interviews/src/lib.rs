@@ -1,7 +1,7 @@
 //! Interviews for the tenant's API (docs/interviews.md): the filtered list,
 //! flagging, erasure, the recordings (`/v1/interviews/...`), erasing an
-//! interviewee (`/v1/interviewees/erase`), the two CSV exports and the
-//! survey results of a project (`/v1/projects/{id}/...`, routed here by spin.toml's
+//! interviewee (`/v1/interviewees/erase`), the two CSV exports, the survey
+//! results and the synthesis of a project (`/v1/projects/{id}/...`, routed here by spin.toml's
 //! parameter routes, which win over the projects component's wildcard). The
 //! domain code lives in `api_core::interviews`.
 
@@ -11,6 +11,7 @@ use api_core::interviews::erasure;
 use api_core::interviews::export::{self, ExportKind};
 use api_core::interviews::{self, media, ListQuery};
 use api_core::sessions::recordings::RecordingKind;
+use api_core::synthesis;
 use api_core::validation::{self, uuid_param};
 use api_core::{ApiError, ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Reply, Router};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -31,7 +32,9 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
         .route(Method::Get, "/v1/interviews/:interview_id/video-export", Handler::TenantStream(video_export))
         .route(Method::Get, "/v1/projects/:project_id/interviews-export", Handler::TenantStream(interviews_export))
         .route(Method::Get, "/v1/projects/:project_id/interviewees-export", Handler::TenantStream(interviewees_export))
-        .route(Method::Get, "/v1/projects/:project_id/survey-results", Handler::Tenant(survey_results));
+        .route(Method::Get, "/v1/projects/:project_id/survey-results", Handler::Tenant(survey_results))
+        .route(Method::Get, "/v1/projects/:project_id/synthesis", Handler::Tenant(get_synthesis))
+        .route(Method::Get, "/v1/projects/:project_id/synthesis-report", Handler::Tenant(get_synthesis_report));
     api_core::serve(request, response_out, &router).await
 }
 
@@ -71,6 +74,15 @@ fn project_id(params: &PathParams) -> ApiResult<String> {
 fn survey_results(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     let results = interviews::survey_results(&context.db, &tenant.id_string(), &project_id(params)?)?;
     Ok(ApiResponse::json(200, &results))
+}
+
+fn get_synthesis(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    let synthesis = synthesis::synthesis(&context.db, &tenant.id_string(), &project_id(params)?)?;
+    Ok(ApiResponse::json(200, &synthesis))
+}
+
+fn get_synthesis_report(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
+    synthesis::report(&context.db, &tenant.id_string(), &project_id(params)?)
 }
 
 fn recording(context: Context, tenant: Tenant, request: ApiRequest, params: PathParams, kind: RecordingKind) -> Answer {

@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 pub use reqwest::StatusCode;
 
+pub mod corpus;
 pub mod fake_model;
 pub mod interview_page;
 pub mod markdown;

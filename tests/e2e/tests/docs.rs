@@ -200,6 +200,11 @@ fn the_surveys_guide_runs_as_written() {
 }
 
 #[test]
+fn the_synthesis_guide_runs_as_written() {
+    run_document("docs/synthesis.md", &readme_setup());
+}
+
+#[test]
 fn the_projects_guide_runs_as_written() {
     run_document("docs/projects.md", &readme_setup());
 }

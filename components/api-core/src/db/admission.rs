@@ -1,20 +1,44 @@
-//! The request's admission: its rate-limit count, the schema version and the
-//! tenant's key hash, in the request's first statement, and the decision on
-//! it (429, 401) that the pipeline hands over as a [`Decide`].
+//! The request's count against its rate limits, stored in the records
+//! (docs/design-decisions.md, "Rate limits"), in one of two ways:
 //!
-//! On a remote database the statement need not travel alone: it waits
-//! ([`Gate::Pending`]) and goes out with the request's first read, so an
+//! - **counted first** ([`Db::admit`]): the request's first statement is an
+//!   upsert of its counters that also returns the schema version and the key
+//!   hash of the tenant its credentials name. A request that writes nothing
+//!   else (a read) takes the write lock this once, for one statement.
+//! - **counted with its write** ([`Db::peek`], then [`Db::count_with_next_write`]):
+//!   the first statement only reads the counters (no write lock: a client past
+//!   its limit is refused without a write), and the upsert joins the request's
+//!   own write: the first statement of its first transaction, which it opens
+//!   (a deferred `BEGIN`, so the upsert takes the lock: one write lock for
+//!   the request). A request that ends without having written anything gets
+//!   its count written on its own ([`Db::settle_count`]). The upsert decides
+//!   again, exactly: of two requests that both saw room for one more, the
+//!   second is refused there, and its transaction rolled back. Only on Spin's
+//!   SQLite (a local file): on a libSQL server a request is counted first.
+//!
+//! Either way every node and instance shares the counts, and a count is
+//! committed whatever the request's outcome, except a refusal's, which would
+//! change nothing in its window.
+//!
+//! The decision on what the first statement found (429, 401) comes as a
+//! [`Decide`]. On a remote database the statement need not travel alone: it
+//! waits ([`Gate::Pending`]) and goes out with the request's first read, so an
 //! authenticated read is one round trip. Nothing the request reads reaches its
 //! handler before the decision passed, no write goes out before it was made,
 //! and the request's answer is the decision's refusal whatever the handler did
 //! meanwhile (see `service::route`).
 
-use super::row::{opt_text, rows, Row};
-use crate::error::ApiResult;
+use super::hrana::Stmt;
+use super::local::Refused;
+use super::remote::Outcome;
+use super::{latest_version, opt_text, rows, statement_error, Conn, Db, Row};
+use crate::error::{ApiError, ApiResult};
+use crate::rate_limit::Quota;
 use spin_sdk::sqlite::{QueryResult, Value};
 
-/// What the request's rate-limit statement found: each bucket's count in this
-/// window (in the order asked), and the tenant key hash it looked up on the way.
+/// What the request's first statement found: each bucket's count in this
+/// window (in the order of its quota's limits), and the tenant key hash it
+/// looked up on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Admission {
     pub counts: Vec<u64>,
@@ -29,11 +53,12 @@ pub type Decide = Box<dyn Fn(&Admission) -> ApiResult<()>>;
 /// The admission of the request on this connection.
 #[derive(Default)]
 pub enum Gate {
-    /// No admission (work outside a request: the maintenance run).
+    /// No admission (work outside a request: the maintenance run), or one
+    /// counted with its write (decided already).
     #[default]
     Open,
     /// Its statement waits to go out with the next one.
-    Pending { sql: String, params: Vec<Value>, buckets: Vec<String>, window_start: u64, decide: Decide },
+    Pending { sql: String, params: Vec<Value>, quota: Quota, decide: Decide },
     /// Counted and decided.
     Decided { passed: bool, admission: Admission, decide: Decide },
 }
@@ -48,50 +73,194 @@ impl Gate {
     }
 }
 
-/// The upsert that counts the request in each bucket's current window and
-/// returns the counts, the schema version and, when credentials came, the
-/// tenant's key hash.
-pub fn statement(buckets: &[String], window_start: u64, tenant_id: Option<&str>) -> (String, Vec<Value>) {
-    let values = vec!["(?, ?, 1)"; buckets.len()].join(", ");
+/// The upsert of a quota's counters, returning each bucket's new count.
+fn count_statement(quota: &Quota, returning: &str) -> (String, Vec<Value>) {
+    let values = vec!["(?, ?, 1)"; quota.limits.len()].join(", ");
     let sql = format!(
         "INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES {values}
          ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1
-         RETURNING bucket, count, (SELECT user_version FROM pragma_user_version) AS schema_version,
-             (SELECT api_key_hash FROM tenants WHERE tenant_id = ?) AS key_hash"
+         RETURNING bucket, count{returning}"
     );
-    let mut params: Vec<Value> = buckets
-        .iter()
-        .flat_map(|bucket| [Value::Text(bucket.clone()), Value::Integer(window_start as i64)])
+    let params = quota
+        .buckets()
+        .flat_map(|bucket| [Value::Text(bucket.to_string()), Value::Integer(quota.window.start as i64)])
         .collect();
-    params.push(opt_text(tenant_id));
     (sql, params)
 }
 
-/// The statement that forgets finished windows, sent by the first request of
-/// a client in a new window.
-pub fn cleanup(window_start: u64) -> (&'static str, Vec<Value>) {
-    ("DELETE FROM rate_limit_windows WHERE window_start < ?", vec![Value::Integer(window_start as i64)])
-}
-
-/// Reads the upsert's rows: the admission, the schema version, and whether
-/// this is a client's first request in the window.
-pub fn read(buckets: &[String], result: &QueryResult) -> ApiResult<(Admission, i64, bool)> {
-    let returned: Vec<Row> = rows(result).collect();
-    let schema_version = match returned.first() {
-        Some(row) => row.int("schema_version")?,
-        None => 0,
-    };
-    // RETURNING promises no order: match the rows to the buckets by name.
+/// The counts the upsert returned, in the quota's order (RETURNING promises
+/// no order: they are matched by bucket).
+fn counts_of(quota: &Quota, returned: &[Row]) -> ApiResult<Vec<u64>> {
     let counted: Vec<(String, u64)> =
         returned.iter().map(|row| Ok((row.text("bucket")?, row.int("count")?.max(1) as u64))).collect::<ApiResult<_>>()?;
-    let count_of = |bucket: &String| counted.iter().find(|(name, _)| name == bucket).map_or(1, |(_, count)| *count);
-    let admission = Admission {
-        counts: buckets.iter().map(count_of).collect(),
-        key_hash: match returned.first() {
-            Some(row) => row.opt_text("key_hash")?,
-            None => None,
-        },
-    };
-    let first_in_window = admission.counts.contains(&1);
-    Ok((admission, schema_version, first_in_window))
+    Ok(quota.buckets().map(|bucket| counted.iter().find(|(name, _)| name == bucket).map_or(1, |(_, count)| *count)).collect())
+}
+
+impl Db {
+    /// Counts the request first (see the module docs), reads the schema
+    /// version and, when credentials came, the tenant's key hash, all in one
+    /// upsert, and hands what it found to `decide` (the 429, the 401). A
+    /// database without the schema (a missing table) or behind it is migrated,
+    /// then the request goes on.
+    ///
+    /// On Spin's SQLite the statement runs now, and `decide`'s refusal is the
+    /// answer. On a remote database it waits for the request's first read and
+    /// travels with it; [`Db::settle`] sends it alone.
+    pub fn admit(&self, quota: &Quota, tenant_id: Option<&str>, decide: Decide) -> ApiResult<()> {
+        let (sql, mut params) = count_statement(
+            quota,
+            ", (SELECT user_version FROM pragma_user_version) AS schema_version,
+                 (SELECT api_key_hash FROM tenants WHERE tenant_id = ?) AS key_hash",
+        );
+        params.push(opt_text(tenant_id));
+        let pending = Gate::Pending { sql, params, quota: quota.clone(), decide };
+        match &self.conn {
+            Conn::Spin(_) => {
+                let Gate::Pending { sql, params, .. } = &pending else { unreachable!() };
+                let outcome = self.bookkeeping(sql, params)?;
+                self.decide(pending, outcome).map(drop)
+            }
+            Conn::Remote(_) => {
+                *self.gate.borrow_mut() = pending;
+                Ok(())
+            }
+        }
+    }
+
+    /// Makes sure the request's admission was counted and decided: sends its
+    /// statement now if it still waits. Its refusal (429, 401), if any, is
+    /// the request's answer, whatever happened since.
+    pub fn settle(&self) -> ApiResult<()> {
+        let (Some(admission), Conn::Remote(remote)) = (self.pending_admission(), &self.conn) else {
+            return self.gate.borrow().refusal();
+        };
+        let outcome = self.remote_round(remote, vec![admission])?.remove(0);
+        let pending = self.gate.take();
+        self.decide(pending, outcome).map(drop)
+    }
+
+    /// The admission's statement while it waits to go out.
+    pub(super) fn pending_admission(&self) -> Option<Stmt> {
+        match &*self.gate.borrow() {
+            Gate::Pending { sql, params, .. } => Some(Stmt::new(sql.as_str(), params)),
+            _ => None,
+        }
+    }
+
+    /// Reads the admission's outcome: migrates a database without the schema
+    /// (and counts again) or behind it, remembers the decision and answers its
+    /// refusal. `Ok(true)`: the schema was migrated, so what went out with the
+    /// admission must go again.
+    pub(super) fn decide(&self, pending: Gate, outcome: Outcome) -> ApiResult<bool> {
+        let Gate::Pending { sql, params, quota, decide } = pending else { return Ok(false) };
+        let (result, migrated) = match outcome {
+            Ok(result) => (result, false),
+            Err(message) if message.contains("no such table") => {
+                self.migrate_from(0)?;
+                let counted = self.bookkeeping(&sql, &params)?.map_err(|message| statement_error(&message, &sql))?;
+                (counted, true)
+            }
+            Err(message) => return Err(statement_error(&message, &sql)),
+        };
+        let returned: Vec<Row> = rows(&result).collect();
+        let schema_version = match returned.first() {
+            Some(row) => row.int("schema_version")?,
+            None => 0,
+        };
+        let migrated = migrated || schema_version < latest_version();
+        self.migrate_from(schema_version)?;
+        let admission = Admission {
+            counts: counts_of(&quota, &returned)?,
+            key_hash: match returned.first() {
+                Some(row) => row.opt_text("key_hash")?,
+                None => None,
+            },
+        };
+        let passed = decide(&admission).is_ok();
+        *self.gate.borrow_mut() = Gate::Decided { passed, admission, decide };
+        self.gate.borrow().refusal()?;
+        Ok(migrated)
+    }
+
+    /// Reads the request's counts so far (no write), the schema version and
+    /// the key hash of the tenant its credentials name, in one statement:
+    /// for a request counted with its write (see the module docs).
+    pub fn peek(&self, quota: &Quota, tenant_id: Option<&str>) -> ApiResult<Admission> {
+        let counts: Vec<String> = (0..quota.limits.len())
+            .map(|i| format!("(SELECT count FROM rate_limit_windows WHERE bucket = ? AND window_start = ?) AS count{i}"))
+            .collect();
+        let sql = format!(
+            "SELECT (SELECT user_version FROM pragma_user_version) AS schema_version,
+                 (SELECT api_key_hash FROM tenants WHERE tenant_id = ?) AS key_hash{}{}",
+            if counts.is_empty() { "" } else { ", " },
+            counts.join(", ")
+        );
+        let mut params = vec![opt_text(tenant_id)];
+        params.extend(quota.buckets().flat_map(|bucket| [Value::Text(bucket.to_string()), Value::Integer(quota.window.start as i64)]));
+        let result = self.query_migrating(&sql, &params)?;
+        let row = rows(&result).next().ok_or_else(|| ApiError::internal(anyhow::anyhow!("sqlite: the admission read returned no row")))?;
+        self.migrate_from(row.int("schema_version")?)?;
+        let counts = (0..quota.limits.len())
+            .map(|i| Ok(row.opt_int(&format!("count{i}"))?.unwrap_or(0).max(0) as u64))
+            .collect::<ApiResult<_>>()?;
+        Ok(Admission { counts, key_hash: row.opt_text("key_hash")? })
+    }
+
+    /// The request, admitted by [`Db::peek`], is counted with its first write.
+    pub fn count_with_next_write(&self, quota: Quota) {
+        *self.count_due.borrow_mut() = Some(quota);
+    }
+
+    /// Writes the count still due, if any, on its own; refuses the request
+    /// when it lost the last room in its window to another.
+    pub fn settle_count(&self) -> ApiResult<()> {
+        let Some(quota) = self.count_due.borrow_mut().take() else { return Ok(()) };
+        self.count(&quota)
+    }
+
+    /// The upsert of a count due, and its decision; inside a transaction, a
+    /// refusal rolls the transaction (and so the count) back.
+    pub(super) fn count(&self, quota: &Quota) -> ApiResult<()> {
+        let (sql, params) = count_statement(quota, "");
+        let result = self.bookkeeping(&sql, &params)?.map_err(|message| statement_error(&message, &sql))?;
+        let returned: Vec<Row> = rows(&result).collect();
+        quota.decide(&counts_of(quota, &returned)?)
+    }
+
+    /// Forgets the counts of windows that ended before `window_start`: the
+    /// maintenance run's, not a request's (a request that deleted them, as
+    /// the first of its client in a window once did, took the write lock a
+    /// second time, and with clients from many addresses that was nearly
+    /// every request). Rows of finished windows count for nothing, so until
+    /// the next run they only take room: one per client and minute.
+    pub fn forget_rate_limit_windows_before(&self, window_start: u64) -> ApiResult<()> {
+        self.execute("DELETE FROM rate_limit_windows WHERE window_start < ?", &[Value::Integer(window_start as i64)])
+    }
+
+    /// A request's first statement: on a database without the schema yet,
+    /// migrates it and runs the statement again.
+    fn query_migrating(&self, sql: &str, params: &[Value]) -> ApiResult<QueryResult> {
+        match self.bookkeeping(sql, params)? {
+            Err(message) if message.contains("no such table") => {
+                self.migrate_from(0)?;
+                self.query(sql, params)
+            }
+            other => other.map_err(|message| statement_error(&message, sql)),
+        }
+    }
+
+    /// A statement of the admission's own, alone and now: its rows hold no
+    /// personal data, so it frees none, and gets no `secure_delete` (see
+    /// `local::SpinSqlite::before_statement`). Refused for contention past the
+    /// wait's bound: 503.
+    fn bookkeeping(&self, sql: &str, params: &[Value]) -> ApiResult<Outcome> {
+        match &self.conn {
+            Conn::Spin(spin) => match spin.execute_with_retry(sql, params, false) {
+                Ok(result) => Ok(Ok(result)),
+                Err(Refused::Sql(spin_sdk::sqlite::Error::Io(message))) => Ok(Err(message)),
+                Err(refused) => Err(refused.into_api_error(sql)),
+            },
+            Conn::Remote(remote) => Ok(self.remote_round(remote, vec![Stmt::new(sql, params)])?.remove(0)),
+        }
+    }
 }

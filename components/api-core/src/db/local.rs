@@ -8,7 +8,8 @@
 //! write lock across an fsync. `secure_delete` is set only when the connection
 //! is about to write: a request that only reads never sends it.
 
-use super::{first_line, is_contention, may_write, WalCheckpoint};
+use super::lock_wait::{self, is_contention, LockWait};
+use super::{first_line, may_write, WalCheckpoint};
 use crate::error::{ApiError, ApiResult};
 use spin_sdk::sqlite::{Connection, Error, QueryResult, Value};
 use std::cell::Cell;
@@ -35,8 +36,21 @@ impl Backend {
     }
 }
 
-/// Tries of a statement libSQL refused for contention (see [`SpinSqlite::execute_with_retry`]).
-const CONTENTION_ATTEMPTS: u64 = 20;
+/// Why a statement did not run: the database's own refusal, or a write lock
+/// that stayed held past [`lock_wait::BOUND`].
+pub enum Refused {
+    Sql(Error),
+    Busy,
+}
+
+impl Refused {
+    pub fn into_api_error(self, sql: &str) -> ApiError {
+        match self {
+            Refused::Sql(error) => internal(&error, sql),
+            Refused::Busy => ApiError::StorageUnavailable { retry_after: lock_wait::RETRY_AFTER_SECONDS },
+        }
+    }
+}
 
 /// One open of Spin's `default` database.
 pub struct SpinSqlite {
@@ -66,10 +80,16 @@ impl SpinSqlite {
         self.backend.get() == Backend::Local
     }
 
+    pub fn backend(&self) -> Backend {
+        self.backend.get()
+    }
+
     /// Per connection, on a local file only: commits go to the WAL without an
-    /// fsync (see the module docs). When the variable was forgotten on libSQL
-    /// the pragma is refused; the request goes on without it, treated as
-    /// libSQL from then on.
+    /// fsync (see the module docs), and a statement that finds the write lock
+    /// held fails at once instead of sleeping in SQLite's busy handler: the
+    /// connection waits in short steps of its own ([`LockWait`]). When the
+    /// variable was forgotten on libSQL the first pragma is refused; the
+    /// request goes on without them, treated as libSQL from then on.
     fn apply_local_pragmas(&self) -> ApiResult<()> {
         if !self.is_local_file() {
             return Ok(());
@@ -85,6 +105,7 @@ impl SpinSqlite {
             }
             other => other.map(drop).map_err(|error| internal(&error, "PRAGMA synchronous"))?,
         }
+        self.conn.execute("PRAGMA busy_timeout = 0", &[]).map_err(|error| internal(&error, "PRAGMA busy_timeout"))?;
         self.secure_delete_pending.set(true);
         Ok(())
     }
@@ -110,31 +131,38 @@ impl SpinSqlite {
         self.conn.execute("PRAGMA secure_delete = ON", &[]).is_ok()
     }
 
-    /// One statement. On libSQL, one that sqld refused for contention
-    /// (SQLITE_BUSY, at once while it checkpoints; SQLITE_INTERRUPT when it
-    /// aborts a writer others queue behind) did not happen, so it is sent
-    /// again after a short pause, for up to about 2 s: under concurrent writers
-    /// through several nodes a few statements in a thousand meet one. Only for
-    /// statements outside a transaction: inside one, sqld's refusal ends the
-    /// transaction, and only the whole of it may be tried again.
-    pub fn execute_with_retry(&self, sql: &str, params: &[Value], in_transaction: bool) -> Result<QueryResult, Error> {
-        let mut attempt = 0;
+    /// One statement. One refused because another writer holds the lock did
+    /// not happen, so it is sent again after a short pause ([`LockWait`]): on a
+    /// local file SQLite fails it at once (the connection's busy timeout is 0);
+    /// sqld refuses it (SQLITE_BUSY while it checkpoints, SQLITE_INTERRUPT when
+    /// it aborts a writer others queue behind: a few statements in a thousand
+    /// under concurrent writers through several nodes). Only outside a
+    /// transaction: inside one the lock is held already on a local file, and on
+    /// libSQL sqld's refusal ends the transaction, so only the whole of it may
+    /// be tried again. Past the wait's bound: [`Refused::Busy`].
+    pub fn execute_with_retry(&self, sql: &str, params: &[Value], in_transaction: bool) -> Result<QueryResult, Refused> {
+        let mut wait = match self.backend.get() {
+            Backend::Local => LockWait::local(),
+            Backend::Libsql => LockWait::remote(),
+        };
         loop {
             match self.conn.execute(sql, params) {
-                Err(Error::Io(message))
-                    if !self.is_local_file() && !in_transaction && attempt < CONTENTION_ATTEMPTS && is_contention(&message) =>
-                {
-                    attempt += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(10 * attempt));
+                Err(Error::Io(message)) if !in_transaction && is_contention(&message) => {
+                    if !wait.another_try() {
+                        eprintln!("gave up waiting for the write lock after {} tries: `{}`", wait.tries(), first_line(sql));
+                        return Err(Refused::Busy);
+                    }
                 }
-                result => return result,
+                result => return result.map_err(Refused::Sql),
             }
         }
     }
 
-    /// A statement as the connection runs it, without the retry above.
-    pub fn execute_once(&self, sql: &str, params: &[Value]) -> Result<QueryResult, Error> {
-        self.conn.execute(sql, params)
+    /// A statement that begins or ends a transaction, waiting for the lock
+    /// as any statement does.
+    pub fn control(&self, sql: &str) -> ApiResult<()> {
+        self.before_statement(sql);
+        self.execute_with_retry(sql, &[], false).map(drop).map_err(|refused| refused.into_api_error(sql))
     }
 
     /// Once per database, on a local file only: WAL makes each write several

@@ -26,7 +26,10 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(7, "rules_in_rust", "0007_rules_in_rust.sql"),
     migration!(8, "erasure", "0008_erasure.sql"),
     migration!(9, "interviewee_side", "0009_interviewee_side.sql"),
-    migration!(10, "edge", "0010_edge.sql"),
+    migration!(10, "interview_quality", "0010_interview_quality.sql"),
+    migration!(11, "answer_terms", "0011_answer_terms.sql"),
+    migration!(12, "model_syntheses", "0012_model_syntheses.sql"),
+    migration!(13, "edge", "0013_edge.sql"),
 ];
 
 pub fn latest_version() -> i64 {

@@ -19,10 +19,12 @@
 //! connection among all instances, is not supported (docs/deploy.md).
 //!
 //! The cost model (docs/design-decisions.md, "Storage"): the request's first
-//! statement is the rate-limit upsert ([`Db::admit`]), which also returns the
-//! schema version, so an up-to-date database costs no separate check. On a
-//! remote database each exchange is a round trip, so statements travel
-//! together wherever the logic allows (see [`remote`] and [`admission`]).
+//! statement is its rate-limit count ([`Db::admit`]) or, for a write on a
+//! local file, a read of it ([`Db::peek`]), which also returns the schema
+//! version, so an up-to-date database costs no separate check. On a remote
+//! database each exchange is a round trip, so statements travel together
+//! wherever the logic allows (see [`remote`] and [`admission`]). A write lock
+//! held by another is waited for in short bounded steps (`lock_wait`), then 503.
 
 use crate::error::{ApiError, ApiResult};
 use crate::time;
@@ -35,6 +37,7 @@ mod admission;
 mod checks;
 mod hrana;
 mod local;
+mod lock_wait;
 mod migrations;
 mod remote;
 mod row;
@@ -43,7 +46,8 @@ pub use admission::{Admission, Decide};
 use admission::Gate;
 use hrana::Stmt;
 pub use local::Backend;
-use local::SpinSqlite;
+use local::{Refused, SpinSqlite};
+use lock_wait::{is_contention, LockWait};
 pub use migrations::{latest_version, statements, Migration, MIGRATIONS};
 use migrations::applied_already;
 use remote::{Outcome, Remote, TxFailure};
@@ -57,10 +61,9 @@ pub struct Db {
     in_transaction: Cell<bool>,
     /// The request's admission (see [`Db::admit`]).
     gate: RefCell<Gate>,
-    /// On a remote database: forgetting finished rate-limit windows, to go
-    /// out with the request's next write (a read-only request leaves it to the
-    /// next client's first request, or to the maintenance run).
-    cleanup: RefCell<Option<Stmt>>,
+    /// The request's rate-limit count, while it waits to join the request's
+    /// first write (see `admission`).
+    count_due: RefCell<Option<crate::rate_limit::Quota>>,
 }
 
 enum Conn {
@@ -68,35 +71,19 @@ enum Conn {
     Remote(Remote),
 }
 
-/// `BEGIN IMMEDIATE` attempts, and attempts of a transaction a remote server
-/// refused: SQLite itself waits for the write lock for up to the busy timeout
-/// (5 s under Spin); a database still busy after that (or a backend that does
-/// not wait, like a remote one) is asked again after a short pause, growing to
-/// about 1.5 s in all.
-const BEGIN_ATTEMPTS: u32 = 8;
-
 /// What a 503 for unreachable records asks a client to wait, seconds.
 const RETRY_AFTER: u64 = 2;
 
-/// Whether a failure is a refusal caused by another writer, which a later try
-/// gets past: SQLite's "database is locked"; on sqld also SQLITE_BUSY, and
-/// SQLITE_INTERRUPT (sqld aborts a write that holds its write lock while others
-/// queue for it: seen when several nodes migrate a new database).
-fn is_contention(message: &str) -> bool {
-    ["database is locked", "database is busy", "SQLITE_BUSY", "SQLITE_INTERRUPT"].iter().any(|needle| message.contains(needle))
-}
-
-/// Whether a failed database call was refused for contention ([`is_contention`]).
+/// Whether a failed database call was refused for contention ([`is_contention`])
+/// inside a transaction, which only a new try of the whole transaction gets past.
 fn is_contended(error: &ApiError) -> bool {
     matches!(error, ApiError::Internal(error) if is_contention(&format!("{error:#}")))
 }
 
-/// The pause before the `attempt`th try of a write refused for contention:
-/// 10, 20, 40 ... 320 ms, with jitter so that waiting writers spread out.
-fn contention_pause(attempt: u32) {
-    let pause = 10u64 << attempt.min(5);
-    let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0]) % (pause / 2 + 1);
-    std::thread::sleep(std::time::Duration::from_millis(pause / 2 + jitter));
+/// A refusal for contention that outlasted the wait's bound: the database's
+/// state, not a fault.
+fn busy() -> ApiError {
+    ApiError::StorageUnavailable { retry_after: lock_wait::RETRY_AFTER_SECONDS }
 }
 
 /// Passes of a migration refused by a concurrent one (see [`Db::migrate_from`]):
@@ -225,7 +212,16 @@ impl Db {
                 return Err(ApiError::StorageUnavailable { retry_after: RETRY_AFTER });
             }
         };
-        Ok(Db { conn, in_transaction: Cell::new(false), gate: RefCell::default(), cleanup: RefCell::default() })
+        Ok(Db { conn, in_transaction: Cell::new(false), gate: RefCell::default(), count_due: RefCell::default() })
+    }
+
+    /// Where the records live, as far as the admission cares: a local file,
+    /// or a libSQL server (Spin's, or one reached over HTTP).
+    pub fn backend(&self) -> Backend {
+        match &self.conn {
+            Conn::Spin(spin) => spin.backend(),
+            Conn::Remote(_) => Backend::Libsql,
+        }
     }
 
     /// Opens the records and brings their schema up to date: for work that
@@ -277,19 +273,11 @@ impl Db {
         }
     }
 
-    /// Forgets what only served the records' own bookkeeping: receipts older
-    /// than an hour (a transaction is retried within seconds) and rate-limit
-    /// windows that are over (a read-only request does not forget them on a
-    /// remote database). For the maintenance run.
-    pub fn forget_bookkeeping(&self, now: std::time::SystemTime) -> ApiResult<()> {
-        let receipts_before = Value::Integer(time::unix_millis(now) - 3_600_000);
-        let (windows, windows_params) = admission::cleanup(crate::rate_limit::Window::containing(time::unix_seconds(now)).start);
-        let stmts: [(&str, &[Value]); 2] =
-            [("DELETE FROM applied_batches WHERE applied_ms < ?", &[receipts_before]), (windows, &windows_params)];
-        for (outcome, (sql, _)) in self.each(&stmts, false)?.into_iter().zip(stmts) {
-            outcome.map_err(|message| statement_error(&message, sql))?;
-        }
-        Ok(())
+    /// Forgets the receipts of transactions on a remote database (see
+    /// [`Db::transaction`]) older than an hour: a transaction is retried within
+    /// seconds. For the maintenance run.
+    pub fn forget_receipts(&self, now: std::time::SystemTime) -> ApiResult<()> {
+        self.execute("DELETE FROM applied_batches WHERE applied_ms < ?", &[Value::Integer(time::unix_millis(now) - 3_600_000)])
     }
 
     /// Reads that do not depend on each other's answers: their results in
@@ -312,6 +300,7 @@ impl Db {
     /// Statements in order, each one's outcome. With `stop_at_failure`, on a
     /// remote database, a failed one skips those after it in the same exchange.
     fn each(&self, stmts: &[(&str, &[Value])], stop_at_failure: bool) -> ApiResult<Vec<Outcome>> {
+        self.count_before_lone_write(stmts)?;
         match &self.conn {
             Conn::Spin(spin) => stmts
                 .iter()
@@ -319,8 +308,8 @@ impl Db {
                     spin.before_statement(sql);
                     match spin.execute_with_retry(sql, params, self.in_transaction.get()) {
                         Ok(result) => Ok(Ok(result)),
-                        Err(spin_sdk::sqlite::Error::Io(message)) => Ok(Err(message)),
-                        Err(error) => Err(local::internal(&error, sql)),
+                        Err(Refused::Sql(spin_sdk::sqlite::Error::Io(message))) => Ok(Err(message)),
+                        Err(refused) => Err(refused.into_api_error(sql)),
                     }
                 })
                 .collect(),
@@ -341,10 +330,19 @@ impl Db {
         }
     }
 
+    /// A write outside any transaction while the request's count is due:
+    /// the count is written first, on its own (see `admission`).
+    fn count_before_lone_write(&self, stmts: &[(&str, &[Value])]) -> ApiResult<()> {
+        if self.in_transaction.get() || self.count_due.borrow().is_none() || !stmts.iter().any(|(sql, _)| may_write(sql)) {
+            return Ok(());
+        }
+        self.settle_count()
+    }
+
     /// Statements outside a transaction on a remote database: with the
     /// request's admission when it still waits and they only read, after it
-    /// when they write; with the windows' cleanup when they write.
-    fn remote_each(&self, remote: &Remote, mut stmts: Vec<Stmt>) -> ApiResult<Vec<Outcome>> {
+    /// when they write.
+    fn remote_each(&self, remote: &Remote, stmts: Vec<Stmt>) -> ApiResult<Vec<Outcome>> {
         self.gate.borrow().refusal()?;
         let writes = stmts.iter().any(|stmt| may_write(&stmt.sql));
         if writes {
@@ -360,38 +358,28 @@ impl Db {
             }
             // The schema was behind: what was read went to the old one.
         }
-        let cleanup = if writes { self.cleanup.borrow_mut().take() } else { None };
-        let cleaning = cleanup.is_some();
-        stmts.splice(0..0, cleanup);
-        let mut outcomes = self.remote_round(remote, stmts)?;
-        if cleaning {
-            // A cleanup that failed is done by the next one.
-            let _ = outcomes.remove(0);
-        }
-        Ok(outcomes)
+        self.remote_round(remote, stmts)
     }
 
     /// One exchange outside a transaction. A statement the server refused for
-    /// contention (SQLITE_BUSY while it checkpoints; it did not run) goes out
-    /// again after a short pause, up to about 1.5 s of pauses; past that the
-    /// request answers 503.
+    /// contention (SQLITE_BUSY while it checkpoints, or while another holds
+    /// the lock; it did not run) goes out again after a short pause
+    /// ([`LockWait`]); past the wait's bound the request answers 503.
     fn remote_round(&self, remote: &Remote, stmts: Vec<Stmt>) -> ApiResult<Vec<Outcome>> {
         let mut outcomes = remote.each(stmts.clone()).map_err(unavailable)?;
-        let mut attempt = 0;
+        let mut wait = LockWait::remote();
         loop {
-            let busy: Vec<usize> =
+            let contended: Vec<usize> =
                 outcomes.iter().enumerate().filter(|(_, outcome)| matches!(outcome, Err(m) if is_contention(m))).map(|(i, _)| i).collect();
-            if busy.is_empty() {
+            if contended.is_empty() {
                 return Ok(outcomes);
             }
-            if attempt + 1 >= BEGIN_ATTEMPTS {
-                eprintln!("records: still busy after {} tries: {:?}", attempt + 1, outcomes[busy[0]]);
-                return Err(ApiError::StorageUnavailable { retry_after: RETRY_AFTER });
+            if !wait.another_try() {
+                eprintln!("records: still busy after {} tries: {:?}", wait.tries() + 1, outcomes[contended[0]]);
+                return Err(busy());
             }
-            attempt += 1;
-            contention_pause(attempt);
-            let again = remote.each(busy.iter().map(|&index| stmts[index].clone()).collect()).map_err(unavailable)?;
-            for (index, outcome) in busy.into_iter().zip(again) {
+            let again = remote.each(contended.iter().map(|&index| stmts[index].clone()).collect()).map_err(unavailable)?;
+            for (index, outcome) in contended.into_iter().zip(again) {
                 outcomes[index] = outcome;
             }
         }
@@ -416,7 +404,9 @@ impl Db {
         // The value of a try whose commit went out and whose answer was lost:
         // the answer if a later try finds its receipt.
         let mut committed_maybe: Option<T> = None;
-        let (mut attempt, mut unanswered, mut changed) = (0, 0, 0);
+        let (mut unanswered, mut changed) = (0, 0);
+        // From the first refusal for contention (or a read that changed).
+        let mut wait: Option<LockWait> = None;
         loop {
             // Reads before the lock, checked at the commit, until they changed
             // twice under this transaction's feet: then read under the lock.
@@ -440,18 +430,20 @@ impl Db {
                     is_contended(&error) || stop == Some(Stop::ReadChanged) || lost && unanswered <= 2
                 }
             };
-            if !retry || attempt + 1 >= BEGIN_ATTEMPTS {
-                return Err(match &self.conn {
-                    // Busy past the bound is the database's state, not a fault: a 503.
-                    Conn::Remote(_) if is_contended(&error) || stop == Some(Stop::ReadChanged) => {
-                        eprintln!("records: a transaction gave up after {} tries: {error:?}", attempt + 1);
-                        ApiError::StorageUnavailable { retry_after: RETRY_AFTER }
-                    }
-                    _ => error,
-                });
+            let contended = is_contended(&error) || stop == Some(Stop::ReadChanged);
+            if !retry {
+                return Err(error);
             }
-            attempt += 1;
-            contention_pause(attempt);
+            if !contended {
+                // A lost exchange: once more after a moment.
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                continue;
+            }
+            let wait = wait.get_or_insert_with(LockWait::remote);
+            if !wait.another_try() {
+                eprintln!("records: a transaction gave up after {} tries: {error:?}", wait.tries() + 1);
+                return Err(busy());
+            }
         }
     }
 
@@ -475,27 +467,7 @@ impl Db {
         optimistic: bool,
     ) -> Result<T, (ApiError, Option<T>)> {
         match &self.conn {
-            Conn::Spin(spin) => {
-                self.begin_immediate(spin).map_err(|error| (error, None))?;
-                self.in_transaction.set(true);
-                let outcome = work(&Tx { db: self });
-                self.in_transaction.set(false);
-                match outcome {
-                    Ok(value) => match self.query("COMMIT", &[]) {
-                        Ok(_) => Ok(value),
-                        Err(error) => {
-                            let _ = self.query("ROLLBACK", &[]);
-                            Err((error, None))
-                        }
-                    },
-                    Err(error) => {
-                        if let Err(rollback) = self.query("ROLLBACK", &[]) {
-                            eprintln!("rolling back after {error:?}: {rollback:?}");
-                        }
-                        Err((error, None))
-                    }
-                }
-            }
+            Conn::Spin(spin) => self.spin_transaction_once(spin, work).map_err(|error| (error, None)),
             Conn::Remote(remote) => {
                 let receipt = receipt.map(|id| {
                     Stmt::new(
@@ -527,17 +499,49 @@ impl Db {
         }
     }
 
-    fn begin_immediate(&self, spin: &SpinSqlite) -> ApiResult<()> {
-        spin.before_statement("BEGIN IMMEDIATE");
-        let mut attempt = 0;
-        loop {
-            match spin.execute_once("BEGIN IMMEDIATE", &[]) {
-                Ok(_) => return Ok(()),
-                Err(spin_sdk::sqlite::Error::Io(message)) if is_contention(&message) && attempt + 1 < BEGIN_ATTEMPTS => {
-                    attempt += 1;
-                    contention_pause(attempt);
+    /// One try of a transaction on Spin's SQLite.
+    ///
+    /// With the request's rate-limit count due (see `admission`), the
+    /// transaction begins deferred and the count's upsert takes the write lock
+    /// as its first statement, so the request takes the lock once; a count
+    /// past its limit refuses the request and rolls its work back.
+    fn spin_transaction_once<T>(&self, spin: &SpinSqlite, work: &mut impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
+        // Out of `count_due` while it is being written: back in when the
+        // transaction fails (the count is still owed), gone when it commits
+        // or when the count refused the request (nothing is owed for a refusal).
+        let due = self.count_due.take();
+        let owed_again = |error: ApiError| {
+            *self.count_due.borrow_mut() = due.clone();
+            error
+        };
+        let begun = match &due {
+            Some(quota) => spin.control("BEGIN").and_then(|()| {
+                self.count(quota).inspect_err(|_| {
+                    let _ = spin.control("ROLLBACK");
+                })
+            }),
+            None => spin.control("BEGIN IMMEDIATE"),
+        };
+        begun.map_err(|error| match error {
+            refusal @ ApiError::RateLimited { .. } => refusal,
+            error => owed_again(error),
+        })?;
+        self.in_transaction.set(true);
+        let outcome = work(&Tx { db: self });
+        self.in_transaction.set(false);
+        match outcome {
+            Ok(value) => match spin.control("COMMIT") {
+                Ok(()) => Ok(value),
+                Err(error) => {
+                    let _ = spin.control("ROLLBACK");
+                    Err(owed_again(error))
                 }
-                Err(error) => return Err(local::internal(&error, "BEGIN IMMEDIATE")),
+            },
+            Err(error) => {
+                if let Err(rollback) = spin.control("ROLLBACK") {
+                    eprintln!("rolling back after {error:?}: {rollback:?}");
+                }
+                Err(owed_again(error))
             }
         }
     }
@@ -617,92 +621,6 @@ impl Db {
         }
         self.execute(&format!("PRAGMA user_version = {}", latest_version()), &[])?;
         Ok(())
-    }
-
-    /// The request's first statement: counts it in each rate-limit bucket's
-    /// current window, reads the schema version and, when credentials came,
-    /// the tenant's key hash, all in one upsert, and hands what it found to
-    /// `decide` (the 429, the 401). A database without the schema (a missing
-    /// table) or behind it is migrated, then the request goes on.
-    ///
-    /// On Spin's SQLite the statement runs now, and `decide`'s refusal is the
-    /// answer. On a remote database it waits for the request's first read and
-    /// travels with it (see [`admission`]); [`Db::settle`] sends it alone.
-    pub fn admit(&self, buckets: &[String], window_start: u64, tenant_id: Option<&str>, decide: Decide) -> ApiResult<()> {
-        let (sql, params) = admission::statement(buckets, window_start, tenant_id);
-        let pending = Gate::Pending { sql, params, buckets: buckets.to_vec(), window_start, decide };
-        match &self.conn {
-            Conn::Spin(spin) => {
-                let Gate::Pending { sql, params, .. } = &pending else { unreachable!() };
-                let outcome = match spin.execute_with_retry(sql, params, false) {
-                    Ok(result) => Ok(result),
-                    Err(spin_sdk::sqlite::Error::Io(message)) => Err(message),
-                    Err(error) => return Err(local::internal(&error, sql)),
-                };
-                self.decide(pending, outcome).map(drop)
-            }
-            Conn::Remote(_) => {
-                *self.gate.borrow_mut() = pending;
-                Ok(())
-            }
-        }
-    }
-
-    /// Makes sure the request's admission was counted and decided: sends its
-    /// statement now if it still waits. Its refusal (429, 401), if any, is
-    /// the request's answer, whatever happened since.
-    pub fn settle(&self) -> ApiResult<()> {
-        let (Some(admission), Conn::Remote(remote)) = (self.pending_admission(), &self.conn) else {
-            return self.gate.borrow().refusal();
-        };
-        let outcome = self.remote_round(remote, vec![admission])?.remove(0);
-        let pending = self.gate.take();
-        self.decide(pending, outcome).map(drop)
-    }
-
-    /// The admission's statement while it waits to go out.
-    fn pending_admission(&self) -> Option<Stmt> {
-        match &*self.gate.borrow() {
-            Gate::Pending { sql, params, .. } => Some(Stmt::new(sql.as_str(), params)),
-            _ => None,
-        }
-    }
-
-    /// Reads the admission's outcome: migrates a database without the schema
-    /// (and counts again) or behind it, remembers the decision and answers its
-    /// refusal. `Ok(true)`: the schema was migrated, so what went out with the
-    /// admission must go again.
-    fn decide(&self, pending: Gate, outcome: Outcome) -> ApiResult<bool> {
-        let Gate::Pending { sql, params, buckets, window_start, decide } = pending else { return Ok(false) };
-        let (result, migrated) = match outcome {
-            Ok(result) => (result, false),
-            Err(message) if message.contains("no such table") => {
-                self.migrate_from(0)?;
-                let counted = match &self.conn {
-                    Conn::Spin(spin) => spin.execute_with_retry(&sql, &params, false).map_err(|error| local::internal(&error, &sql))?,
-                    Conn::Remote(remote) => {
-                        self.remote_round(remote, vec![Stmt::new(sql.as_str(), &params)])?.remove(0).map_err(|m| statement_error(&m, &sql))?
-                    }
-                };
-                (counted, true)
-            }
-            Err(message) => return Err(statement_error(&message, &sql)),
-        };
-        let (admission, schema_version, first_in_window) = admission::read(&buckets, &result)?;
-        let migrated = migrated || schema_version < latest_version();
-        self.migrate_from(schema_version)?;
-        if first_in_window {
-            // First request of a client in a new window: forget windows that are over.
-            let (cleanup, params) = admission::cleanup(window_start);
-            match &self.conn {
-                Conn::Spin(_) => self.execute(cleanup, &params)?,
-                Conn::Remote(_) => *self.cleanup.borrow_mut() = Some(Stmt::new(cleanup, &params)),
-            }
-        }
-        let passed = decide(&admission).is_ok();
-        *self.gate.borrow_mut() = Gate::Decided { passed, admission, decide };
-        self.gate.borrow().refusal()?;
-        Ok(migrated)
     }
 }
 

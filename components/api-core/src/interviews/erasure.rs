@@ -3,7 +3,8 @@
 //!
 //! One interview is erased in one transaction: a running one is ended first
 //! (its `interview.finished` is raised and counted as any end is); its rows
-//! are deleted (turns, metadata rows, recording rows, and the interview row
+//! are deleted (turns, metadata rows, recording rows, the synthesis' digests
+//! of its answers and the model's synthesis of its project, and the interview row
 //! with its data key, so its sealed recording chunks are unreadable from the
 //! commit on: crypto-shredding); the identifier is taken out of its
 //! `interview.finished` event, which every delivery of the event sends; a
@@ -23,6 +24,7 @@ use crate::files::BlobStore;
 use crate::record::store;
 use crate::record::{Interview, SessionState};
 use crate::sessions::{self, How, MAX_IDENTIFIER_CHARS};
+use crate::synthesis;
 use crate::time;
 use crate::validation::{self, Fields};
 use crate::webhooks::{self, Event};
@@ -105,6 +107,8 @@ fn erase_in_transaction(db: &Db, interview: &Interview, now: SystemTime) -> ApiR
             sessions::end_in(tx, &current.interview_id, How::Finished { opt_in_for_followup: false }, "", now)?;
         }
         let erased = store::erase_rows(tx, &current, &at)?;
+        // Out of the synthesis: its digests, and the model's synthesis that may quote it.
+        synthesis::store::forget(tx, &current.project_id, &current.interview_id, time::unix_millis(now))?;
         if let Some(event_id) = &erased.finished_event_id {
             webhooks::redact_interviewee(tx, event_id)?;
         }

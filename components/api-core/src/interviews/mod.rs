@@ -18,6 +18,7 @@ use crate::paging::{Cursor, PageRequest};
 use crate::projects::survey::{BlockType, RatingScale};
 use crate::projects::Environment;
 use crate::record::store;
+use crate::synthesis::quality::Quality;
 use crate::text_enum::TextEnum;
 use crate::time;
 use crate::validation::{self, Fields};
@@ -135,13 +136,15 @@ impl ListQuery {
     }
 }
 
-/// One list item: the contract's three fields.
+/// One list item: the contract's three fields, and (additive) the quality
+/// signals of an interview that has ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListItem {
     pub interview_id: String,
     pub project_id: String,
     pub created_at: String,
     pub created_ms: i64,
+    pub quality: Option<Quality>,
 }
 
 impl ListItem {
@@ -229,7 +232,13 @@ pub fn list(db: &crate::db::Db, tenant_id: &str, query: &ListQuery) -> ApiResult
     let (items, next) = query.page.finish(items, ListItem::cursor);
     let data = items
         .iter()
-        .map(|i| json!({"interview_id": i.interview_id, "project_id": i.project_id, "created_at": i.created_at}))
+        .map(|i| {
+            let mut item = json!({"interview_id": i.interview_id, "project_id": i.project_id, "created_at": i.created_at});
+            if let Some(quality) = &i.quality {
+                item["quality"] = json!(quality);
+            }
+            item
+        })
         .collect();
     Ok(query.page.body(data, next))
 }
@@ -297,7 +306,7 @@ mod tests {
 
     #[test]
     fn cursors_are_list_positions() {
-        let item = ListItem { interview_id: "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10".into(), project_id: "p".into(), created_at: "t".into(), created_ms: 7 };
+        let item = ListItem { interview_id: "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10".into(), project_id: "p".into(), created_at: "t".into(), created_ms: 7, quality: None };
         let query = ListQuery::parse(&pairs(&format!("cursor={}", item.cursor().encode()))).unwrap();
         assert_eq!(query.after(), Some(Position { created_ms: 7, interview_id: item.interview_id }));
         assert!(query.page.is_paged());

@@ -11,6 +11,7 @@ pub mod store;
 
 use crate::metadata::ExternalMetadata;
 use crate::projects::{self, Environment, InterviewMode, Language};
+use crate::synthesis::quality::Quality;
 use crate::text_enum;
 
 text_enum! {
@@ -128,6 +129,8 @@ pub struct Interview {
     /// Flagged as fraud by the tenant (it then does not count toward `max_interviews`).
     pub flagged: bool,
     pub interview_status: InterviewStatus,
+    /// Its answers' quality signals, decided when it ended (none while it runs).
+    pub quality: Option<Quality>,
     /// How its recording chunks are stored: sealed with its own key (`crate::sealed`).
     pub sealing: crate::sealed::Sealing,
 }

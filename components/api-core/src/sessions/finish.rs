@@ -8,7 +8,8 @@ use crate::config;
 use crate::db::{Db, Tx};
 use crate::error::ApiResult;
 use crate::llm::LlmConfig;
-use crate::projects::{self, Environment, Project};
+use crate::projects::{self, Project};
+use crate::synthesis;
 use crate::record::store;
 use crate::time;
 use crate::validation::{self, Fields};
@@ -121,14 +122,25 @@ pub fn end_in(tx: &Tx, interview_id: &str, how: How, summary: &str, now: std::ti
         },
         &at,
     );
-    let ending = store::Ending { state, opt_in_for_followup, summary, closed_at: &at, event_id: &event.event_id };
+    // Its quality and its answers' digests for the synthesis, from the turns as stored now.
+    let assessment = synthesis::assess(tx, &interview)?;
+    let ending = store::Ending {
+        state,
+        opt_in_for_followup,
+        summary,
+        closed_at: &at,
+        event_id: &event.event_id,
+        quality: &assessment.quality,
+    };
     if !store::end(tx, interview_id, &ending)? {
         return Ok(None);
     }
+    synthesis::store_assessment(tx, &interview, &assessment)?;
     webhooks::emit(tx, &event)?;
-    if state == SessionState::Completed && interview.environment == Environment::Production && !interview.flagged {
+    if interview.counts_toward_max() {
         projects::count_completed_interview(tx, &interview.project_id, &at)?;
     }
+    interview.quality = Some(assessment.quality);
     Ok(Some(interview))
 }
 

@@ -167,6 +167,7 @@ fn the_session_body_shows_turns_without_internals() {
         closed_at: None,
         flagged: false,
         interview_status: InterviewStatus::Initiated,
+        quality: None,
         sealing: crate::sealed::Sealing::Key(crate::sealed::DataKey::generate()),
     };
     let turn = Turn {

@@ -132,7 +132,7 @@ fn status_kib(pid: u32, field: &str) -> Option<u64> {
 
 /// The processes of the runtime's process group (the server runs in its own):
 /// spin-host is one process; `spin up` may run its trigger as a child.
-fn group_pids(leader: u32) -> Vec<u32> {
+pub(crate) fn group_pids(leader: u32) -> Vec<u32> {
     let mut pids = vec![leader];
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
@@ -147,7 +147,7 @@ fn group_pids(leader: u32) -> Vec<u32> {
 }
 
 /// The summed field of the processes, in KiB.
-fn group_kib(pids: &[u32], field: &str) -> Option<u64> {
+pub(crate) fn group_kib(pids: &[u32], field: &str) -> Option<u64> {
     pids.iter().map(|pid| status_kib(*pid, field)).sum()
 }
 

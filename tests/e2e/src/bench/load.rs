@@ -33,7 +33,7 @@ fn cursor_after(client: &Client, app: &Server, tenant: &Tenant, skip: usize) -> 
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum Target {
+pub(super) enum Target {
     Hello,
     Select,
     /// The same one-SELECT component on a copy of the app's database.
@@ -43,7 +43,7 @@ enum Target {
 
 /// Which target a scenario's row reports (issue 28; judged on Spin where it ran).
 #[derive(Clone, Copy, PartialEq)]
-enum Goal {
+pub(super) enum Goal {
     None,
     /// The one-SELECT anchor on the app's schema: >= 0.30 of hello.
     Schema,
@@ -61,17 +61,20 @@ enum Goal {
 #[derive(Clone)]
 pub(super) struct Scenario {
     pub(super) name: String,
-    target: Target,
-    goal: Goal,
-    method: &'static str,
-    path: String,
-    headers: Vec<(String, String)>,
-    body: Option<String>,
+    pub(super) target: Target,
+    pub(super) goal: Goal,
+    pub(super) method: &'static str,
+    pub(super) path: String,
+    pub(super) headers: Vec<(String, String)>,
+    pub(super) body: Option<String>,
     /// The status every answer should have.
-    expect: u16,
+    pub(super) expect: u16,
     /// Answers spread over many interviewees' sessions (see [`answer_pool`]):
     /// the project they answer in.
     pub(super) sessions_of: Option<String>,
+    /// Each request from an address of its own (`X-Forwarded-For`, for an app
+    /// that trusts it), so that no address meets its limit.
+    pub(super) from_many_addresses: bool,
 }
 
 /// What one wrk run measured.
@@ -83,7 +86,7 @@ pub(super) struct Run {
     pub(super) requests: u64,
     /// Answers without the expected status, and socket errors/timeouts.
     pub(super) unexpected: u64,
-    server_errors: u64,
+    pub(super) server_errors: u64,
     /// On libSQL: statements sqld executed per request of the run.
     pub(super) statements: Option<f64>,
 }
@@ -120,6 +123,15 @@ fn wrk_script(scenario: &Scenario, count_statuses: bool, pool: &[(String, String
                      return wrk.format(nil, s[1])\n\
                    end\n";
     }
+    if scenario.from_many_addresses {
+        // 10.<thread>.<n / 256>.<n % 256>: a new address for each request of a run.
+        script += "local sent = 0\n\
+                   function request()\n\
+                     sent = sent + 1\n\
+                     wrk.headers[\"X-Forwarded-For\"] = string.format(\"10.%d.%d.%d\", half, math.floor(sent / 256) % 256, sent % 256)\n\
+                     return wrk.format()\n\
+                   end\n";
+    }
     if count_statuses {
         script += &format!(
             "expected = 0\nunexpected = 0\nserver_errors = 0\n\
@@ -143,11 +155,32 @@ fn wrk_script(scenario: &Scenario, count_statuses: bool, pool: &[(String, String
     script
 }
 
-pub(super) fn wrk(base: &str, scenario: &Scenario, connections: u32, seconds: u32, count_statuses: bool, pool: &[(String, String)]) -> Run {
+pub fn wrk(base: &str, scenario: &Scenario, connections: u32, seconds: u32, count_statuses: bool, pool: &[(String, String)]) -> Run {
+    wrk_on(None, base, scenario, connections, seconds, count_statuses, pool)
+}
+
+/// [`wrk`], pinned to the CPUs `cpus` names (`taskset -c`) when given.
+pub fn wrk_on(
+    cpus: Option<&str>,
+    base: &str,
+    scenario: &Scenario,
+    connections: u32,
+    seconds: u32,
+    count_statuses: bool,
+    pool: &[(String, String)],
+) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("scenario.lua");
     std::fs::File::create(&script).unwrap().write_all(wrk_script(scenario, count_statuses, pool).as_bytes()).unwrap();
-    let output = Command::new("wrk")
+    let mut command = match cpus {
+        Some(cpus) => {
+            let mut taskset = Command::new("taskset");
+            taskset.args(["-c", cpus, "wrk"]);
+            taskset
+        }
+        None => Command::new("wrk"),
+    };
+    let output = command
         .args([&format!("-t{}", connections.min(2)), &format!("-c{connections}"), &format!("-d{seconds}s"), "--timeout", "10s", "-s"])
         .arg(&script)
         .arg(format!("{base}{}", scenario.path))
@@ -301,6 +334,7 @@ impl Servers {
             body: None,
             expect,
             sessions_of: None,
+            from_many_addresses: false,
         };
         vec![
             get("hello", Target::Hello, Goal::None, "/".into(), vec![], 200),
@@ -366,6 +400,7 @@ pub(super) fn get_project_scenario(tenant: &Tenant, project: &str) -> Scenario {
         body: None,
         expect: 200,
         sessions_of: None,
+        from_many_addresses: false,
     }
 }
 
@@ -382,6 +417,7 @@ pub(super) fn answer_scenario(project: &str) -> Scenario {
         body: Some(json!({"text": ANSWER}).to_string()),
         expect: 200,
         sessions_of: Some(project.to_string()),
+        from_many_addresses: false,
     }
 }
 
@@ -396,6 +432,7 @@ pub(super) fn create_scenario(tenant: &Tenant) -> Scenario {
         body: Some(project_body(0).to_string()),
         expect: 201,
         sessions_of: None,
+        from_many_addresses: false,
     }
 }
 
@@ -487,6 +524,15 @@ pub fn run(options: &Options, variables: &HashMap<String, String>, partner_key: 
         })
         .collect();
     print_load_table(options, &servers, &scenarios[0], &runs, &writers, &alone);
+    for server in &servers {
+        eprintln!("bench: the read and the write at {{16, 64, 256}} connections under the {}", server.runtime.name);
+        let scenarios = super::scale::read_and_write(&server.tenant, &server.project);
+        super::scale::concurrency(server.runtime.name, &server.app.base, &scenarios, options.seconds);
+    }
+    for runtime in &options.runtimes {
+        eprintln!("bench: many client addresses under the {}", runtime.name);
+        super::scale::many_addresses(runtime, options, variables, partner_key);
+    }
     if options.libsql.is_some() {
         two_nodes(options, &servers, &scenarios, variables);
     }
@@ -659,20 +705,7 @@ fn print_load_table(
         println!("{line} | {target}");
     }
     for (server, writers) in servers.iter().zip(writers) {
-        println!(
-            "64 writers, POST project, {} s, {}: {:.0} req/s, p50 {:.2} ms, p99 {:.2} ms; no 5xx ({}), p99 <= 150 ms ({}): \
-             {} requests, {} 5xx, {} other unexpected",
-            options.writers_seconds,
-            server.runtime.name,
-            writers.rps,
-            writers.p50_ms,
-            writers.p99_ms,
-            verdict(writers.server_errors == 0),
-            verdict(writers.p99_ms <= 150.0),
-            writers.requests,
-            writers.server_errors,
-            writers.unexpected - writers.server_errors.min(writers.unexpected),
-        );
+        println!("{}", super::scale::writers_line(server.runtime.name, options.writers_seconds, writers));
     }
     for (server, (hello, read)) in servers.iter().zip(alone) {
         println!(

@@ -25,7 +25,9 @@
 //! (tests/e2e/src/bench/): a tenant with `--interviews` interviews in one
 //! project and a tenth as many in another, written straight into its SQLite
 //! file, then the metadata filter, paging and the CSV exports over HTTP, with
-//! the runtime's memory while an export streams. Last, the recordings table
+//! the runtime's memory while an export streams. Then the synthesis table
+//! (tests/e2e/src/bench/synthesis.rs): the synthesis of 1,000 and 10,000 ended
+//! interviews, its time and the runtime's memory. Last, the recordings table
 //! (tests/e2e/src/bench/recordings.rs): recording uploads and audio exports,
 //! in MiB/s.
 //! With `--database libsql` the app's `default` database is a libSQL server
@@ -49,6 +51,10 @@ mod interviews;
 mod load;
 #[path = "../bench/recordings.rs"]
 mod recordings;
+#[path = "../bench/synthesis.rs"]
+mod synthesis;
+#[path = "../bench/scale.rs"]
+mod scale;
 
 use e2e::services::Sqld;
 use e2e::{RuntimeProcess, PARTNER_TENANT_ID};
@@ -60,8 +66,8 @@ use std::path::{Path, PathBuf};
 const USAGE: &str = "\
 usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seconds N] [--rounds N]
              [--writers-seconds N] [--projects N] [--interviews N] [--recording-mib N]
-             [--only load|interviews|recordings|backends] [--manifest PATH] [--baseline-manifest PATH]
-             [--database local|libsql] [--sqld PATH]
+             [--only load|interviews|recordings|synthesis|backends] [--manifest PATH] [--baseline-manifest PATH]
+             [--database local|libsql] [--sqld PATH] [--cores N]
   --runtime          which runtime serves the components [both when SPIN is set, else spin-host]
   --host             the spin-host binary [target/bench-host/spin-host]
   --spin             the spin binary [$SPIN, else spin on PATH]
@@ -76,8 +82,10 @@ usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seco
   --projects         projects of the large tenant [10000]
   --interviews       interviews of the large project; the small one gets a tenth [100000]
   --recording-mib    size of each recording of the recordings table, MiB [16]
-  --only             run only the load table, the interviews table, the recordings table, or the records'
-                     backends side by side (local file, Spin's libSQL, over HTTP; needs sqld)";
+  --only             run only the load table, the interviews table, the recordings table, the synthesis table,
+                     or the records' backends side by side (local file, Spin's libSQL, over HTTP; needs sqld)
+  --cores            only the scale-up table: the runtime (the last of --runtime) pinned to 1, 2, 4 ... N
+                     cores, wrk on 4 other cores (a machine of N + 4 cores or more); about 8 minutes for N = 12";
 
 struct Options {
     runtimes: Vec<Runtime>,
@@ -91,9 +99,12 @@ struct Options {
     projects: usize,
     interviews: usize,
     recording_mib: usize,
+    /// `--cores N`: only the scale-up table, up to N cores.
+    cores: Option<usize>,
     load: bool,
     interviews_part: bool,
     recordings_part: bool,
+    synthesis_part: bool,
     /// The records' backends side by side (needs sqld).
     backends_part: Option<PathBuf>,
 }
@@ -125,9 +136,11 @@ fn parse_options() -> Result<Options, String> {
         projects: 10_000,
         interviews: 100_000,
         recording_mib: 16,
+        cores: None,
         load: true,
         interviews_part: true,
         recordings_part: true,
+        synthesis_part: true,
         backends_part: None,
     };
     let mut backends = true;
@@ -150,14 +163,16 @@ fn parse_options() -> Result<Options, String> {
             "--interviews" => options.interviews = number(value()?)?.max(1000),
             // Within the default recording limit (50 MiB of audio).
             "--recording-mib" => options.recording_mib = number(value()?)?.clamp(1, 48),
+            "--cores" => options.cores = Some(number(value()?)?.max(1)),
             "--only" => {
                 let only = value()?;
-                if !["load", "interviews", "recordings", "backends"].contains(&only.as_str()) {
-                    return Err(format!("--only: load, interviews, recordings or backends, not {only}\n{USAGE}"));
+                if !["load", "interviews", "recordings", "synthesis", "backends"].contains(&only.as_str()) {
+                    return Err(format!("--only: load, interviews, recordings, synthesis or backends, not {only}\n{USAGE}"));
                 }
                 options.load = only == "load";
                 options.interviews_part = only == "interviews";
                 options.recordings_part = only == "recordings";
+                options.synthesis_part = only == "synthesis";
                 backends = only == "backends";
             }
             "-h" | "--help" => return Err(USAGE.into()),
@@ -167,7 +182,7 @@ fn parse_options() -> Result<Options, String> {
     let sqld = sqld.or_else(|| Some(spin.with_file_name("sqld")).filter(|p| p.is_file()));
     options.backends_part = match (&sqld, backends) {
         (Some(sqld), true) => Some(sqld.clone()),
-        (None, true) if !options.load && !options.interviews_part && !options.recordings_part => {
+        (None, true) if !options.load && !options.interviews_part && !options.recordings_part && !options.synthesis_part => {
             return Err("--only backends needs sqld: --sqld PATH, SQLD, or sqld beside the spin binary".into())
         }
         _ => None,
@@ -176,8 +191,9 @@ fn parse_options() -> Result<Options, String> {
         "local" => None,
         "libsql" => {
             let sqld = sqld.ok_or("--database libsql needs sqld: --sqld PATH, SQLD, or sqld beside the spin binary")?;
-            // The interviews table writes its data set into a local SQLite file.
+            // The interviews and synthesis tables write their data sets into a local SQLite file.
             options.interviews_part = false;
+            options.synthesis_part = false;
             Some(sqld)
         }
         other => return Err(format!("--database: local or libsql, not {other}\n{USAGE}")),
@@ -348,6 +364,11 @@ fn main() {
     if options.libsql.is_some() {
         variables.insert("database_backend".into(), "libsql".into());
     }
+    if let Some(most) = options.cores {
+        let judged = options.runtimes.last().expect("a runtime");
+        scale::cores(judged, &options, &variables, &partner_key, most);
+        return;
+    }
     if options.load {
         load::run(&options, &variables, &partner_key);
     }
@@ -372,6 +393,16 @@ fn main() {
     }
     if let Some(sqld) = &options.backends_part {
         backends::run(&backends::BackendsOptions { options: &options, sqld, variables: &variables, partner_key: &partner_key });
+    }
+    if options.synthesis_part {
+        for runtime in &options.runtimes {
+            synthesis::run(&synthesis::Options {
+                runtime,
+                manifest: &options.manifest,
+                variables: &variables,
+                partner_key: &partner_key,
+            });
+        }
     }
     if options.recordings_part {
         for runtime in &options.runtimes {

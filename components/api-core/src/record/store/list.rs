@@ -117,7 +117,7 @@ fn key_check(row: &str, value_count: usize) -> String {
 /// The list's statement for a driver: `(sql, values)`.
 pub fn list_statement(tenant_id: &str, query: &ListQuery, driver: Driver) -> (String, Vec<SqlValue>) {
     let (scope_condition, scope_values) = scope(tenant_id, query);
-    let mut sql = String::from("SELECT i.interview_id, i.project_id, i.created_at, i.created_ms FROM ");
+    let mut sql = String::from("SELECT i.interview_id, i.project_id, i.created_at, i.created_ms, i.quality_score, i.quality_flags FROM ");
     let mut conditions = Vec::new();
     let mut values = Vec::new();
     // The columns the order (and the cursor) use: the driver's own, so its index gives the order.
@@ -193,6 +193,7 @@ pub fn list(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<Vec<ListIt
             project_id: row.text("project_id")?,
             created_at: row.text("created_at")?,
             created_ms: row.int("created_ms")?,
+            quality: super::quality_from_row(row)?,
         })
     })
 }
@@ -210,7 +211,7 @@ mod tests {
         let (sql, values) = list_statement("t", &query("project_id=6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10&limit=5"), Driver::Interviews);
         assert_eq!(
             sql,
-            "SELECT i.interview_id, i.project_id, i.created_at, i.created_ms FROM interviews i \
+            "SELECT i.interview_id, i.project_id, i.created_at, i.created_ms, i.quality_score, i.quality_flags FROM interviews i \
              WHERE i.tenant_id = ? AND i.environment = ? AND i.project_id = ? \
              ORDER BY i.created_ms DESC, i.interview_id DESC LIMIT ?"
         );

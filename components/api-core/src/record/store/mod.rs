@@ -12,12 +12,13 @@ use crate::error::ApiResult;
 use crate::metadata::ExternalMetadata;
 use crate::projects::{Environment, InterviewMode, Language};
 use crate::sealed::{DataKey, Sealing};
+use crate::synthesis::quality::Quality;
 
 /// Every column [`interview_from_row`] reads, in one list.
 const INTERVIEW_COLUMNS: &str = "interview_id, tenant_id, project_id, project_type, environment, session_token_hash,
     identifier, country_code, device_type, language, mode, external_metadata, state, interviewer_closed,
     response_count, turn_count, answerable_blocks, answered_blocks, opt_in_for_followup, summary, created_at,
-    created_ms, last_activity_ms, ended_at, closed_at, flagged_at, data_key";
+    created_ms, last_activity_ms, ended_at, closed_at, flagged_at, data_key, quality_score, quality_flags";
 
 fn interview_from_row(row: &Row) -> ApiResult<Interview> {
     let state = row.named::<SessionState>("state")?;
@@ -54,6 +55,15 @@ fn interview_from_row(row: &Row) -> ApiResult<Interview> {
         closed_at: row.opt_text("closed_at")?,
         flagged: row.opt_text("flagged_at")?.is_some(),
         sealing: Sealing::of_stored(row.opt_blob("data_key")?.as_deref()),
+        quality: quality_from_row(row)?,
+    })
+}
+
+/// The stored quality (`quality_score`, `quality_flags`): none until the interview ends.
+pub(crate) fn quality_from_row(row: &Row) -> ApiResult<Option<Quality>> {
+    Ok(match (row.opt_int("quality_score")?, row.opt_str("quality_flags")?) {
+        (Some(score), Some(flags)) => Some(Quality::from_stored(score, flags)),
+        _ => None,
     })
 }
 
@@ -302,6 +312,7 @@ pub struct Ending<'a> {
     pub closed_at: &'a str,
     /// The `interview.finished` event's id.
     pub event_id: &'a str,
+    pub quality: &'a Quality,
 }
 
 /// Ends a running interview; `false` when it was no longer running.
@@ -313,7 +324,7 @@ pub fn end(tx: &Tx, interview_id: &str, ending: &Ending) -> ApiResult<bool> {
     };
     let result = tx.query(
         "UPDATE interviews SET state = ?, opt_in_for_followup = ?, summary = ?, ended_at = ?, closed_at = ?,
-             finished_event_id = ?
+             finished_event_id = ?, quality_score = ?, quality_flags = ?
          WHERE interview_id = ? AND state = 'in_progress'
          RETURNING interview_id",
         &[
@@ -323,6 +334,8 @@ pub fn end(tx: &Tx, interview_id: &str, ending: &Ending) -> ApiResult<bool> {
             ended_at,
             db::text(ending.closed_at),
             db::text(ending.event_id),
+            SqlValue::Integer(i64::from(ending.quality.score)),
+            db::text(ending.quality.flags_json()),
             db::text(interview_id),
         ],
     )?;
@@ -584,4 +597,70 @@ pub fn has_production_interviews(db: &Db, project_id: &str) -> ApiResult<bool> {
         &[db::text(project_id)],
     )?;
     Ok(found.is_some())
+}
+
+/// A production interview that has ended and is not flagged: what a synthesis
+/// may analyse (low-effort ones are then left out by their quality).
+#[derive(Debug, Clone)]
+pub struct Ended {
+    pub interview_id: String,
+    /// None for an interview that ended before quality signals existed, until
+    /// the maintenance run assesses it.
+    pub quality: Option<Quality>,
+}
+
+/// The project's ended, unflagged production interviews, oldest first (a synthesis' interviews).
+pub fn ended_interviews(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Vec<Ended>> {
+    let result = db.query(
+        "SELECT interview_id, quality_score, quality_flags FROM interviews
+         WHERE tenant_id = ? AND project_id = ? AND environment = 'production'
+           AND state <> 'in_progress' AND flagged_at IS NULL
+         ORDER BY created_ms, interview_id",
+        &[db::text(tenant_id), db::text(project_id)],
+    )?;
+    db::read_all(&result, |row| {
+        Ok(Ended { interview_id: row.text("interview_id")?, quality: quality_from_row(row)? })
+    })
+}
+
+/// Pairs of (interview, seq) per statement when quotes are read.
+const ANSWERS_PER_STATEMENT: usize = 400;
+
+/// The texts of the answers `(interview_id, seq)`: `(interview_id, seq, text)`.
+pub fn answer_texts(db: &Db, answers: &[(&str, i64)]) -> ApiResult<Vec<(String, i64, String)>> {
+    let mut texts = Vec::with_capacity(answers.len());
+    for batch in answers.chunks(ANSWERS_PER_STATEMENT) {
+        let mut values = Vec::with_capacity(batch.len() * 2);
+        for (interview_id, seq) in batch {
+            values.extend([db::text(*interview_id), SqlValue::Integer(*seq)]);
+        }
+        let result = db.query(
+            &format!(
+                "SELECT interview_id, seq, text FROM interview_turns WHERE (interview_id, seq) IN (VALUES {})
+                 AND speaker = 'interviewee'",
+                vec!["(?, ?)"; batch.len()].join(", ")
+            ),
+            &values,
+        )?;
+        texts.extend(db::read_all(&result, |row| Ok((row.text("interview_id")?, row.int("seq")?, row.text("text")?)))?);
+    }
+    Ok(texts)
+}
+
+/// Interviews that ended without quality signals (before they existed), up to
+/// `limit`, on the partial index `interviews_unassessed`.
+pub fn unassessed(db: &Db, limit: i64) -> ApiResult<Vec<String>> {
+    let result = db.query(
+        "SELECT interview_id FROM interviews WHERE quality_score IS NULL AND state <> 'in_progress' LIMIT ?",
+        &[SqlValue::Integer(limit)],
+    )?;
+    db::read_all(&result, |row| row.text("interview_id"))
+}
+
+/// Stores the quality of an interview assessed late.
+pub fn set_quality(tx: &Tx, interview_id: &str, quality: &Quality) -> ApiResult<()> {
+    tx.execute(
+        "UPDATE interviews SET quality_score = ?, quality_flags = ? WHERE interview_id = ?",
+        &[SqlValue::Integer(i64::from(quality.score)), db::text(quality.flags_json()), db::text(interview_id)],
+    )
 }

@@ -1,0 +1,346 @@
+//! Quality signals of an interview (docs/synthesis.md, "Who counts"): decided
+//! once, when the interview ends, from its free-text answers, and stored with
+//! it. The tenant's interview list shows them; the synthesis leaves out the
+//! interviews they call low-effort.
+//!
+//! Each signal is a flag that lowers a score of 5. A strong flag (gibberish,
+//! the same text pasted again and again, one-word or declining answers
+//! throughout, no answer at all) takes 3 and makes the interview low-effort
+//! (a score of 2 or less); a mild one (short answers throughout, answers typed
+//! faster than anyone types) takes 1 and never excludes alone: a careful
+//! participant may paste a prepared answer, or answer briefly. The rules look
+//! at the form of the answers only, never at what they say, so a genuine
+//! interview in any language keeps its place.
+
+use super::answers::Answer;
+use crate::projects::{InterviewMode, Language};
+use crate::sessions::probes::{self, words};
+use crate::text_enum;
+use serde::Serialize;
+
+text_enum! {
+    /// A quality signal of an interview's answers.
+    pub enum QualityFlag {
+        /// Not one free-text answer.
+        NoAnswers = "no_answers",
+        /// Most answers are keyboard mash or letters no language writes.
+        Gibberish = "gibberish",
+        /// Two thirds or more of the answers are one and the same text.
+        RepeatedAnswers = "repeated_answers",
+        /// Three or more answers, none of more than one word.
+        OneWordAnswers = "one_word_answers",
+        /// Three or more answers, each declining ("I don't know", "no").
+        DeclinedAnswers = "declined_answers",
+        /// Three or more answers, half of them of three words or fewer.
+        ShortAnswers = "short_answers",
+        /// Half of the long typed answers arrived faster than anyone types.
+        TooFast = "too_fast",
+    }
+}
+
+/// An interview's quality: a score from 1 (low effort) to 5, and the flags
+/// that lowered it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Quality {
+    pub score: u8,
+    pub flags: Vec<QualityFlag>,
+}
+
+/// At or below this score an interview is low-effort: the synthesis leaves it out.
+const LOW_EFFORT_SCORE: u8 = 2;
+
+impl QualityFlag {
+    fn penalty(self) -> u8 {
+        match self {
+            QualityFlag::ShortAnswers | QualityFlag::TooFast => 1,
+            _ => 3,
+        }
+    }
+}
+
+impl Quality {
+    fn of_flags(flags: Vec<QualityFlag>) -> Quality {
+        let penalty: u8 = flags.iter().map(|f| f.penalty()).sum();
+        Quality { score: 5u8.saturating_sub(penalty).max(1), flags }
+    }
+
+    /// Whether the synthesis leaves the interview out.
+    pub fn is_low_effort(&self) -> bool {
+        self.score <= LOW_EFFORT_SCORE
+    }
+
+    /// The flags as stored: a JSON array of their names.
+    pub fn flags_json(&self) -> String {
+        serde_json::to_string(&self.flags).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// As stored: the score and the JSON array of flag names (unknown names,
+    /// from a later release, are skipped).
+    pub fn from_stored(score: i64, flags: &str) -> Quality {
+        let names: Vec<String> = serde_json::from_str(flags).unwrap_or_default();
+        Quality { score: score.clamp(1, 5) as u8, flags: names.iter().filter_map(|n| QualityFlag::parse(n)).collect() }
+    }
+}
+
+/// Answers of at least this many characters tell a typist's speed.
+const TIMED_ANSWER_CHARS: usize = 40;
+/// Characters a second beyond any sustained typing (about 180 words a minute;
+/// fast typists reach 120).
+const MAX_TYPED_CHARS_PER_SECOND: f64 = 15.0;
+
+/// The quality of an interview's free-text answers, as it ends.
+pub fn assess(answers: &[Answer], language: Language, mode: InterviewMode) -> Quality {
+    if answers.is_empty() {
+        return Quality::of_flags(vec![QualityFlag::NoAnswers]);
+    }
+    let n = answers.len();
+    let word_counts: Vec<usize> = answers.iter().map(|a| words::words(a.text).len()).collect();
+    let mut flags = Vec::new();
+    let gibberish = answers.iter().filter(|a| is_gibberish(a.text)).count();
+    if gibberish * 2 >= n {
+        flags.push(QualityFlag::Gibberish);
+    }
+    if is_repeated(answers, language) {
+        flags.push(QualityFlag::RepeatedAnswers);
+    }
+    if n >= 3 && word_counts.iter().all(|&w| w <= 1) {
+        flags.push(QualityFlag::OneWordAnswers);
+    } else if n >= 3 && answers.iter().all(|a| declines_in_any_language(a.text, language)) {
+        flags.push(QualityFlag::DeclinedAnswers);
+    } else if n >= 3 && word_counts.iter().filter(|&&w| w <= 3).count() * 2 >= n {
+        flags.push(QualityFlag::ShortAnswers);
+    }
+    if mode == InterviewMode::Typing && typed_too_fast(answers) {
+        flags.push(QualityFlag::TooFast);
+    }
+    Quality::of_flags(flags)
+}
+
+/// Whether an answer declines in its interview's language or any other (an
+/// interviewee may answer in another language than the interview's).
+fn declines_in_any_language(text: &str, language: Language) -> bool {
+    probes::declines(text, language)
+        || <Language as crate::text_enum::TextEnum>::NAMES.iter().filter_map(|name| Language::parse(name)).any(|other| probes::declines(text, other))
+}
+
+/// The same text (compared without case, spacing or closing punctuation), of
+/// two words or more and not a refusal, in two thirds or more of two or more answers.
+fn is_repeated(answers: &[Answer], language: Language) -> bool {
+    if answers.len() < 2 {
+        return false;
+    }
+    let key = |text: &str| {
+        let text: Vec<String> = words::words(text).iter().map(|w| w.normalized.clone()).collect();
+        text.join(" ")
+    };
+    let keys: Vec<String> = answers.iter().map(|a| key(a.text)).collect();
+    keys.iter().zip(answers).any(|(candidate, answer)| {
+        let repeats = keys.iter().filter(|k| *k == candidate).count();
+        candidate.contains(' ') && repeats >= 2 && repeats * 3 >= keys.len() * 2 && !declines_in_any_language(answer.text, language)
+    })
+}
+
+/// Half or more of the long answers (and two at least) arrived faster than anyone types.
+fn typed_too_fast(answers: &[Answer]) -> bool {
+    let timed: Vec<bool> = answers
+        .iter()
+        .filter(|a| a.text.chars().count() >= TIMED_ANSWER_CHARS)
+        .filter_map(|a| {
+            let seconds = a.took_ms? as f64 / 1000.0;
+            Some(a.text.chars().count() as f64 > seconds * MAX_TYPED_CHARS_PER_SECOND)
+        })
+        .collect();
+    let fast = timed.iter().filter(|&&f| f).count();
+    fast >= 2 && fast * 2 >= timed.len()
+}
+
+/// Letter runs of the keyboard's rows (QWERTY, QWERTZ, AZERTY, ЙЦУКЕН) that
+/// no word of the interview languages holds: what a hand slid along the keys types.
+const KEYBOARD_RUNS: [&str; 20] = [
+    "qwer", "asdf", "sdfg", "dfgh", "fghj", "ghjk", "hjkl", "zxcv", "xcvb", "cvbn", "vbnm", "yuio", "uiop", "tyui",
+    "qsdf", "wxcv", "йцук", "фыва", "ывап", "ячсм",
+];
+
+/// Words typed to fill a field, not to say anything: placeholder Latin and
+/// filler syllables.
+const PLACEHOLDERS: [&str; 12] =
+    ["adipiscing", "amet", "bla", "blabla", "blah", "consectetur", "dolor", "elit", "ipsum", "lorem", "xxx", "yada"];
+
+/// A word no language writes: three letters or more without a vowel (in the
+/// alphabets that write vowels; an acronym in capitals aside), a letter three
+/// times in a row, a run of the keyboard's keys, or a placeholder.
+fn is_implausible(word: &str) -> bool {
+    let lower: String = word.chars().flat_map(char::to_lowercase).collect();
+    if PLACEHOLDERS.contains(&lower.as_str()) {
+        return true;
+    }
+    let letters: Vec<char> = lower.chars().filter(|c| c.is_alphabetic()).collect();
+    if letters.len() < 3 {
+        return false;
+    }
+    let tripled = letters.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]);
+    let keyboard = KEYBOARD_RUNS.iter().any(|run| lower.contains(run));
+    let writes_vowels = letters.iter().all(|c| c.is_ascii_alphabetic() || is_cyrillic(*c) || is_greek(*c) || is_latin_extended(*c));
+    let acronym = letters.len() <= 5 && !word.chars().any(char::is_lowercase);
+    let no_vowel = writes_vowels && !acronym && !letters.iter().any(|c| is_vowel(*c));
+    tripled || keyboard || no_vowel
+}
+
+fn is_cyrillic(c: char) -> bool {
+    ('\u{0400}'..='\u{04FF}').contains(&c)
+}
+
+fn is_greek(c: char) -> bool {
+    ('\u{0370}'..='\u{03FF}').contains(&c) || ('\u{1F00}'..='\u{1FFF}').contains(&c)
+}
+
+fn is_latin_extended(c: char) -> bool {
+    ('\u{00C0}'..='\u{024F}').contains(&c)
+}
+
+fn is_vowel(c: char) -> bool {
+    "aeiouyàáâãäåæèéêëìíîïòóôõöøœùúûüýÿąęėįųāēīōūőűаеёиоуыэюяіїєαεηιουωάέήίόύώϊϋΐΰ".contains(c)
+}
+
+/// An answer most of whose words (of letters; numbers and acronyms of two
+/// letters aside) no language writes, or one word said over and over ("test
+/// test test").
+fn is_gibberish(text: &str) -> bool {
+    let found = words::words(text);
+    let lettered: Vec<&str> = found.iter().map(|w| w.text).filter(|w| w.chars().any(char::is_alphabetic)).collect();
+    if lettered.is_empty() {
+        // Punctuation, emoji or numbers only: nothing written.
+        return !text.chars().any(|c| c.is_numeric());
+    }
+    let one_word_over_and_over = lettered.len() >= 3 && found.iter().all(|w| w.normalized == found[0].normalized);
+    let odd = lettered.iter().filter(|w| is_implausible(w)).count();
+    one_word_over_and_over || odd * 2 > lettered.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answers<'a>(texts: &[&'a str]) -> Vec<Answer<'a>> {
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| Answer { seq: 2 * i as i64 + 1, question_index: Some(0), text, took_ms: Some(60_000) })
+            .collect()
+    }
+
+    fn flags(texts: &[&str]) -> Vec<QualityFlag> {
+        assess(&answers(texts), Language::En, InterviewMode::Typing).flags
+    }
+
+    #[test]
+    fn genuine_answers_score_five() {
+        let quality = assess(
+            &answers(&[
+                "The shipping cost only appears on the last page, so I left.",
+                "I don't want to create an account for one purchase.",
+                "Schnell und günstig, keine Frage.",
+            ]),
+            Language::En,
+            InterviewMode::Typing,
+        );
+        assert_eq!(quality, Quality { score: 5, flags: vec![] });
+        assert!(!quality.is_low_effort());
+    }
+
+    #[test]
+    fn strong_signals_exclude() {
+        for (texts, flag) in [
+            (vec!["asdf asdf", "jkjkjk sdfgh", "qwerty"], QualityFlag::Gibberish),
+            (vec!["sdkfjh skdjfh", "lkjsdf", "fine"], QualityFlag::Gibberish),
+            (vec!["Lorem ipsum dolor sit amet", "lorem ipsum", "blah blah blah"], QualityFlag::Gibberish),
+            (vec!["test test test", "ok ok ok ok", "good"], QualityFlag::Gibberish),
+            (vec!["Great product, love it!", "great product love it", "Great product, love it."], QualityFlag::RepeatedAnswers),
+            (vec!["good", "ok", "fine", "yes"], QualityFlag::OneWordAnswers),
+            (vec!["I don't know", "no idea", "nothing really"], QualityFlag::DeclinedAnswers),
+            (vec![], QualityFlag::NoAnswers),
+        ] {
+            let quality = assess(&answers(&texts), Language::En, InterviewMode::Typing);
+            assert!(quality.flags.contains(&flag), "{texts:?}: {quality:?}");
+            assert!(quality.is_low_effort(), "{texts:?}: {quality:?}");
+        }
+    }
+
+    #[test]
+    fn mild_signals_lower_the_score_without_excluding() {
+        let fast: Vec<Answer> = answers(&[
+            "I compared three providers and picked the one with the clearest prices.",
+            "Mostly the onboarding call, which answered every question we had.",
+        ])
+        .into_iter()
+        .map(|a| Answer { took_ms: Some(900), ..a })
+        .collect();
+        let quality = assess(&fast, Language::En, InterviewMode::Typing);
+        assert_eq!(quality, Quality { score: 4, flags: vec![QualityFlag::TooFast] });
+        assert_eq!(assess(&fast, Language::En, InterviewMode::Talking).score, 5, "spoken answers are not typed");
+        assert_eq!(flags(&["Price mostly", "The support team", "Speed", "It was really about the integrations we needed."]), [QualityFlag::ShortAnswers]);
+    }
+
+    #[test]
+    fn real_words_are_not_gibberish() {
+        for text in [
+            "Angstschweiß und Schwierigkeiten",
+            "Förderung für Photovoltaikanlagen… und einfachere Einreichung",
+            "We need a real bus system.",
+            "FMLA and KRS rules, 401k, SQL",
+            "Bewertung, Mehrwert, Azerbaijan, цукерка",
+            "Очень удобно и быстро",
+            "Η παράδοση ήταν γρήγορη",
+            "التوصيل كان سريعا",
+            "配送が早かった",
+            "משלוח מהיר",
+            "42",
+        ] {
+            assert!(!is_gibberish(text), "{text}");
+        }
+        assert!(is_gibberish("...") && is_gibberish(":)"), "nothing written");
+    }
+
+    #[test]
+    fn a_refusal_in_another_language_than_the_interviews_is_still_one() {
+        let texts = ["The delivery was late twice.", "No, nothing else.", "No, nothing else.", "No, nothing else.", "No, nothing else."];
+        let quality = assess(&answers(&texts), Language::Ar, InterviewMode::Typing);
+        assert!(!quality.is_low_effort() && !quality.flags.contains(&QualityFlag::RepeatedAnswers), "{quality:?}");
+    }
+
+    #[test]
+    fn quality_round_trips_through_storage() {
+        let quality = Quality::of_flags(vec![QualityFlag::Gibberish, QualityFlag::TooFast]);
+        assert_eq!(quality.score, 1);
+        assert_eq!(Quality::from_stored(1, &quality.flags_json()), quality);
+        assert_eq!(quality.flags_json(), r#"["gibberish","too_fast"]"#);
+    }
+
+    /// Every interview of the real answers in tests/fixtures/real-answers
+    /// (Anthropic Interviewer transcripts, Polis statements) is genuine.
+    #[test]
+    fn no_real_interview_is_low_effort() {
+        let fixtures = [
+            (Language::En, include_str!("../../../../tests/fixtures/real-answers/anthropic-interviewer-creatives.json")),
+            (Language::En, include_str!("../../../../tests/fixtures/real-answers/anthropic-interviewer-scientists.json")),
+            (Language::En, include_str!("../../../../tests/fixtures/real-answers/polis-bowling-green-en.json")),
+            (Language::De, include_str!("../../../../tests/fixtures/real-answers/polis-austria-klimarat-de.json")),
+            (Language::Fr, include_str!("../../../../tests/fixtures/real-answers/polis-ia-messages-propositions-fr.json")),
+            (Language::Es, include_str!("../../../../tests/fixtures/real-answers/polis-cuba-15n-es.json")),
+        ];
+        for (language, text) in fixtures {
+            let fixture: serde_json::Value = serde_json::from_str(text).unwrap();
+            for interview in fixture["interviews"].as_array().unwrap() {
+                let texts: Vec<&str> = match interview.get("turns") {
+                    Some(turns) => turns.as_array().unwrap().iter().map(|t| t["participant"].as_str().unwrap()).collect(),
+                    None => interview["answers"].as_array().unwrap().iter().map(|a| a["text"].as_str().unwrap()).collect(),
+                };
+                // Every prefix: a replay may end the interview after any answer.
+                for end in 1..=texts.len() {
+                    let quality = assess(&answers(&texts[..end]), language, InterviewMode::Typing);
+                    assert!(!quality.is_low_effort(), "{} after {end} answers: {quality:?} {:?}", interview["id"], &texts[..end]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Quotes: verbatim spans of an interviewee's answer, at most 400 characters.
+//!
+//! A quote is the whole sentence that holds the theme's word: a sentence is a
+//! safe span, since a negation belongs to the sentence it stands in. A sentence
+//! longer than 400 characters is cut to its clauses (at commas, semicolons,
+//! colons and dashes): the clause with the word, stretched over every clause of
+//! the sentence that holds a negation (the interviewer's: `Lexicon::qualifier`),
+//! so that "not", "kein" or "jamais" is never cut away from what it denies; when that is still too long, the
+//! occurrence gives no quote. The span is taken from the stored text byte for
+//! byte: never rewritten, never joined from pieces.
+
+use crate::projects::Language;
+use crate::sessions::probes::lexicon::{Lexicon, Qualifier};
+use crate::sessions::probes::words;
+
+/// The longest quote, in characters.
+pub const MAX_QUOTE_CHARS: usize = 400;
+
+/// Whether `text` holds a negation of its language: what the interviewer's
+/// quotes treat as one (`Lexicon::qualifier`: "not", "n't", "kein", "ne … pas",
+/// "no", "не", ...; not "not only" or "sin embargo"), or, in Japanese, a
+/// negative ending (`問題ない`).
+pub fn has_negation(text: &str, language: Language) -> bool {
+    let words = words::words(text);
+    let lexicon = Lexicon::of(language);
+    (0..words.len()).any(|i| lexicon.qualifier(&words, i) == Some(Qualifier::Negation) || lexicon.negated_after(&words, i))
+}
+
+/// Byte ranges of the sentences of `text`, without surrounding white space.
+/// A sentence ends at a line break, at `。！？`, and at `. ! ? …` followed by
+/// white space and then not a lower-case letter ("e.g. this" goes on).
+pub fn sentences(text: &str) -> Vec<(usize, usize)> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut spans = Vec::new();
+    let mut start = 0;
+    for (i, &(at, c)) in chars.iter().enumerate() {
+        let end = at + c.len_utf8();
+        let boundary = match c {
+            '\n' | '\r' => Some(at),
+            '。' | '！' | '？' | '؟' => Some(end),
+            '.' | '!' | '?' | '…' => {
+                let next = chars.get(i + 1).map(|&(_, n)| n);
+                let after = chars[i + 1..].iter().map(|&(_, n)| n).find(|n| !n.is_whitespace());
+                match (next, after) {
+                    (None, _) => Some(end),
+                    (Some(n), Some(a)) if n.is_whitespace() && !a.is_lowercase() => Some(end),
+                    (Some(n), None) if n.is_whitespace() => Some(end),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some(cut) = boundary {
+            push_trimmed(text, start, cut, &mut spans);
+            start = if c == '\n' || c == '\r' { end } else { cut };
+        }
+    }
+    push_trimmed(text, start, text.len(), &mut spans);
+    spans
+}
+
+fn push_trimmed(text: &str, start: usize, end: usize, spans: &mut Vec<(usize, usize)>) {
+    let piece = &text[start..end];
+    let trimmed_start = start + (piece.len() - piece.trim_start().len());
+    let trimmed_end = end - (piece.len() - piece.trim_end().len());
+    if trimmed_start < trimmed_end {
+        spans.push((trimmed_start, trimmed_end));
+    }
+}
+
+/// Byte ranges of the clauses of a sentence `(start, end)` of `text`: cut
+/// after `,` `;` `:` `、` and around dashes.
+fn clauses(text: &str, (start, end): (usize, usize)) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut from = start;
+    for (offset, c) in text[start..end].char_indices() {
+        if matches!(c, ',' | ';' | ':' | '、' | '，' | '—' | '–') {
+            let cut = start + offset + c.len_utf8();
+            push_trimmed(text, from, cut, &mut spans);
+            from = cut;
+        }
+    }
+    push_trimmed(text, from, end, &mut spans);
+    spans
+}
+
+fn chars_in(text: &str, (start, end): (usize, usize)) -> usize {
+    text[start..end].chars().count()
+}
+
+/// The quote around the words at `(start, end)` of `text` (byte offsets): its
+/// sentence, or, for a sentence over [`MAX_QUOTE_CHARS`], its clause stretched
+/// over the sentence's negations; `None` when no span that keeps them fits.
+pub fn quote_span(text: &str, start: usize, end: usize, language: Language) -> Option<(usize, usize)> {
+    let sentence = sentences(text).into_iter().find(|&(s, e)| s <= start && end <= e)?;
+    if chars_in(text, sentence) <= MAX_QUOTE_CHARS {
+        return Some(sentence);
+    }
+    let clauses = clauses(text, sentence);
+    let own = clauses.iter().position(|&(s, e)| s <= start && start < e)?;
+    let last = clauses.iter().position(|&(s, e)| s < end && end <= e).unwrap_or(own).max(own);
+    let negated: Vec<usize> = (0..clauses.len()).filter(|&i| has_negation(&text[clauses[i].0..clauses[i].1], language)).collect();
+    let first = negated.first().map_or(own, |&i| i.min(own));
+    let last = negated.last().map_or(last, |&i| i.max(last));
+    let span = (clauses[first].0, clauses[last].1);
+    (chars_in(text, span) <= MAX_QUOTE_CHARS).then_some(span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quote<'t>(text: &'t str, word: &str, language: Language) -> Option<&'t str> {
+        let start = text.find(word).unwrap();
+        quote_span(text, start, start + word.len(), language).map(|(s, e)| &text[s..e])
+    }
+
+    #[test]
+    fn a_quote_is_the_sentence_of_the_word() {
+        let text = "I shop a lot. The shipping cost only appears on the last page! So I left, e.g. yesterday.";
+        assert_eq!(quote(text, "shipping", Language::En), Some("The shipping cost only appears on the last page!"));
+        assert_eq!(quote(text, "left", Language::En), Some("So I left, e.g. yesterday."));
+        assert_eq!(quote("Line one\nshipping is slow", "slow", Language::En), Some("shipping is slow"));
+        assert_eq!(quote("配送が遅い。送料が高くない。", "送料", Language::Ja), Some("送料が高くない。"));
+    }
+
+    #[test]
+    fn a_long_sentence_keeps_its_negations() {
+        let filler = "and then there was a long story about the weekend".repeat(4);
+        let text = format!("I would not say, {filler}, that shipping costs matter, {filler}, really");
+        let quoted = quote(&text, "shipping", Language::En);
+        assert!(quoted.is_none_or(|q| q.contains("not")), "{quoted:?}");
+        let text = format!("{filler}, {filler}, the shipping costs were fine, {filler}");
+        assert_eq!(quote(&text, "shipping", Language::En), Some("the shipping costs were fine,"));
+        let text = format!("{filler}, {filler}, the shipping costs, {filler}, {filler}, do not matter");
+        assert_eq!(quote(&text, "shipping", Language::En), None, "the negation is too far to keep: no quote");
+    }
+
+    #[test]
+    fn negations_per_language() {
+        assert!(has_negation("I don't think so", Language::En));
+        assert!(has_negation("Das war keine gute Idee", Language::De));
+        assert!(has_negation("Je n'ai pas aimé", Language::Fr));
+        assert!(has_negation("No me gustó", Language::Es));
+        assert!(has_negation("Это не работает", Language::Ru));
+        assert!(!has_negation("The shipping was fast", Language::En));
+    }
+}

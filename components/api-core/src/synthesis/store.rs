@@ -1,0 +1,169 @@
+//! The synthesis' own tables in SQLite: the answer digests written when an
+//! interview ends (`answer_terms`), the model's syntheses
+//! (`model_syntheses`) and the projects whose model synthesis is due
+//! (`synthesis_queue`). The interviews and answers it reads are the record's
+//! (`crate::record::store`).
+
+use crate::db::{self, Db, SqlValue, Tx};
+use crate::error::ApiResult;
+use crate::projects::Language;
+
+/// One interview's answers to one question, as the interview asked it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Digest {
+    pub interview_id: String,
+    pub question_index: i64,
+    pub question: String,
+    /// The language the answers were read in.
+    pub language: Language,
+    /// See `terms::encode`.
+    pub terms: String,
+}
+
+/// Digests per statement when a synthesis reads them.
+pub const DIGEST_PAGE: i64 = 2_000;
+
+/// The next page of the project's digests after `(interview_id, question_index)`.
+pub fn digests(db: &Db, project_id: &str, after: Option<(&str, i64)>) -> ApiResult<Vec<Digest>> {
+    let (after_id, after_index) = after.unwrap_or(("", -1));
+    let result = db.query(
+        "SELECT interview_id, question_index, question, language, terms FROM answer_terms
+         WHERE project_id = ? AND (interview_id, question_index) > (?, ?)
+         ORDER BY interview_id, question_index LIMIT ?",
+        &[db::text(project_id), db::text(after_id), SqlValue::Integer(after_index), SqlValue::Integer(DIGEST_PAGE)],
+    )?;
+    db::read_all(&result, |row| {
+        Ok(Digest {
+            interview_id: row.text("interview_id")?,
+            question_index: row.int("question_index")?,
+            question: row.text("question")?,
+            language: row.named("language")?,
+            terms: row.text("terms")?,
+        })
+    })
+}
+
+/// An interview's digests, written in the transaction that ends it (or that
+/// assesses it late): one row per question it answered.
+pub fn write_digests(tx: &Tx, project_id: &str, interview_id: &str, digests: &[NewDigest]) -> ApiResult<()> {
+    if digests.is_empty() {
+        return Ok(());
+    }
+    let mut values = Vec::with_capacity(digests.len() * 6);
+    for digest in digests {
+        values.extend([
+            db::text(project_id),
+            db::text(interview_id),
+            SqlValue::Integer(digest.question_index as i64),
+            db::text(&digest.question),
+            db::text(digest.language.as_str()),
+            db::text(&digest.terms),
+        ]);
+    }
+    tx.execute(
+        &format!(
+            "INSERT OR REPLACE INTO answer_terms (project_id, interview_id, question_index, question, language, terms) VALUES {}",
+            vec!["(?, ?, ?, ?, ?, ?)"; digests.len()].join(", ")
+        ),
+        &values,
+    )
+}
+
+/// A digest to write: one interview's answers to one question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewDigest {
+    pub question_index: usize,
+    pub question: String,
+    pub language: Language,
+    pub terms: String,
+}
+
+/// Forgets an erased interview, in its erasure's transaction: its digests, and
+/// the model's synthesis of its project, which may quote it (the project is
+/// queued for a new one, and a run that read it before stores nothing).
+pub fn forget(tx: &Tx, project_id: &str, interview_id: &str, now_ms: i64) -> ApiResult<()> {
+    tx.execute("DELETE FROM answer_terms WHERE project_id = ? AND interview_id = ?", &[db::text(project_id), db::text(interview_id)])?;
+    tx.execute("DELETE FROM model_syntheses WHERE project_id = ?", &[db::text(project_id)])?;
+    tx.execute(
+        "INSERT INTO synthesis_queue (project_id, queued_ms, erased_ms) VALUES (?1, ?2, ?2)
+         ON CONFLICT (project_id) DO UPDATE SET queued_ms = MAX(queued_ms + 1, ?2), erased_ms = MAX(erased_ms + 1, ?2)",
+        &[db::text(project_id), SqlValue::Integer(now_ms)],
+    )
+}
+
+/// Queues the project for a model synthesis (an interview of it ended).
+pub fn enqueue(tx: &Tx, project_id: &str, now_ms: i64) -> ApiResult<()> {
+    tx.execute(
+        "INSERT INTO synthesis_queue (project_id, queued_ms) VALUES (?1, ?2)
+         ON CONFLICT (project_id) DO UPDATE SET queued_ms = MAX(queued_ms + 1, ?2)",
+        &[db::text(project_id), SqlValue::Integer(now_ms)],
+    )
+}
+
+/// A project a run of the queue holds: what the queue said when it was leased.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leased {
+    pub project_id: String,
+    pub queued_ms: i64,
+    pub erased_ms: i64,
+}
+
+/// Leases the project queued longest that no run holds, until `until_ms`.
+pub fn lease_queued(db: &Db, now_ms: i64, until_ms: i64) -> ApiResult<Option<Leased>> {
+    let result = db.query(
+        "UPDATE synthesis_queue SET leased_until_ms = ?1
+         WHERE project_id = (SELECT project_id FROM synthesis_queue WHERE leased_until_ms < ?2 ORDER BY queued_ms LIMIT 1)
+           AND leased_until_ms < ?2
+         RETURNING project_id, queued_ms, erased_ms",
+        &[SqlValue::Integer(until_ms), SqlValue::Integer(now_ms)],
+    )?;
+    db::read_first(&result, |row| {
+        Ok(Leased { project_id: row.text("project_id")?, queued_ms: row.int("queued_ms")?, erased_ms: row.int("erased_ms")? })
+    })
+}
+
+/// Ends a run of the queue: stores what it wrote (`Some((generated_at,
+/// body))`; `None` deletes the project's model synthesis, and the built-in one
+/// answers) unless an interview of the project was erased since it was
+/// leased; the project leaves the queue unless it was queued again meanwhile.
+/// Whether it stored the run's result.
+pub fn finish_queued(db: &Db, leased: &Leased, synthesis: Option<(&str, &str)>) -> ApiResult<bool> {
+    db.transaction(|tx| {
+        let erased = tx.query_scalar("SELECT erased_ms FROM synthesis_queue WHERE project_id = ?", &[db::text(&leased.project_id)])?;
+        let current = matches!(erased, Some(SqlValue::Integer(ms)) if ms == leased.erased_ms);
+        if current {
+            match synthesis {
+                Some((generated_at, body)) => tx.execute(
+                    "INSERT OR REPLACE INTO model_syntheses (project_id, generated_at, body) VALUES (?, ?, ?)",
+                    &[db::text(&leased.project_id), db::text(generated_at), db::text(body)],
+                )?,
+                None => tx.execute("DELETE FROM model_syntheses WHERE project_id = ?", &[db::text(&leased.project_id)])?,
+            }
+        }
+        tx.execute(
+            "DELETE FROM synthesis_queue WHERE project_id = ? AND queued_ms = ?",
+            &[db::text(&leased.project_id), SqlValue::Integer(leased.queued_ms)],
+        )?;
+        tx.execute("UPDATE synthesis_queue SET leased_until_ms = 0 WHERE project_id = ?", &[db::text(&leased.project_id)])?;
+        Ok(current)
+    })
+}
+
+/// The project's model synthesis: `(generated_at, body)`.
+pub fn model_synthesis(db: &Db, project_id: &str) -> ApiResult<Option<(String, String)>> {
+    let result = db.query("SELECT generated_at, body FROM model_syntheses WHERE project_id = ?", &[db::text(project_id)])?;
+    db::read_first(&result, |row| Ok((row.text("generated_at")?, row.text("body")?)))
+}
+
+/// Without a model: every queued project's model synthesis is out of date for
+/// good (one written while a model was configured): deleted, and the queue
+/// emptied. Nothing when nothing is queued.
+pub fn clear_queue(db: &Db) -> ApiResult<()> {
+    if db.query_scalar("SELECT 1 FROM synthesis_queue LIMIT 1", &[])?.is_none() {
+        return Ok(());
+    }
+    db.transaction(|tx| {
+        tx.execute("DELETE FROM model_syntheses WHERE project_id IN (SELECT project_id FROM synthesis_queue)", &[])?;
+        tx.execute("DELETE FROM synthesis_queue", &[])
+    })
+}

@@ -1,0 +1,188 @@
+//! An answer's terms: the stems of its content words, which the built-in
+//! synthesis groups interviews by. They are taken once, when the interview
+//! ends, and kept per interview and question as a digest (`answer_terms`), so
+//! that a synthesis of thousands of interviews reads them instead of
+//! re-reading and re-stemming every answer.
+//!
+//! Words are read with the interviewer's word machinery (`sessions::probes`):
+//! the interview language's stop words and fillers are no terms, words are
+//! compared by their Snowball stem (as written where a language has none).
+//! Numbers, negations and modals (the interviewer's: `Lexicon::qualifier`) and
+//! the language's generic words ("use", "need", "specific", "new") are no terms
+//! either: they recur in any set of answers without being an idea of their own.
+
+use crate::projects::Language;
+use crate::sessions::probes::lexicon::Lexicon;
+use crate::sessions::probes::words::{self, Word};
+
+/// Words (normalized) that the stop-word lists keep but that name no idea of
+/// their own: light verbs ("use", "need"), and words that qualify, compare or
+/// point ("specific", "different", "new", "example"). A theme of "need" or
+/// "different" says nothing; they may still stand inside a label.
+fn generic_words(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "use", "used", "uses", "using", "make", "makes", "made", "making", "need", "needs", "needed", "want",
+            "wants", "wanted", "feel", "feels", "felt", "know", "knew", "see", "saw", "seen", "say", "said", "says",
+            "take", "took", "taken", "give", "gave", "given", "try", "tried", "trying", "come", "came", "put", "let",
+            "keep", "kept", "seem", "seems", "seemed", "look", "looks", "find", "found", "tell", "told", "ask", "asked",
+            "mean", "means", "meant", "like", "liked", "help", "helps", "helped", "way", "ways", "specific",
+            "specifically", "different", "new", "good", "great", "better", "best", "bad", "big", "small", "large",
+            "little", "important", "possible", "certain", "whole", "main", "various", "general", "generally",
+            "common", "similar", "same", "other", "others", "another", "less", "least", "more", "including",
+            "include", "includes", "involve", "involves", "involved", "example", "examples", "part", "parts",
+            "detail", "details", "aspect", "aspects", "type", "types", "case", "cases", "fact", "point", "side",
+            "already", "almost", "enough", "simply", "typically", "certainly", "completely", "easily", "exactly",
+            "fairly", "highly", "necessarily", "particularly", "recently", "truly", "totally", "currently", "either",
+            "whether", "someone", "everyone", "anyone", "somebody", "everybody", "definitely", "obviously", "instead",
+        ],
+        Language::De => &[
+            "machen", "macht", "gemacht", "brauchen", "braucht", "finden", "findet", "sagen", "sagt", "gesagt",
+            "sehen", "sieht", "geben", "wollen", "will", "möchte", "möchten", "kommen", "kommt", "gehen", "geht",
+            "lassen", "nutzen", "benutzen", "sollen", "soll", "sollte", "sollten", "müssen", "muss", "können", "kann",
+            "könnte", "könnten", "dürfen", "darf", "wäre", "wären", "würde", "würden", "möglich", "möglichst", "erst",
+            "neu", "neue", "neuen", "neuer", "gut", "gute", "guten", "besser", "groß", "große", "großen", "klein",
+            "kleine", "wichtig", "wichtige", "verschiedene", "andere", "anderen", "beispiel", "teil", "art", "weise",
+            "bereits", "dabei", "daher", "deshalb", "jedoch", "sowie", "heute", "jetzt", "statt", "anstatt", "bzw",
+        ],
+        Language::Fr => &[
+            "utiliser", "utilise", "utilisé", "utilisés", "utilisée", "besoin", "veux", "veut", "voulais", "dire", "dit",
+            "voir", "vois", "prendre", "donner", "mettre", "trouver", "trouve", "faut", "devrait", "doit", "doivent",
+            "pouvoir", "peux", "peuvent", "possible", "nouveau", "nouvelle", "nouvelles", "nouveaux", "grand",
+            "grande", "grands", "petit", "petite", "bon", "bonne", "mieux", "meilleur", "important", "importante",
+            "différent", "différents", "différentes", "autre", "autres", "exemple", "part", "partie", "type", "cas",
+            "moins", "déjà", "notamment", "certains", "certaines", "plusieurs",
+        ],
+        Language::Es => &[
+            "usar", "uso", "necesito", "necesita", "quiero", "quiere", "decir", "dice", "ver", "veo", "tomar", "dar",
+            "poner", "encontrar", "debe", "deben", "debería", "puede", "pueden", "poder", "tener", "tiene", "tengo",
+            "ser", "estar", "llevar", "posible", "caso", "nuevo", "nueva", "nuevos", "gran", "grande", "bueno",
+            "buena", "mejor", "importante", "diferentes", "otro", "otra", "otros", "otras", "ejemplo", "parte",
+            "tipo", "forma", "manera", "menos", "ya", "ahora", "además",
+        ],
+        Language::It => &[
+            "usare", "uso", "bisogno", "voglio", "vuole", "dire", "dice", "vedere", "prendere", "dare", "mettere",
+            "trovare", "deve", "devono", "dovrebbe", "può", "possono", "avere", "essere", "possibile", "nuovo",
+            "nuova", "nuovi", "grande", "buono", "buona", "meglio", "migliore", "importante", "diversi", "diverse",
+            "altro", "altra", "altri", "esempio", "parte", "tipo", "modo", "meno", "ora", "adesso",
+        ],
+        _ => &[],
+    }
+}
+
+/// A stop word more than the interview language's that another language must
+/// count in a text to be the language it is read in.
+const OTHER_LANGUAGE_MARGIN: usize = 2;
+
+/// The language `text` is read in: the interview's, unless another interview
+/// language's stop words and fillers are clearly more of its words (an
+/// interviewee may answer in another language than the interview's: "the",
+/// "and", "not" say English whatever the interview was).
+pub fn reading_language(text: &str, interview_language: Language) -> Language {
+    let words = words::words(text);
+    let grammatical = |language: Language| {
+        let lexicon = Lexicon::of(language);
+        words.iter().filter(|w| w.normalized.chars().count() >= 2 && !lexicon.is_content(w)).count()
+    };
+    let own = grammatical(interview_language);
+    let mut best = (interview_language, own);
+    for other in <Language as crate::text_enum::TextEnum>::NAMES.iter().filter_map(|name| Language::parse(name)) {
+        let count = grammatical(other);
+        if count > best.1 && count >= own + OTHER_LANGUAGE_MARGIN {
+            best = (other, count);
+        }
+    }
+    best.0
+}
+
+/// The distinct terms of an answer, in the order they first appear.
+pub fn answer_terms(text: &str, lexicon: &Lexicon) -> Vec<String> {
+    let words = words::words(text);
+    let mut terms: Vec<String> = Vec::new();
+    for i in 0..words.len() {
+        if let Some(stem) = term(&words, i, lexicon) {
+            if !terms.contains(&stem) {
+                terms.push(stem);
+            }
+        }
+    }
+    terms
+}
+
+/// The term of `words[i]`: its stem, if it is a content word that names
+/// something (not a negation or modal: `Lexicon::qualifier`, nor a number or a
+/// generic word).
+pub fn term(words: &[Word], i: usize, lexicon: &Lexicon) -> Option<String> {
+    let word = &words[i];
+    if !lexicon.is_content(word) || lexicon.qualifier(words, i).is_some() || word.text.chars().any(|c| c.is_numeric()) {
+        return None;
+    }
+    if generic_words(lexicon.language()).contains(&word.normalized.as_str()) {
+        return None;
+    }
+    Some(lexicon.stem(word))
+}
+
+/// One answer's line of a digest: its seq and its terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerTerms<'d> {
+    pub seq: i64,
+    pub terms: Vec<&'d str>,
+}
+
+/// The digest of one interview's answers to one question: a line per answer,
+/// its seq then its terms, separated by spaces (a term holds no white space).
+pub fn encode(answers: &[(i64, Vec<String>)]) -> String {
+    let lines: Vec<String> = answers
+        .iter()
+        .map(|(seq, terms)| std::iter::once(seq.to_string()).chain(terms.iter().cloned()).collect::<Vec<_>>().join(" "))
+        .collect();
+    lines.join("\n")
+}
+
+/// The answers of a digest; a line that does not start with a seq is skipped.
+pub fn decode(digest: &str) -> Vec<AnswerTerms<'_>> {
+    digest
+        .lines()
+        .filter_map(|line| {
+            let mut parts = line.split(' ').filter(|p| !p.is_empty());
+            let seq = parts.next()?.parse().ok()?;
+            Some(AnswerTerms { seq, terms: parts.collect() })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_are_stems_of_words_that_name_something() {
+        let lexicon = Lexicon::of(Language::En);
+        assert_eq!(
+            answer_terms("I really needed 2 hours: the shipping costs, and the shipping cost again!", &lexicon),
+            ["hour", "ship", "cost"]
+        );
+        let german = Lexicon::of(Language::De);
+        assert_eq!(answer_terms("Mehr Wasserkraft und Windräder, wo es effizient ist", &german), ["wasserkraft", "windrad", "effizient"]);
+    }
+
+    #[test]
+    fn answers_are_read_in_the_language_their_words_show() {
+        assert_eq!(reading_language("I do not want to create an account for this.", Language::Ar), Language::En);
+        assert_eq!(reading_language("Ich möchte kein Konto für diesen Einkauf anlegen.", Language::En), Language::De);
+        assert_eq!(reading_language("Windräder dort, wo effizient", Language::De), Language::De);
+        assert_eq!(reading_language("Photovoltaik", Language::En), Language::En, "nothing says otherwise");
+    }
+
+    #[test]
+    fn digests_round_trip() {
+        let digest = encode(&[(3, vec!["ship".into(), "cost".into()]), (5, vec![])]);
+        assert_eq!(digest, "3 ship cost\n5");
+        assert_eq!(
+            decode(&digest),
+            [AnswerTerms { seq: 3, terms: vec!["ship", "cost"] }, AnswerTerms { seq: 5, terms: vec![] }]
+        );
+        assert_eq!(decode("x y\n\n7 a"), [AnswerTerms { seq: 7, terms: vec!["a"] }]);
+    }
+}
