@@ -10,6 +10,8 @@
 #   scripts/bench.sh --database libsql   # the app's database on libSQL (sqld: SQLD, else beside SPIN):
 #                                         # statements per request, two nodes against one
 #   make bench BENCH_ARGS='--database libsql'   # the same through make
+#   scripts/bench.sh --only backends     # the records on the local file, Spin's libSQL and over HTTP
+#                                         # side by side, then clients that go away (needs sqld)
 #   scripts/bench.sh --only recordings --baseline-manifest other/spin.toml   # recording uploads and audio
 #                                     # exports, beside another build's (its spin.toml next to its components)
 set -euo pipefail

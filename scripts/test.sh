@@ -19,8 +19,36 @@ part() {
 part "setup and build (wasm, host, browser, Redis, FFmpeg)" make --no-print-directory build setup-browser setup-redis setup-media
 part "clients (generated SDKs)" make --no-print-directory clients
 part "unit and end-to-end tests, test host" env -u SPIN cargo test "${NATIVE[@]}"
+# The end-to-end test binaries for the edge pass: every one but those whose
+# subject is Spin's own database (a local file's journal and upgrades, the
+# runtime config's libSQL and Redis backends, the test host's libSQL client, the
+# statements counted there, the deploy files, `make up`) and edge.rs, which
+# runs from the edge manifest in every pass: those run from spin.toml whatever
+# the pass, so they ran just before.
+edge_tests() {
+    local name
+    for path in tests/e2e/tests/*.rs tests/e2e/tests/*/main.rs; do
+        name=${path#tests/e2e/tests/}
+        name=${name%/main.rs}
+        name=${name%.rs}
+        case $name in
+            storage | migration | redis | libsql | statements | deploy | up_script | edge) ;;
+            *) printf -- '--test=%s\n' "$name" ;;
+        esac
+    done
+}
+
 if [ -n "${SPIN:-}" ]; then
     part "end-to-end tests, $("$SPIN" --version | head -1)" cargo test "${NATIVE[@]}" --test '*'
+    # The suite once more from the edge manifest (deploy/akamai/spin.toml: no
+    # SQLite), each app's records on a sqld of its own over HTTP (E2E_EDGE),
+    # the two-node tests on one shared sqld.
+    if [ -n "${SQLD:-}" ]; then
+        mapfile -t edge < <(edge_tests)
+        part "end-to-end tests, Spin, edge manifest, records over HTTP" env E2E_EDGE=1 cargo test "${NATIVE[@]}" "${edge[@]}"
+    else
+        echo "make test: no sqld beside SPIN (or SQLD): the edge pass is left out"
+    fi
 fi
 part "contract fuzzer" make --no-print-directory fuzz
 

@@ -39,13 +39,24 @@ pub fn tenant_refusal(api_key: Option<&str>) -> ApiError {
 }
 
 /// A tenant whose credentials were checked. Only [`authenticate`] makes one
-/// (its id is private), so a handler given a `Tenant` knows who is asking.
+/// (its id is private), so a handler given a `Tenant` knows who is asking;
+/// and the pipeline, for a read-only handler whose storage answers nothing
+/// before the same check passed ([`Tenant::claimed`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tenant {
     id: Uuid,
 }
 
 impl Tenant {
+    /// The tenant the credentials name, before their key is checked: only for
+    /// the request pipeline, which hands it to a read-only handler whose
+    /// records answer nothing until the admission's check (the same
+    /// [`authenticate`]) passed, and answers that check's 401 whatever the
+    /// handler did (`db::admission`).
+    pub(crate) fn claimed(credentials: &Credentials) -> Tenant {
+        Tenant { id: credentials.tenant_id }
+    }
+
     pub fn id_string(&self) -> String {
         self.id.to_string()
     }

@@ -42,6 +42,31 @@ pub struct DeliveryCounts {
     pub failed: usize,
 }
 
+/// The variable that turns on `GET /v1/maintenance/tick` and says how often
+/// it may start a run: at most once per this many seconds, across every
+/// instance and node (empty: the route is off).
+pub const TICK_VARIABLE: &str = "maintenance_tick_seconds";
+
+/// One maintenance run if none started within `min_interval` (by anyone:
+/// the start is one upsert on a shared row, which only one caller wins), else
+/// nothing. A caller without credentials (an edge scheduler that can send no
+/// header) can so only make due work happen, never more often than this.
+pub fn run_if_due(db: &Db, now: SystemTime, min_interval: Duration) -> Result<Option<Report>, String> {
+    let now_ms = time::unix_millis(now);
+    let won = db
+        .query(
+            "INSERT INTO maintenance_runs (id, started_ms) VALUES (1, ?1)
+             ON CONFLICT (id) DO UPDATE SET started_ms = excluded.started_ms WHERE started_ms <= ?2
+             RETURNING started_ms",
+            &[crate::db::SqlValue::Integer(now_ms), crate::db::SqlValue::Integer(now_ms - min_interval.as_millis() as i64)],
+        )
+        .map_err(|error| format!("starting a run: {error:?}"))?;
+    if won.rows.is_empty() {
+        return Ok(None);
+    }
+    run(db, now).map(Some)
+}
+
 /// One maintenance run. A failure of one part is reported after the others ran.
 pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
     let mut report = Report::default();
@@ -73,6 +98,9 @@ pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
     // Last: after this run's own erasures, and with no delivery still writing.
     if let Err(error) = interviews::erasure::complete_erasures(db, files::open_store) {
         problems.push(format!("completing erasures: {error:?}"));
+    }
+    if let Err(error) = db.forget_receipts(now) {
+        problems.push(format!("forgetting old receipts of transactions: {error:?}"));
     }
     if problems.is_empty() {
         Ok(report)

@@ -25,6 +25,9 @@ pub enum OutboundError {
     InvalidUrl(String),
     /// The deadline passed.
     Timeout,
+    /// No connection could be made (refused, no route, DNS, connect timeout):
+    /// nothing of the request reached the server.
+    Unreachable(String),
     /// The host refused or failed the request (denied destination, DNS, TLS, ...).
     Http(String),
     /// The response body is larger than allowed.
@@ -36,6 +39,7 @@ impl std::fmt::Display for OutboundError {
         match self {
             OutboundError::InvalidUrl(reason) => write!(f, "invalid URL: {reason}"),
             OutboundError::Timeout => f.write_str("timeout: no answer in time"),
+            OutboundError::Unreachable(reason) => write!(f, "unreachable: {reason}"),
             OutboundError::Http(reason) => write!(f, "HTTP error: {reason}"),
             OutboundError::TooLarge => f.write_str("response body too large"),
         }
@@ -79,14 +83,23 @@ pub fn target(url: &str) -> Result<Target, OutboundError> {
 
 fn http_error(code: ErrorCode) -> OutboundError {
     match code {
+        ErrorCode::ConnectionReadTimeout | ErrorCode::ConnectionWriteTimeout | ErrorCode::HttpResponseTimeout => {
+            OutboundError::Timeout
+        }
         ErrorCode::DnsTimeout
+        | ErrorCode::DnsError(_)
         | ErrorCode::ConnectionTimeout
-        | ErrorCode::ConnectionReadTimeout
-        | ErrorCode::ConnectionWriteTimeout
-        | ErrorCode::HttpResponseTimeout => OutboundError::Timeout,
+        | ErrorCode::ConnectionRefused
+        | ErrorCode::DestinationNotFound
+        | ErrorCode::DestinationUnavailable
+        | ErrorCode::DestinationIpUnroutable => OutboundError::Unreachable(format!("{code:?}")),
         ErrorCode::HttpRequestDenied => OutboundError::Http("request denied by the host's outbound policy".into()),
         other => OutboundError::Http(format!("network error: {other:?}")),
     }
+}
+
+fn nanos_of(duration: Duration) -> u64 {
+    u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
 }
 
 fn io_error(error: StreamError) -> OutboundError {
@@ -144,8 +157,20 @@ pub struct Started {
 /// Sends `method url` with `headers` and `body`, within `timeout` for the whole
 /// exchange; the answer is awaited by [`send`] or [`send_all`].
 pub fn start(method: &str, url: &str, headers: &[(&str, &str)], body: &[u8], timeout: Duration) -> Result<Started, OutboundError> {
+    start_within(method, url, headers, body, timeout, timeout)
+}
+
+/// [`start`] with a connection deadline of its own, shorter than the exchange's.
+fn start_within(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    connect_timeout: Duration,
+    timeout: Duration,
+) -> Result<Started, OutboundError> {
     let target = target(url)?;
-    let nanos = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
+    let nanos = nanos_of(timeout);
     let deadline = monotonic_clock::now().saturating_add(nanos);
 
     // A known length rather than chunked transfer encoding: some model servers want it.
@@ -176,7 +201,7 @@ pub fn start(method: &str, url: &str, headers: &[(&str, &str)], body: &[u8], tim
     // Per-phase timeouts for the host; a host that does not support one says so
     // with an error, and the deadline still holds.
     let options = RequestOptions::new();
-    let _ = options.set_connect_timeout(Some(nanos));
+    let _ = options.set_connect_timeout(Some(nanos_of(connect_timeout).min(nanos)));
     let _ = options.set_first_byte_timeout(Some(nanos));
     let _ = options.set_between_bytes_timeout(Some(nanos));
 
@@ -207,9 +232,22 @@ pub fn send(
     timeout: Duration,
     max_body: usize,
 ) -> Result<HttpResponse, OutboundError> {
-    let nanos = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
-    let deadline = monotonic_clock::now().saturating_add(nanos);
-    let started = start(method, url, headers, body, timeout)?;
+    send_within(method, url, headers, body, timeout, timeout, max_body)
+}
+
+/// [`send`] with a connection deadline of its own: a server that cannot be
+/// reached is given up on sooner than one that is slow to answer.
+pub fn send_within(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    connect_timeout: Duration,
+    timeout: Duration,
+    max_body: usize,
+) -> Result<HttpResponse, OutboundError> {
+    let deadline = monotonic_clock::now().saturating_add(nanos_of(timeout));
+    let started = start_within(method, url, headers, body, connect_timeout, timeout)?;
     wait(&started.response.subscribe(), deadline)?;
     let response = answer_of(&started).unwrap_or_else(|| Err(OutboundError::Http("no response".into())))?;
     let status = response.status();
@@ -239,8 +277,7 @@ pub fn send(
 /// `timeout` from now: the status of each, in order (bodies are not read;
 /// dropping an unanswered request cancels it).
 pub fn statuses(started: Vec<Result<Started, OutboundError>>, timeout: Duration) -> Vec<Result<u16, OutboundError>> {
-    let nanos = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
-    let deadline = monotonic_clock::subscribe_duration(nanos);
+    let deadline = monotonic_clock::subscribe_duration(nanos_of(timeout));
     let mut outcomes: Vec<Option<Result<u16, OutboundError>>> = Vec::with_capacity(started.len());
     let mut in_flight = Vec::new();
     for (index, request) in started.into_iter().enumerate() {

@@ -53,6 +53,7 @@ pub const PUBLIC_ROUTES: &[(Method, &str)] = &[
     (Method::Put, "/v1/sessions/{interview_id}/recordings/video/{index}"),
     (Method::Post, "/v1/sessions/{interview_id}/transcriptions"),
     (Method::Post, "/v1/maintenance/run"),
+    (Method::Get, "/v1/maintenance/tick"),
 ];
 
 /// The 404 of a path no route matches, naming the closest route when one is

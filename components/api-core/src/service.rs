@@ -4,7 +4,7 @@
 use crate::auth::{self, Credentials, Tenant};
 use crate::config;
 use crate::db::{Admission, Backend, Db};
-use crate::error::{ApiError, ApiResult, Credential};
+use crate::error::{ApiError, ApiResult};
 use crate::keys;
 use crate::http::{ApiRequest, ApiResponse, Budget, Method, PathParams, Per, Reply, RouteMatch, Router, MAX_JSON_BODY};
 use crate::rate_limit::{self, Limit, Quota, Window};
@@ -62,6 +62,12 @@ pub enum Handler {
     /// The operator's `maintenance_token` as a bearer credential; the route does not
     /// exist while the variable is unset, and it has a rate budget of its own.
     Operator(PublicHandler),
+    /// No credentials, for a scheduler that can send none (`spin aka cron`: a
+    /// `GET` of a fixed path, no header): it can only start what is due anyway,
+    /// at most once per `maintenance_tick_seconds` (`maintenance::run_if_due`).
+    /// The route does not exist while that variable is unset; it has the
+    /// operator routes' budget.
+    Tick(PublicHandler),
     /// `X-Api-Key` + `X-Tenant-Id` of a tenant, checked before the handler runs.
     Tenant(TenantHandler),
     /// Like `Tenant`, but the body is not read for the handler (uploads, downloads).
@@ -233,15 +239,25 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
             request.body = read_body(unread, request, MAX_JSON_BODY).await?;
         }
     }
-    let operator = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Operator(_)));
-    let operator_token = if operator {
-        Some(config::var(auth::OPERATOR_TOKEN_VARIABLE).ok_or_else(|| routes::not_found(request.method, &request.path))?)
-    } else {
-        None
+    let operator = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Operator(_) | Handler::Tick(_)));
+    // An operator route is off (404) until its variable is set.
+    let operator_setting = match &found {
+        RouteMatch::Found(route, _) => match route.handler {
+            Handler::Operator(_) => Some(auth::OPERATOR_TOKEN_VARIABLE),
+            Handler::Tick(_) => Some(crate::maintenance::TICK_VARIABLE),
+            _ => None,
+        },
+        _ => None,
+    };
+    let operator_token = match operator_setting {
+        Some(variable) => Some(config::var(variable).ok_or_else(|| routes::not_found(request.method, &request.path))?),
+        None => None,
     };
     let credentials = Credentials::from_headers(|name| request.header(name)).ok();
+    let tenant_route = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Tenant(_) | Handler::TenantStream(_)));
+    let checked = credentials.clone().filter(|_| tenant_route);
     let counting = Counting::of(request.method, &found, context.db.backend());
-    let admission = enforce_limit(&context.db, request, budget, credentials.as_ref(), operator, counting)?;
+    enforce_limit(&context.db, request, budget, checked, operator, counting)?;
     let (route, params) = match found {
         RouteMatch::Found(route, params) => Ok((route, params)),
         // A more specific route of this method a typo away beats a 405
@@ -254,19 +270,25 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         RouteMatch::NotFound => Err(routes::not_found(request.method, &request.path)),
     }
     .map_err(|refusal| settled(&context.db, refusal))?;
-    let tenant = match route.handler {
-        Handler::Tenant(_) | Handler::TenantStream(_) => Some(
-            authenticate(credentials.as_ref(), &admission)
-                .map_err(|_| settled(&context.db, auth::tenant_refusal(request.header(auth::API_KEY_HEADER))))?,
-        ),
-        Handler::Public(_)
-        | Handler::Page(_)
-        | Handler::PublicStream(_)
-        | Handler::Static(_)
-        | Handler::Session(_)
-        | Handler::Operator(_)
-        | Handler::Partner(_) => None,
+    // The tenant the credentials name. The key is checked with the admission
+    // (its decision is the 401), which on a remote database may travel with
+    // the handler's first read: a read-only handler then runs before the
+    // check, and gets nothing the records hold until it passed (see
+    // `db::admission`); every other handler runs after it.
+    let tenant = match (route.handler, &credentials) {
+        (Handler::Tenant(_) | Handler::TenantStream(_), Some(credentials)) => Some(Tenant::claimed(credentials)),
+        (Handler::Tenant(_) | Handler::TenantStream(_), None) => {
+            return Err(settled(&context.db, auth::tenant_refusal(request.header(auth::API_KEY_HEADER))));
+        }
+        _ => None,
     };
+    let reads_only = matches!(request.method, Method::Get | Method::Head);
+    match route.handler {
+        // A session's token is read with the admission; both are settled before its body.
+        Handler::Session(_) => {}
+        Handler::Tenant(_) | Handler::Public(_) | Handler::Page(_) if reads_only => {}
+        _ => context.db.settle()?,
+    }
     match (route.handler, tenant) {
         // A streaming handler owns the connection to its end: such a request
         // was counted first (see `Counting`).
@@ -277,8 +299,9 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         (Handler::PublicStream(handler), _) => handler(context, request.clone(), params).await,
         (handler, tenant) => {
             let outcome = run(&context, request, handler, tenant, &params, incoming, credentials.as_ref(), operator_token).await;
-            // The count, when the handler wrote nothing that took it along.
-            match (outcome, context.db.settle_count()) {
+            // The admission's refusal is the answer, whatever the handler did;
+            // then the count, when the handler wrote nothing that took it along.
+            match (outcome, context.db.settle().and_then(|()| context.db.settle_count())) {
                 (_, Err(refusal)) => Err(refusal),
                 (outcome, Ok(())) => outcome,
             }
@@ -312,11 +335,11 @@ impl Counting {
     }
 }
 
-/// A refusal before the handler: the count still due is written first, and
-/// a count past its limit answers 429 instead (429 comes before every other
-/// refusal).
+/// A refusal before the handler: the admission waiting to go out and the
+/// count still due are written first, and a refusal of theirs (429, past a
+/// limit) is the answer instead (429 comes before every other refusal).
 fn settled(db: &Db, refusal: ApiError) -> ApiError {
-    match db.settle_count() {
+    match db.settle().and_then(|()| db.settle_count()) {
         Err(error) => error,
         Ok(()) => refusal,
     }
@@ -354,8 +377,14 @@ async fn run(
             request.body = body(incoming, request).await?;
             handler(context, request, params).map(Reply::Full)
         }
+        (Handler::Tick(handler), _) => {
+            request.body = body(incoming, request).await?;
+            handler(context, request, params).map(Reply::Full)
+        }
         (Handler::Session(handler), _) => {
-            let interview = sessions::authenticate(&context.db, request, params.get("interview_id"))?;
+            let interview = sessions::authenticate(&context.db, request, params.get("interview_id"));
+            context.db.settle()?;
+            let interview = interview?;
             request.body = body(incoming, request).await?;
             handler(context, &interview, request, params).map(Reply::Full)
         }
@@ -415,37 +444,46 @@ fn quota(request: &ApiRequest, budget: Option<Budget>, operator: bool) -> Quota 
 
 /// Counts the request against its limits (see [`quota`]) as `counting` says,
 /// in the request's first statement, which also fetches the key hash of the
-/// tenant the credentials name: refused with 429 when past a limit. The per-IP
-/// limit is decided first, so an over-limit client gets 429 on unknown routes too.
+/// tenant the credentials name; decides the 429 (the per-IP limit first, so
+/// an over-limit client gets 429 on unknown routes too), then, for a tenant
+/// route (`checked`), the 401.
 fn enforce_limit(
     db: &Db,
     request: &ApiRequest,
     budget: Option<Budget>,
-    credentials: Option<&Credentials>,
+    checked: Option<Credentials>,
     operator: bool,
     counting: Counting,
-) -> ApiResult<Admission> {
+) -> ApiResult<()> {
     let quota = quota(request, budget, operator);
-    let tenant_id = credentials.map(|c| c.tenant_id.to_string());
+    let tenant_id = checked.as_ref().map(|c| c.tenant_id.to_string());
     match counting {
         Counting::First => {
-            let admission = db.admit(&quota, tenant_id.as_deref())?;
-            quota.decide(&admission.counts)?;
-            Ok(admission)
+            let decided = quota.clone();
+            let decide = move |admission: &Admission| {
+                decided.decide(&admission.counts)?;
+                match &checked {
+                    Some(credentials) => authenticate(credentials, admission).map(drop),
+                    None => Ok(()),
+                }
+            };
+            db.admit(&quota, tenant_id.as_deref(), Box::new(decide))
         }
         Counting::WithItsWrite => {
             let admission = db.peek(&quota, tenant_id.as_deref())?;
             quota.decide_before_counting(&admission.counts)?;
             db.count_with_next_write(quota);
-            Ok(admission)
+            match &checked {
+                Some(credentials) => authenticate(credentials, &admission).map(drop).map_err(|refusal| settled(db, refusal)),
+                None => Ok(()),
+            }
         }
     }
 }
 
 /// Checks the request's credentials against the key hash [`enforce_limit`]
 /// fetched for their tenant id (none: an unknown tenant, refused the same way).
-pub fn authenticate(credentials: Option<&Credentials>, admission: &Admission) -> ApiResult<Tenant> {
-    let credentials = credentials.ok_or(ApiError::Unauthorized(Credential::TenantKey))?;
+pub fn authenticate(credentials: &Credentials, admission: &Admission) -> ApiResult<Tenant> {
     auth::authenticate(credentials, admission.key_hash.as_deref())
 }
 

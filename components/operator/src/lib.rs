@@ -1,7 +1,10 @@
 //! Operator routes (docs/deploy.md): `POST /v1/maintenance/run` runs the
-//! maintenance run for schedulers that call URLs (Akamai/Fermyon Wasm Functions'
-//! cron, a Kubernetes CronJob, any external cron). Off unless the operator sets
-//! the `maintenance_token` variable; the token comes as a bearer credential.
+//! maintenance run for schedulers that call URLs with a header (a Kubernetes
+//! CronJob, any external cron), off unless the operator sets the
+//! `maintenance_token` variable (the token comes as a bearer credential);
+//! `GET /v1/maintenance/tick` for a scheduler that can send no header
+//! (`spin aka cron`), off unless `maintenance_tick_seconds` is set: it runs the
+//! maintenance only when none started within that many seconds.
 
 use api_core::{maintenance, time, ApiError, ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -9,12 +12,31 @@ use spin_sdk::http_component;
 
 #[http_component]
 async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
-    let router = Router::new().route(Method::Post, "/v1/maintenance/run", Handler::Operator(run));
+    let router = Router::new()
+        .route(Method::Post, "/v1/maintenance/run", Handler::Operator(run))
+        .route(Method::Get, "/v1/maintenance/tick", Handler::Tick(tick));
     api_core::serve(request, response_out, &router).await
 }
 
 /// 200 with what the run did: `{ended_interviews, erased_interviews, deliveries:{attempted,delivered,retrying,failed}}`.
 fn run(context: &Context, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let report = maintenance::run(&context.db, time::now()).map_err(|problem| ApiError::internal(std::io::Error::other(problem)))?;
+    let report = maintenance::run(&context.db, time::now()).map_err(failed)?;
     Ok(ApiResponse::json(200, &report))
+}
+
+/// 200 `{"ran": true}` when a run was due and ran, `{"ran": false}` when one
+/// started within `maintenance_tick_seconds`. Says nothing more: the caller
+/// is anyone (what the run did goes to the log).
+fn tick(context: &Context, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
+    let seconds = api_core::config::var_u64(maintenance::TICK_VARIABLE, 60).max(1);
+    let now = time::now();
+    let ran = maintenance::run_if_due(&context.db, now, std::time::Duration::from_secs(seconds)).map_err(failed)?;
+    if let Some(report) = &ran {
+        eprintln!("maintenance tick: {}", serde_json::to_string(report).unwrap_or_default());
+    }
+    Ok(ApiResponse::json(200, &serde_json::json!({ "ran": ran.is_some() })))
+}
+
+fn failed(problem: String) -> ApiError {
+    ApiError::internal(std::io::Error::other(problem))
 }

@@ -23,7 +23,7 @@ pub mod services;
 pub mod sessions;
 pub mod webdriver;
 
-pub use runtime::{skip_under_spin, Runtime, RuntimeProcess, Server};
+pub use runtime::{edge_selected, on_spin_sqlite, skip_under_spin, Runtime, RuntimeProcess, Server};
 
 pub const PARTNER_TENANT_ID: &str = "0b7e5d8c-6a4f-4c1e-9d2b-3f8a7c6e5d4b";
 
@@ -47,6 +47,11 @@ pub struct TestApp {
     pub client: Client,
     /// The host's state directory (`sqlite_db.db`, `sqlite_key_value.db`).
     pub state_dir: PathBuf,
+    /// With `E2E_EDGE` set: the sqld that holds the app's records (its
+    /// database in `<state dir>/records.sqld`, so an app started again on the
+    /// same state directory finds them).
+    pub records: Option<EdgeRecords>,
+    _scheduler: Option<Scheduler>,
     _state: Option<tempfile::TempDir>,
 }
 
@@ -113,7 +118,7 @@ impl TestApp {
     pub fn process(&mut self) -> &mut RuntimeProcess {
         match &mut self.host {
             Server::Process(process) => process,
-            Server::InProcess(_) => panic!("this app runs in the test process: start it with TestApp::start_process"),
+            Server::InProcess(..) => panic!("this app runs in the test process: start it with TestApp::start_process"),
         }
     }
 
@@ -125,29 +130,68 @@ impl TestApp {
         configure: impl FnOnce(&mut HostConfig),
     ) -> TestApp {
         check_components_built();
+        // A test that gives a database_url runs the edge manifest against that
+        // server (nodes sharing one sqld, a counted connection); with E2E_EDGE
+        // every app does, each on a sqld of its own.
+        let given_url = overrides.iter().any(|(name, _)| *name == "database_url");
+        let edge = given_url || runtime::edge_selected();
         let partner_key = overrides
             .iter()
             .find(|(name, _)| *name == "partner_api_key")
             .map(|(_, value)| value.to_string())
             .unwrap_or_else(|| format!("sk-partner-test-{}", uuid::Uuid::new_v4().simple()));
-        let mut config = HostConfig::new(workspace_root().join("spin.toml"));
+        let manifest = if edge { runtime::EDGE_MANIFEST } else { "spin.toml" };
+        let mut config = HostConfig::new(workspace_root().join(manifest));
         config.state_dir = state_dir.to_path_buf();
         config.enable_cron = false;
         config.variables = default_variables(&partner_key);
+        let records = (edge && !given_url).then(|| {
+            let binary = services::Sqld::binary()
+                .expect("E2E_EDGE puts the records on a sqld: set SQLD, or SPIN with sqld beside it");
+            let sqld = services::Sqld::start_in(&binary, &state_dir.join("records.sqld"));
+            EdgeRecords { sqld, state_dir: state_dir.to_path_buf() }
+        });
+        if let Some(records) = &records {
+            config.variables.insert("database_url".into(), records.sqld.url());
+        }
+        if edge {
+            config.variables.insert("maintenance_tick_seconds".into(), "1".into());
+            // The suite checks spin.toml's limits; the edge manifest's own
+            // (10 MiB uploads, 960 KiB values) are held by tests/deploy.rs.
+            config.variables.insert("file_max_bytes".into(), "26214400".into());
+            config.variables.insert("blob_chunk_bytes".into(), "1048576".into());
+        }
         for (name, value) in overrides {
             config.variables.insert(name.to_string(), value.to_string());
         }
         configure(&mut config);
+        let cron = config.enable_cron;
         let host = match as_process {
             true => Server::Process(RuntimeProcess::start(&runtime, &config)),
             false => Server::start(&runtime, config),
         };
-        TestApp { host, partner_key, client: Client::new(), state_dir: state_dir.to_path_buf(), _state: None }
+        // Maintenance on a schedule where the manifest has no cron trigger: the
+        // platform's scheduler (`spin aka cron`) calls the tick route instead.
+        let scheduler = (edge && cron).then(|| Scheduler::start(format!("{}/v1/maintenance/tick", host.base_url())));
+        TestApp {
+            host,
+            partner_key,
+            client: Client::new(),
+            state_dir: state_dir.to_path_buf(),
+            records,
+            _scheduler: scheduler,
+            _state: None,
+        }
     }
 
-    /// The app's SQLite database file (Spin's `default` database), to open read-only.
+    /// The SQLite file that holds the app's records, to open read-only:
+    /// Spin's `default` database, or with `E2E_EDGE` the file of the sqld the
+    /// app reaches over HTTP.
     pub fn sqlite_path(&self) -> PathBuf {
-        self.state_dir.join("sqlite_db.db")
+        match &self.records {
+            Some(records) => records.sqld.data_file(),
+            None => self.state_dir.join("sqlite_db.db"),
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -227,6 +271,54 @@ impl TestApp {
 pub struct TenantCredentials {
     pub tenant_id: String,
     pub api_key: String,
+}
+
+/// What an edge platform's scheduler does for an app without a cron trigger:
+/// `GET /v1/maintenance/tick` on a schedule (here every second), until dropped.
+struct Scheduler {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Scheduler {
+    fn start(url: String) -> Scheduler {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let client = Client::builder().timeout(std::time::Duration::from_secs(60)).build().unwrap();
+            while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = client.get(&url).send();
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+        });
+        Scheduler { stop, thread: Some(thread) }
+    }
+}
+
+impl Drop for Scheduler {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The sqld of an app run from the edge manifest (`E2E_EDGE`).
+pub struct EdgeRecords {
+    pub sqld: services::Sqld,
+    state_dir: PathBuf,
+}
+
+impl Drop for EdgeRecords {
+    /// The edge manifest grants no SQLite: the runtime never made the local
+    /// database file, every record went to sqld over HTTP.
+    fn drop(&mut self) {
+        let local = self.state_dir.join("sqlite_db.db");
+        if !std::thread::panicking() {
+            assert!(!local.exists(), "the edge manifest's app created a local database file: {}", local.display());
+        }
+    }
 }
 
 /// Adds a tenant's authentication headers.

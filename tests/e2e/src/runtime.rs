@@ -58,6 +58,29 @@ impl Runtime {
     }
 }
 
+/// The edge manifest (no SQLite, records over HTTP), relative to the workspace.
+pub const EDGE_MANIFEST: &str = "deploy/akamai/spin.toml";
+
+/// Whether the suite runs the app from the edge manifest with its records on
+/// a sqld of each app's own, reached over HTTP (`E2E_EDGE=1`): what an edge
+/// platform without SQLite runs, here on loopback.
+pub fn edge_selected() -> bool {
+    !SPIN_SQLITE.load(std::sync::atomic::Ordering::Relaxed)
+        && std::env::var_os("E2E_EDGE").is_some_and(|value| !value.is_empty() && value != "0")
+}
+
+/// Set by a test binary whose subject is Spin's own SQLite (a local file's
+/// WAL, the runtime config's libSQL or Redis backends, the cron component).
+static SPIN_SQLITE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// For a test whose subject is Spin's own SQLite database: its apps run from
+/// spin.toml even with `E2E_EDGE` set (which then says so, once).
+pub fn on_spin_sqlite(why: &str) {
+    if !SPIN_SQLITE.swap(true, std::sync::atomic::Ordering::Relaxed) && std::env::var_os("E2E_EDGE").is_some() {
+        eprintln!("E2E_EDGE: these tests run from spin.toml on Spin's SQLite: {why}");
+    }
+}
+
 /// For a test that only makes sense on the test host (it reaches into the
 /// host's own settings or internals): under Spin it prints why it is skipped
 /// and returns true, and the test returns at once.
@@ -71,8 +94,10 @@ pub fn skip_under_spin(why: &str) -> bool {
 
 /// A running app, whichever runtime serves it.
 pub enum Server {
-    /// The test host in this process.
-    InProcess(Host),
+    /// The test host in this process; with the maintenance token when the
+    /// manifest has no cron trigger (the edge manifest), whose runs then go
+    /// through the maintenance route.
+    InProcess(Host, Option<String>),
     /// `spin up` (or `spin-host up`) in a child process.
     Process(RuntimeProcess),
 }
@@ -84,7 +109,12 @@ impl Server {
             Runtime::TestHost => {
                 // In process, component output stays on the test's stderr only.
                 let config = HostConfig { log_dir: config.log_dir.or_else(|| Some(PathBuf::new())), ..config };
-                Server::InProcess(Host::start(config).expect("the host starts"))
+                let manifest = spin_host::manifest::Manifest::load(&config.manifest).expect("the manifest parses");
+                let by_route = match manifest.trigger.cron.is_empty() {
+                    true => config.variables.get("maintenance_token").filter(|t| !t.is_empty()).cloned(),
+                    false => None,
+                };
+                Server::InProcess(Host::start(config).expect("the host starts"), by_route)
             }
             Runtime::Spin(_) => Server::Process(RuntimeProcess::start(runtime, &config)),
         }
@@ -92,7 +122,7 @@ impl Server {
 
     pub fn addr(&self) -> SocketAddr {
         match self {
-            Server::InProcess(host) => host.addr(),
+            Server::InProcess(host, _) => host.addr(),
             Server::Process(process) => process.addr,
         }
     }
@@ -106,7 +136,8 @@ impl Server {
     /// `POST /v1/maintenance/run` in a process.
     pub fn run_cron(&self, component: &str) -> anyhow::Result<()> {
         match self {
-            Server::InProcess(host) => host.run_cron(component),
+            Server::InProcess(host, None) => host.run_cron(component),
+            Server::InProcess(host, token) => run_maintenance(&format!("http://{}", host.addr()), token.as_deref()),
             Server::Process(process) => process.run_maintenance(),
         }
     }
@@ -114,7 +145,7 @@ impl Server {
     /// Stops the app gracefully (Spin: SIGINT, as Ctrl-C).
     pub fn stop(self) {
         match self {
-            Server::InProcess(host) => host.stop(),
+            Server::InProcess(host, _) => host.stop(),
             Server::Process(mut process) => process.stop(),
         }
     }
@@ -213,19 +244,7 @@ impl RuntimeProcess {
     /// `POST /v1/maintenance/run` with the app's token: the maintenance run the
     /// cron component does, waited for.
     pub fn run_maintenance(&self) -> anyhow::Result<()> {
-        let token = self
-            .maintenance_token
-            .as_deref()
-            .ok_or_else(|| anyhow::anyhow!("this app has no maintenance_token: its maintenance route is off"))?;
-        let response = reqwest::blocking::Client::new()
-            .post(format!("{}/v1/maintenance/run", self.base_url()))
-            .bearer_auth(token)
-            .timeout(Duration::from_secs(120))
-            .send()?;
-        let status = response.status();
-        let body = response.text()?;
-        anyhow::ensure!(status == 200, "maintenance run answered {status}: {body}");
-        Ok(())
+        run_maintenance(&self.base_url(), self.maintenance_token.as_deref())
     }
 
     /// SIGKILL to the whole group: no shutdown, no checkpoint, no flush.
@@ -254,18 +273,32 @@ impl RuntimeProcess {
     }
 }
 
-/// Process groups of the runtimes started here and not stopped yet. One held
-/// in a `static` (a test binary's shared app) is never dropped, and `spin up`
-/// does not end with the process that started it: when the test binary exits,
-/// the groups left here are killed, so no runtime (nor the trigger processes
-/// it started) outlives the tests.
+/// `POST /v1/maintenance/run` with the app's maintenance token, waited for.
+fn run_maintenance(base_url: &str, token: Option<&str>) -> anyhow::Result<()> {
+    let token = token.ok_or_else(|| anyhow::anyhow!("this app has no maintenance_token: its maintenance route is off"))?;
+    let response = reqwest::blocking::Client::new()
+        .post(format!("{base_url}/v1/maintenance/run"))
+        .bearer_auth(token)
+        .timeout(Duration::from_secs(120))
+        .send()?;
+    let status = response.status();
+    let body = response.text()?;
+    anyhow::ensure!(status == 200, "maintenance run answered {status}: {body}");
+    Ok(())
+}
+
+/// Process groups of the runtimes (and the servers: `crate::services`)
+/// started here and not stopped yet. One held in a `static` (a test binary's
+/// shared app) is never dropped, and `spin up` does not end with the process
+/// that started it: when the test binary exits, the groups left here are
+/// killed, so no runtime (nor the trigger processes it started) outlives the tests.
 static RUNNING: std::sync::Mutex<Vec<i32>> = std::sync::Mutex::new(Vec::new());
 
 fn running() -> std::sync::MutexGuard<'static, Vec<i32>> {
     RUNNING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-fn track(child: &Child) {
+pub(crate) fn track(child: &Child) {
     static AT_EXIT: std::sync::Once = std::sync::Once::new();
     // SAFETY: registers a function without arguments that only signals
     // process groups; the C library calls it once, at exit.
@@ -275,7 +308,7 @@ fn track(child: &Child) {
     running().push(child.id() as i32);
 }
 
-fn untrack(child: &Child) {
+pub(crate) fn untrack(child: &Child) {
     running().retain(|group| *group != child.id() as i32);
 }
 

@@ -13,13 +13,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A `sqld` of its own, on a fresh database directory.
+/// A `sqld` of its own, on a fresh database directory or on one it finds
+/// there from before (a restarted app's records).
 pub struct Sqld {
     child: Child,
     pub port: u16,
     /// sqld's admin API (statistics).
     pub admin_port: u16,
-    dir: tempfile::TempDir,
+    binary: PathBuf,
+    /// Its database directory and log.
+    dir: PathBuf,
+    /// `--http-auth basic:<this>`, if any.
+    basic_auth: Option<String>,
+    _temporary: Option<tempfile::TempDir>,
 }
 
 impl Sqld {
@@ -49,37 +55,83 @@ impl Sqld {
     }
 
     pub fn start(binary: &Path) -> Sqld {
+        let temporary = tempfile::tempdir().unwrap();
+        let mut sqld = Sqld::start_in(binary, temporary.path());
+        sqld._temporary = Some(temporary);
+        sqld
+    }
+
+    /// A sqld whose database and log live in `dir` (created if missing): a
+    /// later one in the same directory serves the same records.
+    pub fn start_in(binary: &Path, dir: &Path) -> Sqld {
+        Sqld::launch(binary, dir, None)
+    }
+
+    /// A sqld that takes only HTTP basic credentials (`user:password`), on a
+    /// fresh database: a client sending any other token is refused (401).
+    pub fn start_with_basic_auth(binary: &Path, credentials: &str) -> Sqld {
+        use base64::Engine as _;
+        let temporary = tempfile::tempdir().unwrap();
+        let basic = base64::engine::general_purpose::STANDARD.encode(credentials);
+        let mut sqld = Sqld::launch(binary, temporary.path(), Some(basic));
+        sqld._temporary = Some(temporary);
+        sqld
+    }
+
+    fn launch(binary: &Path, dir: &Path, basic_auth: Option<String>) -> Sqld {
+        std::fs::create_dir_all(dir).unwrap();
         for _ in 0..5 {
-            let dir = tempfile::tempdir().unwrap();
             let (port, admin_port) = (free_port(), free_port());
-            let log = std::fs::File::create(dir.path().join("sqld.log")).unwrap();
-            let child = Command::new(binary)
-                .arg("--db-path")
-                .arg(dir.path().join("data.sqld"))
-                .args(["--http-listen-addr", &format!("127.0.0.1:{port}")])
-                .args(["--admin-listen-addr", &format!("127.0.0.1:{admin_port}"), "--no-welcome"])
-                .stdin(Stdio::null())
-                .stdout(log.try_clone().unwrap())
-                .stderr(log)
-                .spawn()
-                .unwrap_or_else(|e| panic!("cannot run {}: {e}", binary.display()));
-            let mut sqld = Sqld { child, port, admin_port, dir };
-            let deadline = Instant::now() + Duration::from_secs(30);
-            while Instant::now() < deadline {
-                if sqld.try_query("SELECT 1").is_ok() {
-                    return sqld;
-                }
-                if sqld.child.try_wait().unwrap().is_some() {
-                    break; // the port was taken meanwhile: another one
-                }
-                std::thread::sleep(Duration::from_millis(25));
-            }
-            let log = sqld.log();
-            if sqld.child.try_wait().unwrap().is_none() {
-                panic!("sqld on port {port} did not answer within 30 s:\n{log}");
+            let child = spawn(binary, dir, port, admin_port, basic_auth.as_deref());
+            let mut sqld =
+                Sqld { child, binary: binary.to_path_buf(), port, admin_port, dir: dir.to_path_buf(), basic_auth: basic_auth.clone(), _temporary: None };
+            if sqld.wait_until_ready() {
+                return sqld;
             }
         }
         panic!("sqld did not start");
+    }
+
+    /// `false` when it exited first (its port was taken meanwhile).
+    fn wait_until_ready(&mut self) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if self.try_query("SELECT 1").is_ok() {
+                return true;
+            }
+            if self.child.try_wait().unwrap().is_some() {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        panic!("sqld on port {} did not answer within 30 s:\n{}", self.port, self.log());
+    }
+
+    /// Stops the server (a database that went away); [`Sqld::restart`] brings it back.
+    pub fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        crate::runtime::untrack(&self.child);
+    }
+
+    /// The same server again, on the same ports and database.
+    pub fn restart(&mut self) {
+        self.stop();
+        for _ in 0..100 {
+            self.child = spawn(&self.binary, &self.dir, self.port, self.admin_port, self.basic_auth.as_deref());
+            if self.wait_until_ready() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("sqld did not start again on port {}", self.port);
+    }
+
+    /// SIGSTOP, SIGCONT: a server that takes connections and answers nothing.
+    pub fn pause(&self, paused: bool) {
+        let signal = if paused { libc::SIGSTOP } else { libc::SIGCONT };
+        // SAFETY: kill(2) on the process this struct started.
+        unsafe { libc::kill(self.child.id() as i32, signal) };
     }
 
     /// `http://127.0.0.1:PORT`, what Spin's runtime config takes.
@@ -89,7 +141,13 @@ impl Sqld {
 
     /// What sqld printed.
     pub fn log(&self) -> String {
-        std::fs::read_to_string(self.dir.path().join("sqld.log")).unwrap_or_default()
+        std::fs::read_to_string(self.dir.join("sqld.log")).unwrap_or_default()
+    }
+
+    /// The SQLite file sqld keeps the records in (WAL mode), for a test to
+    /// read what the app stored as it reads a local database file.
+    pub fn data_file(&self) -> PathBuf {
+        self.dir.join("data.sqld/dbs/default/data")
     }
 
     /// A runtime config file in a directory of its own: the `default` database
@@ -115,12 +173,11 @@ impl Sqld {
 
     pub fn try_query(&self, sql: &str) -> Result<Vec<Vec<Value>>, String> {
         let body = json!({"requests": [{"type": "execute", "stmt": {"sql": sql}}, {"type": "close"}]});
-        let response = reqwest::blocking::Client::new()
-            .post(format!("{}/v2/pipeline", self.url()))
-            .timeout(Duration::from_secs(30))
-            .json(&body)
-            .send()
-            .map_err(|e| e.to_string())?;
+        let mut request = reqwest::blocking::Client::new().post(format!("{}/v2/pipeline", self.url()));
+        if let Some(basic) = &self.basic_auth {
+            request = request.header("authorization", format!("Basic {basic}"));
+        }
+        let response = request.timeout(Duration::from_secs(30)).json(&body).send().map_err(|e| e.to_string())?;
         let answer: Value = response.json().map_err(|e| e.to_string())?;
         let result = &answer["results"][0];
         if result["type"] != "ok" {
@@ -161,11 +218,35 @@ impl Sqld {
     }
 }
 
+fn spawn(binary: &Path, dir: &Path, port: u16, admin_port: u16, basic_auth: Option<&str>) -> Child {
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join("sqld.log")).unwrap();
+    let mut command = Command::new(binary);
+    command
+        .arg("--db-path")
+        .arg(dir.join("data.sqld"))
+        .args(["--http-listen-addr", &format!("127.0.0.1:{port}")])
+        .args(["--admin-listen-addr", &format!("127.0.0.1:{admin_port}"), "--no-welcome"]);
+    if let Some(basic) = basic_auth {
+        command.arg("--http-auth").arg(format!("basic:{basic}"));
+    }
+    // A group of its own, killed at the latest when the test binary exits
+    // (an app in a `static` is never dropped).
+    use std::os::unix::process::CommandExt as _;
+    let child = command
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .process_group(0)
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", binary.display()));
+    crate::runtime::track(&child);
+    child
+}
+
 impl Drop for Sqld {
     /// Stops sqld; dropped by a failing test, prints the end of its log.
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.stop();
         if std::thread::panicking() {
             eprintln!("sqld's log (last 40 lines):\n{}", crate::runtime::last_lines(&self.log(), 40));
         }
@@ -268,4 +349,149 @@ impl Drop for RedisServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A TCP relay in front of a server that counts the HTTP requests passing
+/// through it (`POST` request lines: a client's round trips to that server),
+/// and can be told to fail the network the way networks fail: lose the answer
+/// to a request (the server did run it), or hold a request back. Stopped when
+/// dropped.
+pub struct Relay {
+    pub port: u16,
+    shared: std::sync::Arc<RelayState>,
+}
+
+#[derive(Default)]
+struct RelayState {
+    requests: std::sync::atomic::AtomicU64,
+    stop: std::sync::atomic::AtomicBool,
+    /// The next request holding these bytes has its answer lost (once).
+    lose_answer_to: std::sync::Mutex<Option<Vec<u8>>>,
+    /// Requests holding these bytes are held back, never forwarded.
+    hold: std::sync::Mutex<Option<Vec<u8>>>,
+    held: std::sync::atomic::AtomicU64,
+}
+
+impl Relay {
+    pub fn start(upstream_port: u16) -> Relay {
+        use std::sync::atomic::Ordering;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let shared = std::sync::Arc::new(RelayState::default());
+        let state = shared.clone();
+        std::thread::spawn(move || {
+            while !state.stop.load(Ordering::Relaxed) {
+                let Ok((client, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(5));
+                    continue;
+                };
+                client.set_nonblocking(false).unwrap();
+                let Ok(server) = std::net::TcpStream::connect(("127.0.0.1", upstream_port)) else { continue };
+                let lose = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                let (client_in, server_out) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+                let (state_up, lose_up) = (state.clone(), lose.clone());
+                std::thread::spawn(move || relay_requests(client_in, server_out, &state_up, &lose_up));
+                std::thread::spawn(move || relay_answers(server, client, &lose));
+            }
+        });
+        Relay { port, shared }
+    }
+
+    /// `http://127.0.0.1:PORT`: the server's address through the relay.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    pub fn requests(&self) -> u64 {
+        self.shared.requests.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The next request that holds `bytes` reaches the server, and its answer
+    /// never reaches the client: the connection breaks instead.
+    pub fn lose_answer_to(&self, bytes: &[u8]) {
+        *self.shared.lose_answer_to.lock().unwrap() = Some(bytes.to_vec());
+    }
+
+    /// From now on, requests that hold `bytes` stop at the relay.
+    pub fn hold_requests_with(&self, bytes: &[u8]) {
+        *self.shared.hold.lock().unwrap() = Some(bytes.to_vec());
+    }
+
+    /// Requests held back so far.
+    pub fn held(&self) -> u64 {
+        self.shared.held.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+fn holds(pattern: &std::sync::Mutex<Option<Vec<u8>>>, bytes: &[u8]) -> bool {
+    pattern.lock().unwrap().as_ref().is_some_and(|p| bytes.windows(p.len()).any(|window| window == p.as_slice()))
+}
+
+/// Client to server: counts request lines, holds back or marks requests as told.
+fn relay_requests(
+    mut from: std::net::TcpStream,
+    mut to: std::net::TcpStream,
+    state: &RelayState,
+    lose: &std::sync::atomic::AtomicBool,
+) {
+    use std::io::{Read as _, Write as _};
+    use std::sync::atomic::Ordering;
+    const REQUEST_LINE: &[u8] = b"POST /v";
+    let mut buffer = vec![0; 256 * 1024];
+    // The end of the previous read, so that a request line split between reads counts.
+    let mut carry: Vec<u8> = Vec::new();
+    loop {
+        let read = match from.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(read) => read,
+        };
+        let bytes = &buffer[..read];
+        carry.extend_from_slice(bytes);
+        let seen = carry.windows(REQUEST_LINE.len()).filter(|window| *window == REQUEST_LINE).count();
+        state.requests.fetch_add(seen as u64, Ordering::Relaxed);
+        let keep = carry.len().min(REQUEST_LINE.len() - 1);
+        carry.drain(..carry.len() - keep);
+        if holds(&state.hold, bytes) {
+            state.held.fetch_add(1, Ordering::Relaxed);
+            // Never forwarded: the connection stays open until the client goes.
+            while matches!(from.read(&mut buffer), Ok(n) if n > 0) {}
+            break;
+        }
+        if holds(&state.lose_answer_to, bytes) {
+            *state.lose_answer_to.lock().unwrap() = None;
+            lose.store(true, Ordering::Relaxed);
+        }
+        if to.write_all(bytes).is_err() {
+            break;
+        }
+    }
+    let _ = to.shutdown(std::net::Shutdown::Both);
+}
+
+/// Server to client: forwards answers, or breaks the connection instead of
+/// the one answer that is to be lost.
+fn relay_answers(mut from: std::net::TcpStream, mut to: std::net::TcpStream, lose: &std::sync::atomic::AtomicBool) {
+    use std::io::{Read as _, Write as _};
+    let mut buffer = vec![0; 256 * 1024];
+    loop {
+        let read = match from.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(read) => read,
+        };
+        if lose.load(std::sync::atomic::Ordering::Relaxed) {
+            let _ = from.shutdown(std::net::Shutdown::Both);
+            break;
+        }
+        if to.write_all(&buffer[..read]).is_err() {
+            break;
+        }
+    }
+    let _ = to.shutdown(std::net::Shutdown::Both);
 }

@@ -143,7 +143,8 @@ fn load_rendered(path: &Path) -> RuntimeConfig {
 
 #[test]
 fn every_runtime_config_parses_with_the_hosts_parser() {
-    let tomls = files(&deploy_dir(), ".toml");
+    // Runtime configs; the edge's manifest (deploy/akamai/spin.toml) is checked below.
+    let tomls: Vec<PathBuf> = files(&deploy_dir(), ".toml").into_iter().filter(|p| !p.ends_with("spin.toml")).collect();
     let names: Vec<String> = tomls.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
     for expected in ["runtime-config.redis.toml", "runtime-config.libsql.toml", "runtime-config.local.toml"] {
         assert!(names.iter().any(|n| n == expected), "deploy/{expected} is missing: {names:?}");
@@ -192,6 +193,7 @@ fn every_runtime_config_parses_with_the_hosts_parser() {
 /// from sqld, and what it writes is there, not in a local file.
 #[test]
 fn the_libsql_example_serves_the_app_from_sqld() {
+    e2e::on_spin_sqlite("its subject is the runtime config's libSQL database");
     let Some(sqld) = Sqld::start_or_skip("the_libsql_example_serves_the_app_from_sqld") else { return };
     let config_dir = tempfile::tempdir().unwrap();
     let rendered = config_dir.path().join("runtime-config.toml");
@@ -365,4 +367,58 @@ fn containers(doc: &Value) -> Vec<&Value> {
     let template = &doc["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"];
     let direct = &doc["spec"]["template"]["spec"]["containers"];
     [template, direct].into_iter().filter_map(Value::as_sequence).flatten().collect()
+}
+
+/// The edge's manifest (deploy/akamai/spin.toml) is spin.toml for a platform
+/// without SQLite: the same components, routes, builds and variables, with the
+/// records over HTTP instead of `sqlite_databases`, the `default` key-value
+/// store only, no cron trigger (the platform's scheduler calls the tick
+/// route), the database's host allowed to every component, and defaults that
+/// fit the platform's limits.
+#[test]
+fn the_edge_manifest_is_spin_toml_without_sqlite() {
+    use spin_host::manifest::Source;
+    let main = spin_toml();
+    let edge = Manifest::load(&deploy_dir().join("akamai/spin.toml")).unwrap();
+    assert!(edge.trigger.cron.is_empty(), "no cron trigger on the edge");
+    let routes = |m: &Manifest| -> Vec<(String, String)> {
+        m.trigger.http.iter().map(|t| (format!("{:?}", t.route), t.component.clone())).collect()
+    };
+    assert_eq!(routes(&edge), routes(&main), "the same routes, to the same components");
+    let cron_only: Vec<&String> = main.trigger.cron.iter().map(|t| &t.component).collect();
+    let expected: BTreeSet<&String> = main.component.keys().filter(|id| !cron_only.contains(id)).collect();
+    assert_eq!(edge.component.keys().collect::<BTreeSet<_>>(), expected, "every HTTP component, and only those");
+
+    // The app's variables: spin.toml's, with the records' URL and token for database_backend.
+    let mut want: BTreeSet<&str> = main.variables.keys().map(String::as_str).filter(|name| *name != "database_backend").collect();
+    want.extend(["database_url", "database_token"]);
+    assert_eq!(edge.variables.keys().map(String::as_str).collect::<BTreeSet<_>>(), want);
+    assert!(edge.variables["database_url"].required, "no database, no app: the URL has no default");
+    assert!(edge.variables["database_token"].secret, "the token is a secret");
+    let default = |name: &str| edge.variables[name].default.clone().unwrap_or_default().parse::<u64>().unwrap();
+    assert!(default("file_max_bytes") + 64 * 1024 <= 10 * 1024 * 1024, "uploads fit 10 MiB request bodies");
+    assert!(default("blob_chunk_bytes") + 64 <= 1_000_000, "a sealed chunk fits a 1 MB key-value value");
+    assert!(default("webhook_timeout_seconds") <= 15, "a maintenance run ends within 30 s per request");
+    assert!(default("maintenance_tick_seconds") >= 1, "the tick route is on");
+
+    for (id, component) in &edge.component {
+        let theirs = &main.component[id];
+        assert!(component.sqlite_databases.is_empty(), "{id}: no SQLite on the edge");
+        assert!(component.key_value_stores.iter().all(|store| store == "default"), "{id}: the default store only");
+        assert_eq!(component.key_value_stores, theirs.key_value_stores, "{id}");
+        let mut hosts = theirs.allowed_outbound_hosts.clone();
+        hosts.push("{{ database_url }}".into());
+        assert_eq!(component.allowed_outbound_hosts, hosts, "{id}: today's hosts and the database's");
+        let mut variables = theirs.variables.clone();
+        variables.remove("database_backend");
+        variables.insert("database_url".into(), "{{ database_url }}".into());
+        variables.insert("database_token".into(), "{{ database_token }}".into());
+        assert_eq!(component.variables, variables, "{id}: the same variables, the records' instead of database_backend");
+        match (&component.source, &theirs.source) {
+            (Source::Path(edge_path), Source::Path(path)) => {
+                assert_eq!(edge_path, &format!("../../{path}"), "{id}: the same build output")
+            }
+            other => panic!("{id}: sources {other:?}"),
+        }
+    }
 }

@@ -420,3 +420,39 @@ fn refused_uploads_leave_no_orphan_chunks() {
     let keys: Vec<String> = kv_entries(&app, "file:").into_iter().map(|(key, _)| key).collect();
     assert_eq!(keys, (0..3).map(|n| format!("file:{file_id}:{n}")).collect::<Vec<_>>());
 }
+
+/// `blob_chunk_bytes` sets the size of new files' chunks (an edge platform's
+/// key-value store takes values of at most 1 MB); a file keeps the size it
+/// was written with, so files written before read back whole, and by range.
+#[test]
+fn files_written_with_another_chunk_size_stay_readable() {
+    let state = tempfile::tempdir().unwrap();
+    let partner_key = format!("sk-partner-chunks-{}", uuid::Uuid::new_v4().simple());
+    let first = TestApp::start_in(state.path(), &[("partner_api_key", partner_key.as_str())]);
+    let tenant = first.create_tenant();
+    let old_bytes = png(2 * MIB + MIB / 2);
+    let old = uploaded_id(&first, &tenant, "image/png", &old_bytes);
+    let survey = e2e::sessions::project_body(serde_json::json!({"project_type": "survey", "survey_blocks": [
+        {"block_id": "look", "type": "statement", "prompt": "Have a look.", "media": {"file_id": old}}]}));
+    let project = e2e::sessions::create_project(&first, &tenant, &survey);
+    first.host.stop();
+
+    let chunk = 64 * 1024;
+    let chunk_text = chunk.to_string();
+    let app = TestApp::start_in(state.path(), &[("partner_api_key", partner_key.as_str()), ("blob_chunk_bytes", chunk_text.as_str())]);
+    let new_bytes = png(200 * 1024 + 3);
+    let new = uploaded_id(&app, &tenant, "image/png", &new_bytes);
+    let sizes = |file_id: &str| kv_entries(&app, &format!("file:{file_id}:")).into_iter().map(|(_, size)| size).max().unwrap();
+    assert_eq!(sizes(&old), MIB, "written before, with 1 MiB chunks");
+    assert_eq!(sizes(&new), chunk, "written now, with chunks of blob_chunk_bytes");
+    for (file_id, bytes) in [(&old, &old_bytes), (&new, &new_bytes)] {
+        let response = app.get(&format!("/v1/files/{file_id}")).auth(&tenant).send().unwrap();
+        assert_eq!(response.status(), 200);
+        assert!(response.bytes().unwrap().as_ref() == bytes.as_slice(), "{file_id} reads back whole");
+    }
+    // A range across the old file's first chunk boundary.
+    let (from, to) = (MIB - 5, MIB + 9);
+    let part = app.get(&format!("/i/{project}/media/{old}")).header("range", format!("bytes={from}-{to}")).send().unwrap();
+    assert_eq!(part.status(), 206);
+    assert_eq!(part.bytes().unwrap().as_ref(), &old_bytes[from..=to]);
+}

@@ -346,7 +346,7 @@ fn data_survives_a_host_restart() {
 
     let second = TestApp::start_in(state.path(), &overrides);
     assert_eq!(event_types(&second, &tenant).0, 200, "the tenant and its key hash were kept");
-    assert!(state.path().join("sqlite_db.db").exists(), "Spin's file layout under the state dir");
+    assert!(second.sqlite_path().exists(), "the records are where the runtime keeps them (Spin: sqlite_db.db in the state dir)");
 }
 
 /// Component output goes where `spin up` puts it, on both runtimes: each

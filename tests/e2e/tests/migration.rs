@@ -78,6 +78,7 @@ fn hex(bytes: &[u8]) -> String {
 
 #[test]
 fn a_database_of_the_trigger_release_reads_the_same_after_migration() {
+    e2e::on_spin_sqlite("they upgrade database files of earlier releases in place");
     let fixture: Fixture =
         serde_json::from_str(&std::fs::read_to_string(fixture_dir().join("requests.json")).unwrap()).unwrap();
     let state = tempfile::tempdir().unwrap();
@@ -161,6 +162,7 @@ pub fn schema_rules(app: &TestApp) -> Vec<String> {
 
 #[test]
 fn a_fresh_database_is_plain_tables_and_indexes() {
+    e2e::on_spin_sqlite("they upgrade database files of earlier releases in place");
     let app = TestApp::start(&[]);
     app.create_tenant();
     assert_eq!(schema_rules(&app), Vec::<String>::new());
@@ -238,6 +240,7 @@ fn put_chunk(app: &TestApp, session: &Session, kind: &str, index: u32, content_t
 #[test]
 #[ignore]
 fn record_landed_fixture() {
+    e2e::on_spin_sqlite("they upgrade database files of earlier releases in place");
     let state = tempfile::tempdir().unwrap();
     let app = TestApp::start_in(
         state.path(),

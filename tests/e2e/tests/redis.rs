@@ -72,6 +72,7 @@ fn app_on_redis(redis: &RedisServer) -> (TestApp, [tempfile::TempDir; 2]) {
 
 #[test]
 fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
+    e2e::on_spin_sqlite("their runtime config puts the key-value store in Redis beside Spin's database");
     let redis = RedisServer::start();
     let (app, _dirs) = app_on_redis(&redis);
     let tenant = app.create_tenant();
@@ -135,6 +136,7 @@ fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
 /// a maintenance run has passed, its keys are gone.
 #[test]
 fn an_erased_interviews_recording_leaves_redis_and_was_never_readable_there() {
+    e2e::on_spin_sqlite("their runtime config puts the key-value store in Redis beside Spin's database");
     let redis = RedisServer::start();
     let (app, _dirs) = app_on_redis(&redis);
     let tenant = app.create_tenant();

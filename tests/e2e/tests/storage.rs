@@ -19,6 +19,7 @@ fn project() -> Value {
 
 #[test]
 fn an_acknowledged_project_survives_kill_9_of_the_host() {
+    e2e::on_spin_sqlite("they check the local file's journal, pragmas and the cron component");
     let state = tempfile::tempdir().unwrap();
     // The runtime as its own process, so that it can be killed without warning.
     let mut host = TestApp::start_process(state.path(), &[], |_| {});
@@ -37,6 +38,7 @@ fn an_acknowledged_project_survives_kill_9_of_the_host() {
 
 #[test]
 fn sixty_four_concurrent_writers_all_succeed() {
+    e2e::on_spin_sqlite("they check the local file's journal, pragmas and the cron component");
     let app = TestApp::start(&[]);
     let tenant = app.create_tenant();
     let statuses: Vec<u16> = std::thread::scope(|scope| {
@@ -60,6 +62,7 @@ fn sixty_four_concurrent_writers_all_succeed() {
 
 #[test]
 fn a_burst_of_first_requests_on_a_fresh_database_all_succeed() {
+    e2e::on_spin_sqlite("they check the local file's journal, pragmas and the cron component");
     use std::sync::atomic::{AtomicBool, Ordering};
     // Every request of the burst finds no schema and migrates; none may answer
     // 500, even with a reader of the file (an operator's `sqlite3`) at work.
@@ -94,12 +97,13 @@ fn a_burst_of_first_requests_on_a_fresh_database_all_succeed() {
 
 #[test]
 fn the_dispatcher_brings_a_fresh_database_up_to_date() {
+    e2e::on_spin_sqlite("they check the local file's journal, pragmas and the cron component");
     let state = tempfile::tempdir().unwrap();
     // No request runs the rate-limit statement (which migrates on the way):
     // only the cron component, which the test host fires now and Spin's
     // cron plugin every 5 seconds.
     let app = TestApp::start_with(state.path(), &[], Runtime::selected().is_spin());
-    if let Server::InProcess(host) = &app.host {
+    if let Server::InProcess(host, _) = &app.host {
         host.run_cron("maintenance").expect("the dispatcher runs on a fresh database");
     }
     let deadline = Instant::now() + Duration::from_secs(30);

@@ -4,8 +4,11 @@
 //! runtimes of the selected kind (two `spin up` with `SPIN` set, else two test
 //! hosts), each a process of its own with its own state directory, on two
 //! ports, with the same runtime config and variables (`database_backend =
-//! libsql`). Requests go to either node; maintenance runs through
-//! `POST /v1/maintenance/run` of either node, the way a scheduler calls it.
+//! libsql`). With `E2E_EDGE` set the nodes run the edge manifest instead:
+//! each component reaches the same sqld itself over HTTP (`database_url`), and
+//! the runtime config only puts the key-value store in Redis. Requests go to
+//! either node; maintenance runs through `POST /v1/maintenance/run` of either
+//! node, the way a scheduler calls it.
 //!
 //! Without sqld at hand (see `e2e::services::Sqld`) every test says so and
 //! skips; Redis comes from scripts/setup-redis.sh.
@@ -42,13 +45,23 @@ impl Cluster {
     fn start(test: &str, overrides: &[(&str, &str)]) -> Option<Cluster> {
         let sqld = Sqld::start_or_skip(test)?;
         let redis = RedisServer::start();
-        let config = sqld.runtime_config(&format!("\n[key_value_store.default]\ntype = \"redis\"\nurl = \"{}\"\n", redis.url()));
+        let key_value = format!("\n[key_value_store.default]\ntype = \"redis\"\nurl = \"{}\"\n", redis.url());
+        let edge = edge_selected();
+        let config = if edge {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("runtime-config.toml"), key_value).unwrap();
+            dir
+        } else {
+            sqld.runtime_config(&key_value)
+        };
         let partner_key = format!("sk-partner-two-nodes-{}", uuid::Uuid::new_v4().simple());
         let token = format!("two-nodes-maintenance-{}", uuid::Uuid::new_v4().simple());
+        let url = sqld.url();
+        let records = if edge { ("database_url", url.as_str()) } else { ("database_backend", "libsql") };
         let mut variables = vec![
             ("partner_api_key", partner_key.as_str()),
             ("maintenance_token", token.as_str()),
-            ("database_backend", "libsql"),
+            records,
             ("webhook_allow_insecure_targets", "true"),
         ];
         variables.extend_from_slice(overrides);

@@ -243,7 +243,7 @@ impl Host {
             let cron = manifest.trigger.cron.iter().any(|t| t.component == id);
             components.insert(
                 id.clone(),
-                state::load(&manifest, &manifest_dir, &id, http, cron)?,
+                state::load(&manifest, &manifest_dir, &id, http, cron, &state.variables)?,
             );
         }
         let schedules = manifest

@@ -350,6 +350,7 @@ pub fn load(
     id: &str,
     http: bool,
     cron: bool,
+    variables: &Resolver,
 ) -> Result<LoadedComponent> {
     let decl = &manifest.component[id];
     let path = manifest.component_source(manifest_dir, id)?;
@@ -380,7 +381,7 @@ pub fn load(
         sqlite_databases: decl.sqlite_databases.clone(),
         key_value_stores: decl.key_value_stores.clone(),
         allowed_hosts: Arc::new(
-            AllowedHosts::parse(&decl.allowed_outbound_hosts)
+            AllowedHosts::parse(&resolved_hosts(&decl.allowed_outbound_hosts, variables)?)
                 .with_context(|| format!("component {id:?}: invalid allowed_outbound_hosts"))?,
         ),
         environment: decl
@@ -394,6 +395,30 @@ pub fn load(
         http,
         cron,
     })
+}
+
+/// `allowed_outbound_hosts` with their `{{ variable }}` templates filled in
+/// from the app's variables, as Spin 4.0.2 does before it checks a request
+/// (`spin-outbound-networking-config`: the resolved text is parsed like any
+/// entry). The values are fixed for the host's life, so they are resolved once.
+fn resolved_hosts(entries: &[String], variables: &Resolver) -> Result<Vec<String>> {
+    entries
+        .iter()
+        .map(|entry| {
+            let mut resolved = String::new();
+            for part in crate::variables::parse_template(entry)? {
+                match part {
+                    crate::variables::Part::Lit(text) => resolved.push_str(&text),
+                    crate::variables::Part::Expr(name) => resolved.push_str(
+                        &variables
+                            .app_value(&name)
+                            .map_err(|error| anyhow::anyhow!("allowed_outbound_hosts entry {entry:?}: {error}"))?,
+                    ),
+                }
+            }
+            Ok(resolved)
+        })
+        .collect()
 }
 
 /// A fresh store for one instance: its own WASI context with stdout and

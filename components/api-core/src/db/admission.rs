@@ -13,16 +13,28 @@
 //!   the request). A request that ends without having written anything gets
 //!   its count written on its own ([`Db::settle_count`]). The upsert decides
 //!   again, exactly: of two requests that both saw room for one more, the
-//!   second is refused there, and its transaction rolled back.
+//!   second is refused there, and its transaction rolled back. Only on Spin's
+//!   SQLite (a local file): on a libSQL server a request is counted first.
 //!
 //! Either way every node and instance shares the counts, and a count is
 //! committed whatever the request's outcome, except a refusal's, which would
 //! change nothing in its window.
+//!
+//! The decision on what the first statement found (429, 401) comes as a
+//! [`Decide`]. On a remote database the statement need not travel alone: it
+//! waits ([`Gate::Pending`]) and goes out with the request's first read, so an
+//! authenticated read is one round trip. Nothing the request reads reaches its
+//! handler before the decision passed, no write goes out before it was made,
+//! and the request's answer is the decision's refusal whatever the handler did
+//! meanwhile (see `service::route`).
 
-use super::{opt_text, rows, Db, Refused, Row};
+use super::hrana::Stmt;
+use super::local::Refused;
+use super::remote::Outcome;
+use super::{latest_version, opt_text, rows, statement_error, Conn, Db, Row};
 use crate::error::{ApiError, ApiResult};
 use crate::rate_limit::Quota;
-use spin_sdk::sqlite::Value;
+use spin_sdk::sqlite::{QueryResult, Value};
 
 /// What the request's first statement found: each bucket's count in this
 /// window (in the order of its quota's limits), and the tenant key hash it
@@ -31,6 +43,34 @@ use spin_sdk::sqlite::Value;
 pub struct Admission {
     pub counts: Vec<u64>,
     pub key_hash: Option<String>,
+}
+
+/// The pipeline's decision on an admission: `Err` is the request's answer
+/// (429, 401). Called again each time the decision is asked for, so that the
+/// refusal reaches whoever asks; it must not change anything.
+pub type Decide = Box<dyn Fn(&Admission) -> ApiResult<()>>;
+
+/// The admission of the request on this connection.
+#[derive(Default)]
+pub enum Gate {
+    /// No admission (work outside a request: the maintenance run), or one
+    /// counted with its write (decided already).
+    #[default]
+    Open,
+    /// Its statement waits to go out with the next one.
+    Pending { sql: String, params: Vec<Value>, quota: Quota, decide: Decide },
+    /// Counted and decided.
+    Decided { passed: bool, admission: Admission, decide: Decide },
+}
+
+impl Gate {
+    /// The decision's refusal, when it was refused.
+    pub fn refusal(&self) -> ApiResult<()> {
+        match self {
+            Gate::Decided { passed: false, admission, decide } => decide(admission),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The upsert of a quota's counters, returning each bucket's new count.
@@ -59,29 +99,87 @@ fn counts_of(quota: &Quota, returned: &[Row]) -> ApiResult<Vec<u64>> {
 impl Db {
     /// Counts the request first (see the module docs), reads the schema
     /// version and, when credentials came, the tenant's key hash, all in one
-    /// upsert. A database without the schema (a missing table) or behind it is
-    /// migrated, then the request goes on.
-    pub fn admit(&self, quota: &Quota, tenant_id: Option<&str>) -> ApiResult<Admission> {
+    /// upsert, and hands what it found to `decide` (the 429, the 401). A
+    /// database without the schema (a missing table) or behind it is migrated,
+    /// then the request goes on.
+    ///
+    /// On Spin's SQLite the statement runs now, and `decide`'s refusal is the
+    /// answer. On a remote database it waits for the request's first read and
+    /// travels with it; [`Db::settle`] sends it alone.
+    pub fn admit(&self, quota: &Quota, tenant_id: Option<&str>, decide: Decide) -> ApiResult<()> {
         let (sql, mut params) = count_statement(
             quota,
             ", (SELECT user_version FROM pragma_user_version) AS schema_version,
                  (SELECT api_key_hash FROM tenants WHERE tenant_id = ?) AS key_hash",
         );
         params.push(opt_text(tenant_id));
-        let result = self.query_migrating(&sql, &params)?;
+        let pending = Gate::Pending { sql, params, quota: quota.clone(), decide };
+        match &self.conn {
+            Conn::Spin(_) => {
+                let Gate::Pending { sql, params, .. } = &pending else { unreachable!() };
+                let outcome = self.bookkeeping(sql, params)?;
+                self.decide(pending, outcome).map(drop)
+            }
+            Conn::Remote(_) => {
+                *self.gate.borrow_mut() = pending;
+                Ok(())
+            }
+        }
+    }
+
+    /// Makes sure the request's admission was counted and decided: sends its
+    /// statement now if it still waits. Its refusal (429, 401), if any, is
+    /// the request's answer, whatever happened since.
+    pub fn settle(&self) -> ApiResult<()> {
+        let (Some(admission), Conn::Remote(remote)) = (self.pending_admission(), &self.conn) else {
+            return self.gate.borrow().refusal();
+        };
+        let outcome = self.remote_round(remote, vec![admission])?.remove(0);
+        let pending = self.gate.take();
+        self.decide(pending, outcome).map(drop)
+    }
+
+    /// The admission's statement while it waits to go out.
+    pub(super) fn pending_admission(&self) -> Option<Stmt> {
+        match &*self.gate.borrow() {
+            Gate::Pending { sql, params, .. } => Some(Stmt::new(sql.as_str(), params)),
+            _ => None,
+        }
+    }
+
+    /// Reads the admission's outcome: migrates a database without the schema
+    /// (and counts again) or behind it, remembers the decision and answers its
+    /// refusal. `Ok(true)`: the schema was migrated, so what went out with the
+    /// admission must go again.
+    pub(super) fn decide(&self, pending: Gate, outcome: Outcome) -> ApiResult<bool> {
+        let Gate::Pending { sql, params, quota, decide } = pending else { return Ok(false) };
+        let (result, migrated) = match outcome {
+            Ok(result) => (result, false),
+            Err(message) if message.contains("no such table") => {
+                self.migrate_from(0)?;
+                let counted = self.bookkeeping(&sql, &params)?.map_err(|message| statement_error(&message, &sql))?;
+                (counted, true)
+            }
+            Err(message) => return Err(statement_error(&message, &sql)),
+        };
         let returned: Vec<Row> = rows(&result).collect();
         let schema_version = match returned.first() {
             Some(row) => row.int("schema_version")?,
             None => 0,
         };
+        let migrated = migrated || schema_version < latest_version();
         self.migrate_from(schema_version)?;
-        Ok(Admission {
-            counts: counts_of(quota, &returned)?,
+        let admission = Admission {
+            counts: counts_of(&quota, &returned)?,
             key_hash: match returned.first() {
                 Some(row) => row.opt_text("key_hash")?,
                 None => None,
             },
-        })
+        };
+        let passed = decide(&admission).is_ok();
+        *self.gate.borrow_mut() = Gate::Decided { passed, admission, decide };
+        self.gate.borrow().refusal()?;
+        Ok(migrated)
     }
 
     /// Reads the request's counts so far (no write), the schema version and
@@ -124,9 +222,7 @@ impl Db {
     /// refusal rolls the transaction (and so the count) back.
     pub(super) fn count(&self, quota: &Quota) -> ApiResult<()> {
         let (sql, params) = count_statement(quota, "");
-        // Like the counted-first upsert, it frees nothing that held personal
-        // data: no `secure_delete` for it (see `Db::before_statement`).
-        let result = self.execute_with_retry(&sql, &params).map_err(|refused| refused.into_api_error(&sql))?;
+        let result = self.bookkeeping(&sql, &params)?.map_err(|message| statement_error(&message, &sql))?;
         let returned: Vec<Row> = rows(&result).collect();
         quota.decide(&counts_of(quota, &returned)?)
     }
@@ -143,13 +239,28 @@ impl Db {
 
     /// A request's first statement: on a database without the schema yet,
     /// migrates it and runs the statement again.
-    fn query_migrating(&self, sql: &str, params: &[Value]) -> ApiResult<spin_sdk::sqlite::QueryResult> {
-        match self.execute_with_retry(sql, params) {
-            Err(Refused::Sql(spin_sdk::sqlite::Error::Io(message))) if message.contains("no such table") => {
+    fn query_migrating(&self, sql: &str, params: &[Value]) -> ApiResult<QueryResult> {
+        match self.bookkeeping(sql, params)? {
+            Err(message) if message.contains("no such table") => {
                 self.migrate_from(0)?;
                 self.query(sql, params)
             }
-            other => other.map_err(|refused| refused.into_api_error(sql)),
+            other => other.map_err(|message| statement_error(&message, sql)),
+        }
+    }
+
+    /// A statement of the admission's own, alone and now: its rows hold no
+    /// personal data, so it frees none, and gets no `secure_delete` (see
+    /// `local::SpinSqlite::before_statement`). Refused for contention past the
+    /// wait's bound: 503.
+    fn bookkeeping(&self, sql: &str, params: &[Value]) -> ApiResult<Outcome> {
+        match &self.conn {
+            Conn::Spin(spin) => match spin.execute_with_retry(sql, params, false) {
+                Ok(result) => Ok(Ok(result)),
+                Err(Refused::Sql(spin_sdk::sqlite::Error::Io(message))) => Ok(Err(message)),
+                Err(refused) => Err(refused.into_api_error(sql)),
+            },
+            Conn::Remote(remote) => Ok(self.remote_round(remote, vec![Stmt::new(sql, params)])?.remove(0)),
         }
     }
 }

@@ -29,6 +29,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(10, "interview_quality", "0010_interview_quality.sql"),
     migration!(11, "answer_terms", "0011_answer_terms.sql"),
     migration!(12, "model_syntheses", "0012_model_syntheses.sql"),
+    migration!(13, "edge", "0013_edge.sql"),
 ];
 
 pub fn latest_version() -> i64 {

@@ -1,201 +1,89 @@
-//! SQLite through Spin's `fermyon:spin/sqlite@2.0.0`, and the schema migrations.
+//! The records, through one seam: [`Db`]. Use cases read and write through it
+//! and never know which backend serves them:
+//! - Spin's `fermyon:spin/sqlite@2.0.0` (`default`), a local SQLite file or a
+//!   libSQL server the runtime config names ([`local`]);
+//! - a libSQL server (sqld, Turso) the component reaches itself over outbound
+//!   HTTP, when the variable `database_url` is set ([`remote`]): for hosts that
+//!   grant no SQLite, such as an edge platform. It wins over
+//!   `database_backend`, which only describes Spin's own database.
 //!
 //! What the runtime gives us: since Spin 3 every `Connection::open` is a
-//! connection of its own (Spin 4's local databases: a new SQLite connection
-//! with SQLite's defaults, `synchronous=FULL` and a 5 s busy timeout; its
-//! libSQL backend: a client with its own stream), shared with nobody. So the
-//! statements of one open run in order on one connection, and a transaction
-//! spanning several `execute` calls is atomic: [`Db::transaction`] is the one
-//! way a write that touches several rows runs (`BEGIN IMMEDIATE`, then
-//! `COMMIT`, or `ROLLBACK` on any error). Single-row writes stay single
-//! statements. The schema is plain tables and indexes: every rule (what an
-//! interview's end writes, which events a change raises, which deliveries they
-//! fan out to) is Rust in the areas' use cases, inside such a transaction.
-//! Spin 2, which shared one connection among all instances, is not supported
-//! (docs/deploy.md).
+//! connection of its own, shared with nobody, and a remote server holds a
+//! transaction for the stream that began it. So a transaction spanning several
+//! statements is atomic: [`Db::transaction`] is the one way a write that
+//! touches several rows runs (`BEGIN IMMEDIATE`, then `COMMIT`, or `ROLLBACK`
+//! on any error). Single-row writes stay single statements. The schema is
+//! plain tables and indexes: every rule (what an interview's end writes, which
+//! events a change raises, which deliveries they fan out to) is Rust in the
+//! areas' use cases, inside such a transaction. Spin 2, which shared one
+//! connection among all instances, is not supported (docs/deploy.md).
 //!
-//! The cost model (see docs/design-decisions.md, "Storage"): a request opens a
-//! connection, sets `synchronous=NORMAL` on it when the database is a local
-//! file (WAL is already on, from the migrations; pragmas are per connection
-//! and do not persist; a libSQL server gets none), and its first statement is
-//! the rate-limit upsert, which also returns the schema version, so an
-//! up-to-date database costs no separate check. `secure_delete` is set only
-//! when the connection is about to write anything else: a request that only
-//! reads never sends it. With WAL and `synchronous=NORMAL` a commit is written
-//! to the WAL without an fsync: it survives `kill -9` of the host (the OS has
-//! it); a power loss or OS crash may lose the last commits before a checkpoint
-//! (for everything, rate-limit counters included). No writer holds the write
-//! lock across an fsync.
+//! The cost model (docs/design-decisions.md, "Storage"): the request's first
+//! statement is its rate-limit count ([`Db::admit`]) or, for a write on a
+//! local file, a read of it ([`Db::peek`]), which also returns the schema
+//! version, so an up-to-date database costs no separate check. On a remote
+//! database each exchange is a round trip, so statements travel together
+//! wherever the logic allows (see [`remote`] and [`admission`]). A write lock
+//! held by another is waited for in short bounded steps (`lock_wait`), then 503.
 
 use crate::error::{ApiError, ApiResult};
 use crate::time;
-use spin_sdk::sqlite::{Connection, Value};
+use std::cell::{Cell, RefCell};
 
 pub use spin_sdk::sqlite::{QueryResult, Value as SqlValue};
+use spin_sdk::sqlite::Value;
 
 mod admission;
+mod checks;
+mod hrana;
+mod local;
 mod lock_wait;
 mod migrations;
+mod remote;
 mod row;
 
-pub use admission::Admission;
-pub use migrations::{latest_version, statements, Migration, MIGRATIONS};
+pub use admission::{Admission, Decide};
+use admission::Gate;
+use hrana::Stmt;
+pub use local::Backend;
+use local::{Refused, SpinSqlite};
 use lock_wait::{is_contention, LockWait};
+pub use migrations::{latest_version, statements, Migration, MIGRATIONS};
 use migrations::applied_already;
+use remote::{Outcome, Remote, TxFailure};
+pub use remote::{Settings as RemoteSettings, TOKEN_VARIABLE as DATABASE_TOKEN_VARIABLE, URL_VARIABLE as DATABASE_URL_VARIABLE};
 pub use row::{opt_text, read_all, read_first, rows, text, Row};
 
 pub struct Db {
-    conn: Connection,
-    backend: Backend,
-    /// Inside [`Db::transaction`]: a refused statement is not sent again there.
-    in_transaction: std::cell::Cell<bool>,
-    /// On a local file, until the connection's first write: `secure_delete`
-    /// is still to be set (see [`Db::before_statement`]).
-    secure_delete_pending: std::cell::Cell<bool>,
+    conn: Conn,
+    /// Inside [`Db::transaction`]: a refused statement is not sent again there,
+    /// and on a remote database writes wait for the next answer or the `COMMIT`.
+    in_transaction: Cell<bool>,
+    /// The request's admission (see [`Db::admit`]).
+    gate: RefCell<Gate>,
     /// The request's rate-limit count, while it waits to join the request's
     /// first write (see `admission`).
-    count_due: std::cell::RefCell<Option<crate::rate_limit::Quota>>,
+    count_due: RefCell<Option<crate::rate_limit::Quota>>,
 }
 
-/// Where the `default` database lives, as the `database_backend` variable
-/// says (the component cannot see the runtime config): a local SQLite file
-/// (`local`, the default) or a libSQL server (`libsql`: sqld, Turso). Only a
-/// local file takes the pragmas below; a libSQL server refuses them ("unsupported
-/// statement") and keeps its own journal and durability (docs/deploy.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    Local,
-    Libsql,
+enum Conn {
+    Spin(SpinSqlite),
+    Remote(Remote),
 }
 
-impl Backend {
-    pub const VARIABLE: &'static str = "database_backend";
-
-    pub fn configured() -> Backend {
-        match crate::config::var(Backend::VARIABLE).as_deref().map(str::trim) {
-            Some(name) if name.eq_ignore_ascii_case("libsql") => Backend::Libsql,
-            _ => Backend::Local,
-        }
-    }
-}
-
-impl Db {
-    /// Per connection, on a local file only: commits go to the WAL without an
-    /// fsync (see the module docs), and a statement that finds the write lock
-    /// held fails at once instead of sleeping in SQLite's busy handler: the
-    /// connection waits in short steps of its own ([`LockWait`]). When the
-    /// variable was forgotten on libSQL the first pragma is refused; the
-    /// request goes on without them, treated as libSQL from then on.
-    fn apply_local_pragmas(&mut self) -> ApiResult<()> {
-        if self.backend != Backend::Local {
-            return Ok(());
-        }
-        match self.conn.execute("PRAGMA synchronous = NORMAL", &[]) {
-            Err(spin_sdk::sqlite::Error::Io(message)) if message.contains("unsupported statement") => {
-                eprintln!(
-                    "the database refused `PRAGMA synchronous` (a libSQL server?): set the variable {}=libsql",
-                    Backend::VARIABLE
-                );
-                self.backend = Backend::Libsql;
-                return Ok(());
-            }
-            other => other.map(drop).map_err(|error| ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `PRAGMA synchronous`")))?,
-        }
-        self.conn
-            .execute("PRAGMA busy_timeout = 0", &[])
-            .map_err(|error| ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `PRAGMA busy_timeout`")))?;
-        self.secure_delete_pending.set(true);
-        Ok(())
-    }
-
-    /// Before a statement of the request (not its rate-limit upsert, whose
-    /// rows hold no personal data): one that can write gets `secure_delete`
-    /// set first, once per connection. An interview row is rewritten by each
-    /// answer, so old copies of it are freed long before it is erased (see
-    /// [`Db::secure_delete`]); a connection that only reads frees nothing, and
-    /// is spared the statement.
-    fn before_statement(&self, sql: &str) {
-        if may_write(sql) && self.secure_delete_pending.replace(false) {
-            self.secure_delete();
-        }
-    }
-
-    /// One statement. One refused because another writer holds the lock did
-    /// not happen, so it is sent again after a short pause ([`LockWait`]): on a
-    /// local file SQLite fails it at once (the connection's busy timeout is 0);
-    /// sqld refuses it (SQLITE_BUSY while it checkpoints, SQLITE_INTERRUPT when
-    /// it aborts a writer others queue behind: a few statements in a thousand
-    /// under concurrent writers through several nodes). Only outside a
-    /// transaction: inside one the lock is held already on a local file, and on
-    /// libSQL sqld's refusal ends the transaction, so only the whole of it may
-    /// be tried again. Past the wait's bound: [`Refused::Busy`].
-    fn execute_with_retry(&self, sql: &str, params: &[Value]) -> Result<QueryResult, Refused> {
-        let mut wait = self.lock_wait();
-        loop {
-            match self.conn.execute(sql, params) {
-                Err(spin_sdk::sqlite::Error::Io(message)) if !self.in_transaction.get() && is_contention(&message) => {
-                    if !wait.another_try() {
-                        eprintln!("gave up waiting for the write lock after {} tries: `{}`", wait.tries(), first_line(sql));
-                        return Err(Refused::Busy);
-                    }
-                }
-                result => return result.map_err(Refused::Sql),
-            }
-        }
-    }
-
-    fn lock_wait(&self) -> LockWait {
-        match self.backend {
-            Backend::Local => LockWait::local(),
-            Backend::Libsql => LockWait::remote(),
-        }
-    }
-
-    /// Once per database, on a local file only: WAL makes each write several
-    /// times cheaper, and persists in the file.
-    fn apply_local_file_settings(&self) -> ApiResult<()> {
-        match self.backend {
-            Backend::Local => self.execute("PRAGMA journal_mode=WAL", &[]),
-            Backend::Libsql => Ok(()),
-        }
-    }
-}
-
-/// A write in progress on one connection, from [`Db::transaction`]: what it
-/// does is committed together or not at all. It reads and writes like a
-/// [`Db`]; functions that must run inside one take a `&Tx`.
-pub struct Tx<'a> {
-    db: &'a Db,
-}
-
-impl std::ops::Deref for Tx<'_> {
-    type Target = Db;
-
-    fn deref(&self) -> &Db {
-        self.db
-    }
-}
-
-/// Why a statement did not run: the database's own refusal, or a write lock
-/// that stayed held past [`lock_wait::BOUND`].
-enum Refused {
-    Sql(spin_sdk::sqlite::Error),
-    Busy,
-}
-
-impl Refused {
-    fn into_api_error(self, sql: &str) -> ApiError {
-        match self {
-            Refused::Sql(error) => ApiError::Internal(anyhow::anyhow!("sqlite: {error:?} in `{}`", first_line(sql))),
-            Refused::Busy => ApiError::StorageUnavailable { retry_after: lock_wait::RETRY_AFTER_SECONDS },
-        }
-    }
-}
+/// What a 503 for unreachable records asks a client to wait, seconds.
+const RETRY_AFTER: u64 = 2;
 
 /// Whether a failed database call was refused for contention ([`is_contention`])
 /// inside a transaction, which only a new try of the whole transaction gets past.
 fn is_contended(error: &ApiError) -> bool {
     matches!(error, ApiError::Internal(error) if is_contention(&format!("{error:#}")))
+}
+
+/// A refusal for contention that outlasted the wait's bound: the database's
+/// state, not a fault.
+fn busy() -> ApiError {
+    ApiError::StorageUnavailable { retry_after: lock_wait::RETRY_AFTER_SECONDS }
 }
 
 /// Passes of a migration refused by a concurrent one (see [`Db::migrate_from`]):
@@ -213,67 +101,131 @@ pub enum WalCheckpoint {
     NotApplicable,
 }
 
-impl Db {
-    /// Opens the `default` database for a request. The schema is checked by
-    /// the request's first statement, [`Db::admit`], not here.
-    pub fn connect() -> ApiResult<Db> {
-        let mut db = Db {
-            conn: Connection::open_default()?,
-            backend: Backend::configured(),
-            in_transaction: Default::default(),
-            secure_delete_pending: Default::default(),
-            count_due: Default::default(),
-        };
-        db.apply_local_pragmas()?;
-        Ok(db)
+/// A statement the database refused, as an internal error that names it (a
+/// check's failure: its [`Stop`]).
+fn statement_error(message: &str, sql: &str) -> ApiError {
+    match message {
+        checks::GUARD_LOST => return Stop::GuardLost.error(),
+        checks::READ_CHANGED => return Stop::ReadChanged.error(),
+        _ => {}
     }
+    ApiError::Internal(anyhow::anyhow!("sqlite: Io({message:?}) in `{}`", first_line(sql)))
+}
 
-    /// Where the records live (see [`Backend`]).
-    pub fn backend(&self) -> Backend {
-        self.backend
+fn unavailable(_: remote::Unavailable) -> ApiError {
+    ApiError::StorageUnavailable { retry_after: RETRY_AFTER }
+}
+
+fn tx_failure(failure: TxFailure) -> ApiError {
+    match failure {
+        TxFailure::Unavailable(unavailable) => self::unavailable(unavailable),
+        TxFailure::AppliedBefore => Stop::AppliedBefore.error(),
     }
+}
 
-    /// `PRAGMA secure_delete = ON` for this connection: whatever it deletes or
-    /// frees (a row, an old version of an updated row, a page) is overwritten
-    /// with zeros, so erased personal data does not linger in free space of
-    /// the database file (docs/interviews.md, "Erasure"). Only a local file
-    /// needs it: a backend that refuses the pragma (a remote server, which
-    /// keeps its own files) is left as it is, and the answer says whether it is on.
-    fn secure_delete(&self) -> bool {
-        self.conn.execute("PRAGMA secure_delete = ON", &[]).is_ok()
+/// A write in progress on one connection, from [`Db::transaction`]: what it
+/// does is committed together or not at all. It reads and writes like a
+/// [`Db`]; functions that must run inside one take a `&Tx`. On a remote
+/// database its writes wait to go out with its next read or its `COMMIT`.
+pub struct Tx<'a> {
+    db: &'a Db,
+}
+
+impl std::ops::Deref for Tx<'_> {
+    type Target = Db;
+
+    fn deref(&self) -> &Db {
+        self.db
     }
+}
 
-    /// `PRAGMA wal_checkpoint(TRUNCATE)`: copies every WAL frame into the
-    /// database file and truncates the WAL to zero bytes, so old page versions
-    /// (rows as they were before an erasure) leave the WAL. Another connection
-    /// reading or writing meanwhile makes it [`WalCheckpoint::Busy`]: try
-    /// again later. A database not in WAL mode, or a backend that refuses the
-    /// pragma (a remote one), has nothing to checkpoint here.
-    pub fn checkpoint_wal(&self) -> WalCheckpoint {
-        if self.backend != Backend::Local {
-            return WalCheckpoint::NotApplicable;
-        }
-        match self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)", &[]) {
-            Err(error) => {
-                let message = format!("{error:?}");
-                if is_contention(&message) {
-                    WalCheckpoint::Busy
-                } else {
-                    WalCheckpoint::NotApplicable
-                }
+impl Tx<'_> {
+    /// A write that must change a row, for a rule decided on what was read
+    /// before the transaction (it ends with `RETURNING`, and its `WHERE` holds
+    /// the state the decision was made on): when it changes none, nothing of
+    /// the transaction is written and [`Db::guarded_transaction`] answers
+    /// `None`. On a remote database it leaves with the transaction's other
+    /// writes, in one batch, and the server checks it: a transaction of
+    /// guarded writes holds the writer for no round trip.
+    pub fn guard(&self, sql: &str, params: &[Value]) -> ApiResult<()> {
+        match &self.db.conn {
+            Conn::Remote(remote) => {
+                remote.queue_guarded(Stmt::new(sql, params));
+                Ok(())
             }
-            // One row: busy (1 when it could not finish), WAL frames, frames checkpointed (-1 without a WAL).
-            Ok(result) => match result.rows.first().map(|row| row.values.as_slice()) {
-                Some([Value::Integer(0), Value::Integer(-1), ..]) => WalCheckpoint::NotApplicable,
-                Some([Value::Integer(0), ..]) => WalCheckpoint::Truncated,
-                Some([Value::Integer(_), ..]) => WalCheckpoint::Busy,
-                _ => WalCheckpoint::NotApplicable,
+            Conn::Spin(_) => match self.query(sql, params)?.rows.is_empty() {
+                true => Err(Stop::GuardLost.error()),
+                false => Ok(()),
             },
         }
     }
+}
 
-    /// Opens the `default` database and brings its schema up to date: for work
-    /// that does not start with [`Db::admit`] (the cron dispatcher).
+/// Why a try of a transaction stopped short of its commit, carried out of the
+/// work through its `?` as an internal error that the seam recognises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// An earlier try committed (its receipt is there): that try's value is the answer.
+    AppliedBefore,
+    /// A guarded write changed no row (see [`Tx::guard`]): nothing was written.
+    GuardLost,
+    /// A read the transaction was decided on changed before it committed
+    /// (see [`checks`]): nothing was written, and it runs again.
+    ReadChanged,
+}
+
+impl Stop {
+    fn error(self) -> ApiError {
+        ApiError::Internal(anyhow::Error::new(self))
+    }
+
+    fn of(error: &ApiError) -> Option<Stop> {
+        match error {
+            ApiError::Internal(error) => error.downcast_ref::<Stop>().copied(),
+            _ => None,
+        }
+    }
+}
+
+impl std::error::Error for Stop {}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stop::AppliedBefore => "an earlier try of this transaction committed",
+            Stop::GuardLost => checks::GUARD_LOST,
+            Stop::ReadChanged => checks::READ_CHANGED,
+        })
+    }
+}
+
+impl Db {
+    /// Opens the records for a request: Spin's `default` database, or, with
+    /// `database_url` set, the libSQL server it names (nothing is sent yet).
+    /// The schema is checked by the request's first statement, [`Db::admit`].
+    pub fn connect() -> ApiResult<Db> {
+        let conn = match RemoteSettings::from_variables() {
+            None => Conn::Spin(SpinSqlite::open()?),
+            Some(Ok(settings)) => Conn::Remote(Remote::new(settings)),
+            Some(Err(reason)) => {
+                eprintln!("records: the database is not configured right: {reason}");
+                return Err(ApiError::StorageUnavailable { retry_after: RETRY_AFTER });
+            }
+        };
+        Ok(Db { conn, in_transaction: Cell::new(false), gate: RefCell::default(), count_due: RefCell::default() })
+    }
+
+    /// Where the records live, as far as the admission cares: a local file,
+    /// or a libSQL server (Spin's, or one reached over HTTP).
+    pub fn backend(&self) -> Backend {
+        match &self.conn {
+            Conn::Spin(spin) => spin.backend(),
+            Conn::Remote(_) => Backend::Libsql,
+        }
+    }
+
+    /// Opens the records and brings their schema up to date: for work that
+    /// does not start with [`Db::admit`] (the maintenance run).
     pub fn open() -> ApiResult<Db> {
         let db = Db::connect()?;
         let current = match db.query_scalar("PRAGMA user_version", &[])? {
@@ -284,14 +236,29 @@ impl Db {
         Ok(db)
     }
 
-    pub fn query(&self, sql: &str, params: &[Value]) -> ApiResult<QueryResult> {
-        self.count_before_lone_write(sql)?;
-        self.before_statement(sql);
-        self.execute_with_retry(sql, params).map_err(|refused| refused.into_api_error(sql))
+    /// `PRAGMA wal_checkpoint(TRUNCATE)` on a local file (see
+    /// [`local::SpinSqlite::checkpoint_wal`]); other backends keep their own files.
+    pub fn checkpoint_wal(&self) -> WalCheckpoint {
+        match &self.conn {
+            Conn::Spin(spin) => spin.checkpoint_wal(),
+            Conn::Remote(_) => WalCheckpoint::NotApplicable,
+        }
     }
 
+    pub fn query(&self, sql: &str, params: &[Value]) -> ApiResult<QueryResult> {
+        self.one(sql, params)?.map_err(|message| statement_error(&message, sql))
+    }
+
+    /// A statement whose answer nobody reads: inside a transaction on a remote
+    /// database it goes out with the transaction's next statement.
     pub fn execute(&self, sql: &str, params: &[Value]) -> ApiResult<()> {
-        self.query(sql, params).map(|_| ())
+        match &self.conn {
+            Conn::Remote(remote) if self.in_transaction.get() => {
+                remote.queue(Stmt::new(sql, params));
+                Ok(())
+            }
+            _ => self.query(sql, params).map(drop),
+        }
     }
 
     /// Runs a statement that a constraint may stop: `Ok(Err(text))` carries
@@ -299,13 +266,122 @@ impl Db {
     /// (a second answer to one message hits the turns' primary key); any other
     /// failure is internal.
     pub fn query_refusable(&self, sql: &str, params: &[Value]) -> ApiResult<Result<QueryResult, String>> {
-        self.count_before_lone_write(sql)?;
-        self.before_statement(sql);
-        match self.execute_with_retry(sql, params) {
-            Ok(result) => Ok(Ok(result)),
+        match self.one(sql, params)? {
             // Contention is no refusal of this write: the caller cannot answer it.
-            Err(Refused::Sql(spin_sdk::sqlite::Error::Io(message))) if !is_contention(&message) => Ok(Err(message)),
-            Err(refused) => Err(refused.into_api_error(sql)),
+            Err(message) if is_contention(&message) => Err(statement_error(&message, sql)),
+            outcome => Ok(outcome),
+        }
+    }
+
+    /// Forgets the receipts of transactions on a remote database (see
+    /// [`Db::transaction`]) older than an hour: a transaction is retried within
+    /// seconds. For the maintenance run.
+    pub fn forget_receipts(&self, now: std::time::SystemTime) -> ApiResult<()> {
+        self.execute("DELETE FROM applied_batches WHERE applied_ms < ?", &[Value::Integer(time::unix_millis(now) - 3_600_000)])
+    }
+
+    /// Reads that do not depend on each other's answers: their results in
+    /// order. On a remote database they travel together, in one round trip.
+    pub fn query_together(&self, stmts: &[(&str, &[Value])]) -> ApiResult<Vec<QueryResult>> {
+        let outcomes = self.each(stmts, true)?;
+        outcomes.into_iter().zip(stmts).map(|(outcome, (sql, _))| outcome.map_err(|message| statement_error(&message, sql))).collect()
+    }
+
+    /// The first column of the first row, if any.
+    pub fn query_scalar(&self, sql: &str, params: &[Value]) -> ApiResult<Option<Value>> {
+        let result = self.query(sql, params)?;
+        Ok(result.rows.into_iter().next().and_then(|row| row.values.into_iter().next()))
+    }
+
+    fn one(&self, sql: &str, params: &[Value]) -> ApiResult<Outcome> {
+        Ok(self.each(&[(sql, params)], true)?.remove(0))
+    }
+
+    /// Statements in order, each one's outcome. With `stop_at_failure`, on a
+    /// remote database, a failed one skips those after it in the same exchange.
+    fn each(&self, stmts: &[(&str, &[Value])], stop_at_failure: bool) -> ApiResult<Vec<Outcome>> {
+        self.count_before_lone_write(stmts)?;
+        match &self.conn {
+            Conn::Spin(spin) => stmts
+                .iter()
+                .map(|(sql, params)| {
+                    spin.before_statement(sql);
+                    match spin.execute_with_retry(sql, params, self.in_transaction.get()) {
+                        Ok(result) => Ok(Ok(result)),
+                        Err(Refused::Sql(spin_sdk::sqlite::Error::Io(message))) => Ok(Err(message)),
+                        Err(refused) => Err(refused.into_api_error(sql)),
+                    }
+                })
+                .collect(),
+            Conn::Remote(remote) => {
+                let stmts: Vec<Stmt> = stmts.iter().map(|(sql, params)| Stmt::new(*sql, params)).collect();
+                if self.in_transaction.get() {
+                    // Reads go out before the lock when they can be checked at the commit.
+                    if stmts.iter().all(|stmt| !may_write(&stmt.sql)) {
+                        if let Some(outcomes) = remote.read_ahead(&stmts).map_err(unavailable)? {
+                            return Ok(outcomes);
+                        }
+                    }
+                    remote.send(stmts, stop_at_failure).map_err(tx_failure)
+                } else {
+                    self.remote_each(remote, stmts)
+                }
+            }
+        }
+    }
+
+    /// A write outside any transaction while the request's count is due:
+    /// the count is written first, on its own (see `admission`).
+    fn count_before_lone_write(&self, stmts: &[(&str, &[Value])]) -> ApiResult<()> {
+        if self.in_transaction.get() || self.count_due.borrow().is_none() || !stmts.iter().any(|(sql, _)| may_write(sql)) {
+            return Ok(());
+        }
+        self.settle_count()
+    }
+
+    /// Statements outside a transaction on a remote database: with the
+    /// request's admission when it still waits and they only read, after it
+    /// when they write.
+    fn remote_each(&self, remote: &Remote, stmts: Vec<Stmt>) -> ApiResult<Vec<Outcome>> {
+        self.gate.borrow().refusal()?;
+        let writes = stmts.iter().any(|stmt| may_write(&stmt.sql));
+        if writes {
+            self.settle()?;
+        } else if let Some(admission) = self.pending_admission() {
+            let mut sent = vec![admission];
+            sent.extend(stmts.iter().cloned());
+            let mut outcomes = self.remote_round(remote, sent)?;
+            let admitted = outcomes.remove(0);
+            let pending = self.gate.take();
+            if !self.decide(pending, admitted)? {
+                return Ok(outcomes);
+            }
+            // The schema was behind: what was read went to the old one.
+        }
+        self.remote_round(remote, stmts)
+    }
+
+    /// One exchange outside a transaction. A statement the server refused for
+    /// contention (SQLITE_BUSY while it checkpoints, or while another holds
+    /// the lock; it did not run) goes out again after a short pause
+    /// ([`LockWait`]); past the wait's bound the request answers 503.
+    fn remote_round(&self, remote: &Remote, stmts: Vec<Stmt>) -> ApiResult<Vec<Outcome>> {
+        let mut outcomes = remote.each(stmts.clone()).map_err(unavailable)?;
+        let mut wait = LockWait::remote();
+        loop {
+            let contended: Vec<usize> =
+                outcomes.iter().enumerate().filter(|(_, outcome)| matches!(outcome, Err(m) if is_contention(m))).map(|(i, _)| i).collect();
+            if contended.is_empty() {
+                return Ok(outcomes);
+            }
+            if !wait.another_try() {
+                eprintln!("records: still busy after {} tries: {:?}", wait.tries() + 1, outcomes[contended[0]]);
+                return Err(busy());
+            }
+            let again = remote.each(contended.iter().map(|&index| stmts[index].clone()).collect()).map_err(unavailable)?;
+            for (index, outcome) in contended.into_iter().zip(again) {
+                outcomes[index] = outcome;
+            }
         }
     }
 
@@ -319,28 +395,117 @@ impl Db {
     /// On libSQL, sqld may also refuse a statement inside the transaction, or
     /// its `COMMIT`, for contention (it aborts a writer others queue behind),
     /// which ends the transaction: then the whole of `work` runs again, after
-    /// the same backoff. So `work` must only read and write through `tx`.
+    /// the same backoff; on a remote database also when its exchange was lost
+    /// (the receipt tells whether it committed). So `work` must only read and
+    /// write through `tx`.
     pub fn transaction<T>(&self, mut work: impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
-        let mut wait = LockWait::remote();
+        self.settle()?;
+        let receipt = uuid::Uuid::new_v4().simple().to_string();
+        // The value of a try whose commit went out and whose answer was lost:
+        // the answer if a later try finds its receipt.
+        let mut committed_maybe: Option<T> = None;
+        let (mut unanswered, mut changed) = (0, 0);
+        // From the first refusal for contention (or a read that changed).
+        let mut wait: Option<LockWait> = None;
         loop {
-            match self.transaction_once(&mut work) {
-                Err(error) if self.backend == Backend::Libsql && is_contended(&error) => {
-                    if !wait.another_try() {
-                        return Err(Refused::Busy.into_api_error("BEGIN IMMEDIATE"));
-                    }
+            // Reads before the lock, checked at the commit, until they changed
+            // twice under this transaction's feet: then read under the lock.
+            let optimistic = changed < 2;
+            let (error, value) = match self.transaction_once(&mut work, Some(&receipt), optimistic) {
+                Ok(value) => return Ok(value),
+                Err(failed) => failed,
+            };
+            let stop = Stop::of(&error);
+            if stop == Some(Stop::AppliedBefore) {
+                return committed_maybe.ok_or_else(|| ApiError::internal(anyhow::anyhow!("a receipt without its transaction")));
+            }
+            committed_maybe = value.or(committed_maybe);
+            let retry = match &self.conn {
+                Conn::Spin(spin) => !spin.is_local_file() && is_contended(&error),
+                // A lost exchange is tried again twice at most: the server may be down.
+                Conn::Remote(_) => {
+                    let lost = matches!(error, ApiError::StorageUnavailable { .. });
+                    unanswered += usize::from(lost);
+                    changed += usize::from(stop == Some(Stop::ReadChanged));
+                    is_contended(&error) || stop == Some(Stop::ReadChanged) || lost && unanswered <= 2
                 }
-                outcome => return outcome,
+            };
+            let contended = is_contended(&error) || stop == Some(Stop::ReadChanged);
+            if !retry {
+                return Err(error);
+            }
+            if !contended {
+                // A lost exchange: once more after a moment.
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                continue;
+            }
+            let wait = wait.get_or_insert_with(LockWait::remote);
+            if !wait.another_try() {
+                eprintln!("records: a transaction gave up after {} tries: {error:?}", wait.tries() + 1);
+                return Err(busy());
             }
         }
     }
 
-    /// One try of [`Db::transaction`], for callers that retry on their own terms.
+    /// [`Db::transaction`] for work whose writes are guarded ([`Tx::guard`]):
+    /// `None` when a guard lost (another writer changed what the work was
+    /// decided on), and nothing was written.
+    pub fn guarded_transaction<T>(&self, work: impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<Option<T>> {
+        match self.transaction(work) {
+            Err(error) if Stop::of(&error) == Some(Stop::GuardLost) => Ok(None),
+            outcome => outcome.map(Some),
+        }
+    }
+
+    /// One try of [`Db::transaction`]: `receipt` names it on a remote database
+    /// (none for a migration, whose table may not exist yet). A failure comes
+    /// with the try's value when its commit went out and its answer was lost.
+    fn transaction_once<T>(
+        &self,
+        work: &mut impl FnMut(&Tx) -> ApiResult<T>,
+        receipt: Option<&str>,
+        optimistic: bool,
+    ) -> Result<T, (ApiError, Option<T>)> {
+        match &self.conn {
+            Conn::Spin(spin) => self.spin_transaction_once(spin, work).map_err(|error| (error, None)),
+            Conn::Remote(remote) => {
+                let receipt = receipt.map(|id| {
+                    Stmt::new(
+                        "INSERT INTO applied_batches (batch_id, applied_ms) VALUES (?, ?)",
+                        &[Value::Text(id.to_string()), Value::Integer(time::unix_millis(time::now()))],
+                    )
+                });
+                remote.begin(receipt, optimistic);
+                self.in_transaction.set(true);
+                let outcome = work(&Tx { db: self });
+                self.in_transaction.set(false);
+                match outcome {
+                    Ok(value) => match remote.commit() {
+                        Ok(Ok(())) | Err(TxFailure::AppliedBefore) => Ok(value),
+                        Ok(Err(message)) => Err((statement_error(&message, "COMMIT"), None)),
+                        Err(failure) => Err((tx_failure(failure), Some(value))),
+                    },
+                    Err(error) => {
+                        if Stop::of(&error) == Some(Stop::AppliedBefore) || matches!(error, ApiError::StorageUnavailable { .. }) {
+                            // Nothing to roll back that the server does not drop itself.
+                            remote.abandon();
+                        } else {
+                            remote.rollback();
+                        }
+                        Err((error, None))
+                    }
+                }
+            }
+        }
+    }
+
+    /// One try of a transaction on Spin's SQLite.
     ///
     /// With the request's rate-limit count due (see `admission`), the
     /// transaction begins deferred and the count's upsert takes the write lock
     /// as its first statement, so the request takes the lock once; a count
     /// past its limit refuses the request and rolls its work back.
-    fn transaction_once<T>(&self, work: &mut impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
+    fn spin_transaction_once<T>(&self, spin: &SpinSqlite, work: &mut impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
         // Out of `count_due` while it is being written: back in when the
         // transaction fails (the count is still owed), gone when it commits
         // or when the count refused the request (nothing is owed for a refusal).
@@ -350,12 +515,12 @@ impl Db {
             error
         };
         let begun = match &due {
-            Some(quota) => self.control("BEGIN").and_then(|()| {
+            Some(quota) => spin.control("BEGIN").and_then(|()| {
                 self.count(quota).inspect_err(|_| {
-                    let _ = self.control("ROLLBACK");
+                    let _ = spin.control("ROLLBACK");
                 })
             }),
-            None => self.begin_immediate(),
+            None => spin.control("BEGIN IMMEDIATE"),
         };
         begun.map_err(|error| match error {
             refusal @ ApiError::RateLimited { .. } => refusal,
@@ -365,47 +530,20 @@ impl Db {
         let outcome = work(&Tx { db: self });
         self.in_transaction.set(false);
         match outcome {
-            Ok(value) => match self.control("COMMIT") {
+            Ok(value) => match spin.control("COMMIT") {
                 Ok(()) => Ok(value),
                 Err(error) => {
-                    let _ = self.control("ROLLBACK");
+                    let _ = spin.control("ROLLBACK");
                     Err(owed_again(error))
                 }
             },
             Err(error) => {
-                if let Err(rollback) = self.control("ROLLBACK") {
+                if let Err(rollback) = spin.control("ROLLBACK") {
                     eprintln!("rolling back after {error:?}: {rollback:?}");
                 }
                 Err(owed_again(error))
             }
         }
-    }
-
-    /// Takes the write lock, waiting for it as any statement does.
-    fn begin_immediate(&self) -> ApiResult<()> {
-        self.control("BEGIN IMMEDIATE")
-    }
-
-    /// A statement that begins or ends a transaction: never the write a
-    /// count due waits for.
-    fn control(&self, sql: &str) -> ApiResult<()> {
-        self.before_statement(sql);
-        self.execute_with_retry(sql, &[]).map(drop).map_err(|refused| refused.into_api_error(sql))
-    }
-
-    /// A write outside any transaction while the request's count is due:
-    /// the count is written first, on its own (see `admission`).
-    fn count_before_lone_write(&self, sql: &str) -> ApiResult<()> {
-        if self.in_transaction.get() || !may_write(sql) || self.count_due.borrow().is_none() {
-            return Ok(());
-        }
-        self.settle_count()
-    }
-
-    /// The first column of the first row, if any.
-    pub fn query_scalar(&self, sql: &str, params: &[Value]) -> ApiResult<Option<Value>> {
-        let result = self.query(sql, params)?;
-        Ok(result.rows.into_iter().next().and_then(|row| row.values.into_iter().next()))
     }
 
     /// Applies the migrations after `current`; runs once per database and version.
@@ -423,15 +561,25 @@ impl Db {
         }
         let mut attempt = 0;
         loop {
-            // One try per pass: the passes are this loop's retries.
-            let pass = self.apply_local_file_settings().and_then(|()| {
-                self.transaction_once(&mut |tx| {
-                    let current = match tx.query_scalar("PRAGMA user_version", &[])? {
-                        Some(Value::Integer(version)) => version,
-                        _ => 0,
-                    };
-                    tx.apply_migrations_after(current)
-                })
+            let settings = match &self.conn {
+                Conn::Spin(spin) => spin.apply_local_file_settings(),
+                Conn::Remote(_) => Ok(()),
+            };
+            // One try per pass, without a receipt (its table may not exist yet):
+            // the passes are this loop's retries, and a pass is idempotent.
+            let pass = settings.and_then(|()| {
+                self.transaction_once(
+                    &mut |tx| {
+                        let current = match tx.query_scalar("PRAGMA user_version", &[])? {
+                            Some(Value::Integer(version)) => version,
+                            _ => 0,
+                        };
+                        tx.apply_migrations_after(current)
+                    },
+                    None,
+                    false,
+                )
+                .map_err(|(error, _)| error)
             });
             match pass {
                 Err(error) if attempt < MIGRATION_ATTEMPTS && is_contended(&error) => {
@@ -448,13 +596,16 @@ impl Db {
             return Ok(());
         }
         for migration in MIGRATIONS.iter().filter(|m| m.version > current) {
-            for statement in statements(migration.sql) {
-                if let Err(error) = self.conn.execute(&statement, &[]) {
-                    if !applied_already(&statement, &format!("{error:?}")) {
+            let statements = statements(migration.sql);
+            let stmts: Vec<(&str, &[Value])> = statements.iter().map(|sql| (sql.as_str(), &[][..])).collect();
+            // A migration's statements go out together, each whatever the others did.
+            for (statement, outcome) in statements.iter().zip(self.each(&stmts, false)?) {
+                if let Err(error) = outcome {
+                    if !applied_already(statement, &error) {
                         return Err(ApiError::Internal(anyhow::anyhow!(
                             "migration {} failed: {error:?} in `{}`",
                             migration.version,
-                            first_line(&statement)
+                            first_line(statement)
                         )));
                     }
                 }
@@ -471,7 +622,6 @@ impl Db {
         self.execute(&format!("PRAGMA user_version = {}", latest_version()), &[])?;
         Ok(())
     }
-
 }
 
 /// Whether a statement may write: anything but a `SELECT` (a `WITH` may end

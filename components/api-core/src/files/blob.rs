@@ -6,8 +6,22 @@ use crate::error::{ApiError, ApiResult};
 use sha2::{Digest, Sha256};
 use std::io::Read;
 
-/// Size of one stored chunk (the last one may be shorter).
+/// Size of one stored chunk (the last one may be shorter), unless the
+/// variable [`CHUNK_VARIABLE`] says less.
 pub const CHUNK_BYTES: usize = 1024 * 1024;
+/// The variable that sets the largest value the service writes to the
+/// key-value store (an edge platform's store takes values of at most 1 MB):
+/// the size of a file's chunks, and, less room for a recording's splicing and
+/// sealing, of a recording chunk an upload may carry. Each file keeps the
+/// size it was written with, so files written with another stay readable.
+pub const CHUNK_VARIABLE: &str = "blob_chunk_bytes";
+/// The smallest chunk size the variable may set.
+const MIN_CHUNK_BYTES: usize = 64 * 1024;
+
+/// The chunk size of new files: [`CHUNK_VARIABLE`], within 64 KiB ..= 1 MiB.
+pub fn configured_chunk_bytes() -> usize {
+    usize::try_from(crate::config::var_u64(CHUNK_VARIABLE, CHUNK_BYTES as u64)).unwrap_or(CHUNK_BYTES).clamp(MIN_CHUNK_BYTES, CHUNK_BYTES)
+}
 /// Leading bytes kept for type sniffing.
 const HEAD_BYTES: usize = 64;
 
@@ -84,6 +98,8 @@ pub struct ChunkWriter<'s, S: BlobStore + ?Sized> {
     store: &'s S,
     file_id: String,
     buffer: Vec<u8>,
+    /// The size of its chunks (the last one may be shorter).
+    chunk_bytes: usize,
     /// Chunks started (written, or attempted: a failed write is cleaned up too).
     chunks: u64,
     size: u64,
@@ -103,6 +119,7 @@ impl<'s, S: BlobStore + ?Sized> ChunkWriter<'s, S> {
             store,
             file_id: file_id.to_string(),
             buffer: Vec::new(),
+            chunk_bytes: CHUNK_BYTES,
             chunks: 0,
             size: 0,
             hasher: Sha256::new(),
@@ -112,6 +129,16 @@ impl<'s, S: BlobStore + ?Sized> ChunkWriter<'s, S> {
             expected: None,
             limit: FileLimit::default(),
         }
+    }
+
+    /// Chunks of `bytes` instead of [`CHUNK_BYTES`].
+    pub fn with_chunk_bytes(mut self, bytes: usize) -> Self {
+        self.chunk_bytes = bytes.max(1);
+        self
+    }
+
+    pub fn chunk_bytes(&self) -> usize {
+        self.chunk_bytes
     }
 
     /// The largest file it takes (413 beyond).
@@ -141,12 +168,12 @@ impl<'s, S: BlobStore + ?Sized> ChunkWriter<'s, S> {
         }
         while !data.is_empty() {
             if self.buffer.capacity() == 0 {
-                self.buffer.reserve_exact(CHUNK_BYTES);
+                self.buffer.reserve_exact(self.chunk_bytes);
             }
-            let take = (CHUNK_BYTES - self.buffer.len()).min(data.len());
+            let take = (self.chunk_bytes - self.buffer.len()).min(data.len());
             self.buffer.extend_from_slice(&data[..take]);
             data = &data[take..];
-            if self.buffer.len() == CHUNK_BYTES {
+            if self.buffer.len() == self.chunk_bytes {
                 self.flush()?;
             }
         }

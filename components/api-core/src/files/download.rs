@@ -71,6 +71,7 @@ mod tests {
             size: 42,
             sha256: "ab".repeat(32),
             chunk_count: 1,
+            chunk_bytes: 1 << 20,
             created_at: String::new(),
         };
         let head = download_head(&record, None);

@@ -18,7 +18,7 @@ pub mod store;
 pub mod svg;
 pub mod upload;
 
-pub use blob::{chunk_key, open_store, BlobStore, ChunkReader, ChunkWriter, CHUNK_BYTES};
+pub use blob::{chunk_key, configured_chunk_bytes, open_store, BlobStore, ChunkReader, ChunkWriter, CHUNK_BYTES, CHUNK_VARIABLE};
 pub use download::{download_head, StoredChunks};
 pub use sniff::{check_magic, sniff};
 pub use svg::check_svg;
@@ -44,18 +44,23 @@ pub const MAX_UPLOAD_BYTES: u64 = MAX_FILE_BYTES + UPLOAD_OVERHEAD_BYTES;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileLimit {
     pub file_bytes: u64,
+    /// The largest value the key-value store takes: the size of the chunks.
+    pub chunk_bytes: usize,
 }
 
 impl Default for FileLimit {
     fn default() -> Self {
-        FileLimit { file_bytes: MAX_FILE_BYTES }
+        FileLimit { file_bytes: MAX_FILE_BYTES, chunk_bytes: CHUNK_BYTES }
     }
 }
 
 impl FileLimit {
-    /// The `file_max_bytes` variable (25 MiB when unset).
+    /// The `file_max_bytes` variable (25 MiB when unset) and `blob_chunk_bytes` (1 MiB).
     pub fn from_variables() -> FileLimit {
-        FileLimit { file_bytes: crate::config::var_u64("file_max_bytes", MAX_FILE_BYTES).max(1) }
+        FileLimit {
+            file_bytes: crate::config::var_u64("file_max_bytes", MAX_FILE_BYTES).max(1),
+            chunk_bytes: configured_chunk_bytes(),
+        }
     }
 
     /// The whole request: the file plus the other parts and framing.
@@ -130,6 +135,9 @@ pub struct FileRecord {
     pub sha256: String,
     #[serde(skip)]
     pub chunk_count: u64,
+    /// The size of its chunks as written (the last one may be shorter).
+    #[serde(skip)]
+    pub chunk_bytes: u64,
     pub created_at: String,
 }
 
@@ -150,6 +158,7 @@ pub fn save(db: &Db, tenant_id: &str, file_id: &str, upload: Upload<'_, impl Blo
         size: upload.blob.size(),
         sha256: upload.blob.sha256_hex(),
         chunk_count: upload.blob.chunk_count(),
+        chunk_bytes: upload.blob.chunk_bytes() as u64,
         created_at: time::rfc3339_now(),
     };
     store::insert(db, &record)?;

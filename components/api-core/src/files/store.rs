@@ -7,8 +7,8 @@ use crate::error::ApiResult;
 /// Inserts the metadata row of a stored file.
 pub fn insert(db: &Db, record: &FileRecord) -> ApiResult<()> {
     db.execute(
-        "INSERT INTO files (file_id, tenant_id, mime_type, purpose, size, sha256, chunk_count, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO files (file_id, tenant_id, mime_type, purpose, size, sha256, chunk_count, chunk_bytes, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         &[
             db::text(&record.file_id),
             db::text(&record.tenant_id),
@@ -17,6 +17,7 @@ pub fn insert(db: &Db, record: &FileRecord) -> ApiResult<()> {
             SqlValue::Integer(record.size as i64),
             db::text(&record.sha256),
             SqlValue::Integer(record.chunk_count as i64),
+            SqlValue::Integer(record.chunk_bytes as i64),
             db::text(&record.created_at),
         ],
     )
@@ -25,7 +26,7 @@ pub fn insert(db: &Db, record: &FileRecord) -> ApiResult<()> {
 /// The tenant's file `file_id` (a valid UUID), if it has one.
 pub fn find(db: &Db, tenant_id: &str, file_id: &str) -> ApiResult<Option<FileRecord>> {
     let result = db.query(
-        "SELECT file_id, tenant_id, mime_type, purpose, size, sha256, chunk_count, created_at
+        "SELECT file_id, tenant_id, mime_type, purpose, size, sha256, chunk_count, chunk_bytes, created_at
          FROM files WHERE tenant_id = ? AND file_id = ?",
         &[db::text(tenant_id), db::text(file_id)],
     )?;
@@ -38,6 +39,7 @@ pub fn find(db: &Db, tenant_id: &str, file_id: &str) -> ApiResult<Option<FileRec
             size: row.int("size")? as u64,
             sha256: row.text("sha256")?,
             chunk_count: row.int("chunk_count")? as u64,
+            chunk_bytes: row.int("chunk_bytes")? as u64,
             created_at: row.text("created_at")?,
         })
     })

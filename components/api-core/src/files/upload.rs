@@ -99,7 +99,7 @@ where
                 if file.is_some() {
                     return Err(ApiError::BadRequest("Send exactly one 'file' part".into()));
                 }
-                let mut writer = ChunkWriter::new(store, file_id).with_limit(limit);
+                let mut writer = ChunkWriter::new(store, file_id).with_limit(limit).with_chunk_bytes(limit.chunk_bytes);
                 // With a binary mime_type already known, a wrong magic number is
                 // seen in the first bytes: nothing is stored from then on.
                 writer.expected = mime_type.as_deref().and_then(FileType::from_mime).filter(|t| *t != FileType::Svg);
@@ -319,6 +319,7 @@ mod tests {
         assert_eq!(store.get("file:f1:2").unwrap().unwrap().len(), CHUNK_BYTES / 2);
 
         let mut source = StoredChunks::new(store, &FileRecord {
+            chunk_bytes: CHUNK_BYTES as u64,
             file_id: "f1".into(),
             tenant_id: "t".into(),
             mime_type: "image/png".into(),

@@ -203,8 +203,19 @@ pub fn get_with_model_calls(db: &Db, tenant_id: &str, project_id: &str) -> ApiRe
 /// A project by id alone, whoever owns it: for the public interview link, which
 /// carries no credentials. Callers must scope what they do by `tenant_id`.
 pub fn find_for_link(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {
-    let result = db.query(&format!("SELECT {} FROM projects WHERE project_id = ?", columns()), &[db::text(project_id)])?;
-    db::read_first(&result, from_row)
+    let (sql, params) = for_link_statement(project_id);
+    project_from(&db.query(&sql, &params)?)
+}
+
+/// The statement of [`find_for_link`], to read it together with others
+/// (`Db::query_together`); its result reads with [`project_from`].
+pub fn for_link_statement(project_id: &str) -> (String, Vec<SqlValue>) {
+    (format!("SELECT {} FROM projects WHERE project_id = ?", columns()), vec![db::text(project_id)])
+}
+
+/// The project a statement of this store found, if any.
+pub fn project_from(result: &db::QueryResult) -> ApiResult<Option<Project>> {
+    db::read_first(result, from_row)
 }
 
 /// A project by id alone with its tenant's sandbox secret (see

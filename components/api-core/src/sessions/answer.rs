@@ -3,7 +3,7 @@
 //! both stored as one exchange; and a spoken answer turned into text
 //! (`POST /v1/sessions/{id}/transcriptions`).
 
-use super::{interviewer, project_of, recordings, session_closed, strings, survey, transcription, MAX_ANSWER_CHARS};
+use super::{interviewer, project_and_turns, recordings, session_closed, strings, survey, transcription, MAX_ANSWER_CHARS};
 use super::{Interview, InterviewStatus, Session, SessionState, Speaker, Turn, TurnKind, TurnSource};
 
 use crate::db::Db;
@@ -101,8 +101,7 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
     if interview.interviewer_closed {
         return Err(session_closed());
     }
-    let project = project_of(db, interview)?;
-    let mut turns = store::turns(db, &interview.interview_id)?;
+    let (project, mut turns) = project_and_turns(db, interview)?;
     let plan = Plan::for_project(&project.fields, interview.language);
     let strings = strings::for_language(interview.language.as_str());
     let now = time::now();
@@ -164,9 +163,10 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
         answered_block: structured.is_some(),
         closes: replies.iter().any(|reply| reply.kind == TurnKind::Closing),
     };
-    let appended =
-        db.transaction(|tx| store::append_exchange(tx, &interview.interview_id, interview.turn_count, &exchange, counted, &now, now_ms))?;
-    if !appended {
+    let appended = db.guarded_transaction(|tx| {
+        store::append_exchange(tx, &interview.interview_id, interview.turn_count, &exchange, counted, &now, now_ms)
+    })?;
+    if appended.is_none() {
         // Ended, or another answer to the same message came first.
         return Err(match store::find(db, &interview.interview_id)? {
             Some(current) if current.state == SessionState::InProgress && !current.interviewer_closed => ApiError::conflict(

@@ -1,7 +1,7 @@
 //! How an interview ends (`POST /v1/sessions/{id}/finish`, or idle for too
 //! long): in one transaction, with its summary, its event and its count.
 
-use super::{interviewer, project_of, session_closed, survey};
+use super::{interviewer, project_and_turns, session_closed, survey};
 use super::{Interview, InterviewStatus, SessionState, Turn};
 
 use crate::config;
@@ -53,8 +53,7 @@ pub struct Finished {
 /// is stored then); the summary is written now.
 pub fn finish(db: &Db, interview: &Interview, opt_in_for_followup: bool, llm: &LlmConfig) -> ApiResult<Finished> {
     interview.ensure_running()?;
-    let project = project_of(db, interview)?;
-    let turns = store::turns(db, &interview.interview_id)?;
+    let (project, turns) = project_and_turns(db, interview)?;
     let plan = Plan::for_project(&project.fields, interview.language);
     // The model writes a summary only of something the interviewee said: only then is it a call.
     let llm = match turns.iter().any(|turn| turn.speaker == super::Speaker::Interviewee) {
@@ -153,8 +152,7 @@ pub fn end_idle(db: &Db, now: std::time::SystemTime) -> ApiResult<usize> {
     let cutoff = time::unix_millis(now).saturating_sub(timeout_ms as i64);
     let mut ended = 0;
     for interview in store::idle(db, cutoff, IDLE_SWEEP_BATCH)? {
-        let turns = store::turns(db, &interview.interview_id)?;
-        let project = project_of(db, &interview)?;
+        let (project, turns) = project_and_turns(db, &interview)?;
         let plan = Plan::for_project(&project.fields, interview.language);
         let summary = builtin_summary(&project, &plan, &turns);
         let how = How::TimedOut { idle_since_ms: interview.last_activity_ms };

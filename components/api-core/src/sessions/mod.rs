@@ -221,9 +221,18 @@ pub struct Session {
 }
 
 /// The project an interview belongs to (it cannot vanish: projects are never deleted).
-fn project_of(db: &Db, interview: &Interview) -> ApiResult<Project> {
-    projects::store::find_for_link(db, &interview.project_id)?
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {} has no project", interview.interview_id)))
+fn no_project(interview: &Interview) -> ApiError {
+    ApiError::internal(anyhow::anyhow!("interview {} has no project", interview.interview_id))
+}
+
+/// The interview's project and its turns, read together: one round trip on a
+/// remote database.
+fn project_and_turns(db: &Db, interview: &Interview) -> ApiResult<(Project, Vec<Turn>)> {
+    let (project_sql, project_params) = projects::store::for_link_statement(&interview.project_id);
+    let (turns_sql, turns_params) = crate::record::store::turns_statement(&interview.interview_id);
+    let results = db.query_together(&[(&project_sql, &project_params), (&turns_sql, &turns_params)])?;
+    let project = projects::store::project_from(&results[0])?.ok_or_else(|| no_project(interview))?;
+    Ok((project, crate::record::store::turns_from(&results[1])?))
 }
 
 #[cfg(test)]

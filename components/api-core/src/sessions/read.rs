@@ -1,7 +1,7 @@
 //! Reading a session: its bearer token, its body as the interviewee sees it,
 //! and a survey block's media.
 
-use super::{find_project, project_of, Interview, Session, SurveyView};
+use super::{find_project, project_and_turns, Interview, Session, SurveyView};
 
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult, Credential};
@@ -13,8 +13,7 @@ use serde_json::Value;
 /// The session of an interview just read (by [`authenticate`]): its turns and
 /// its project, without reading the interview again.
 pub fn session_of(db: &Db, interview: Interview) -> ApiResult<Session> {
-    let turns = store::turns(db, &interview.interview_id)?;
-    let project = project_of(db, &interview)?;
+    let (project, turns) = project_and_turns(db, &interview)?;
     Ok(Session { project, interview, turns })
 }
 
@@ -79,7 +78,8 @@ pub fn survey_media(
     if head.status == 304 {
         return Ok(crate::http::Reply::Full(head));
     }
-    let chunk = crate::files::CHUNK_BYTES as u64;
+    // Each file's own chunk size: files written with another stay readable.
+    let chunk = record.chunk_bytes;
     let chunks = (0..record.chunk_count)
         .map(|n| (crate::files::chunk_key(&record.file_id, n), chunk.min(record.size - n * chunk), n * chunk))
         .collect();

@@ -208,7 +208,7 @@ pub fn link_page(db: &Db, request: &ApiRequest, project_id: &str, llm: &LlmConfi
         start,
         screeners: &blocks,
         transcription: transcription::available(llm),
-        max_chunk_bytes: crate::http::MAX_JSON_BODY,
+        max_chunk_bytes: super::recordings::max_chunk_bytes(),
     }))
 }
 

@@ -41,6 +41,8 @@
 //! Targets are printed next to the figures, never asserted; they are judged on
 //! Spin where it ran. Traffic goes to 127.0.0.1 only.
 
+#[path = "../bench/backends.rs"]
+mod backends;
 #[path = "../bench/dataset.rs"]
 mod dataset;
 #[path = "../bench/interviews.rs"]
@@ -64,7 +66,7 @@ use std::path::{Path, PathBuf};
 const USAGE: &str = "\
 usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seconds N] [--rounds N]
              [--writers-seconds N] [--projects N] [--interviews N] [--recording-mib N]
-             [--only load|interviews|recordings|synthesis] [--manifest PATH] [--baseline-manifest PATH]
+             [--only load|interviews|recordings|synthesis|backends] [--manifest PATH] [--baseline-manifest PATH]
              [--database local|libsql] [--sqld PATH] [--cores N]
   --runtime          which runtime serves the components [both when SPIN is set, else spin-host]
   --host             the spin-host binary [target/bench-host/spin-host]
@@ -80,7 +82,8 @@ usage: bench [--runtime spin-host|spin|both] [--host PATH] [--spin PATH] [--seco
   --projects         projects of the large tenant [10000]
   --interviews       interviews of the large project; the small one gets a tenth [100000]
   --recording-mib    size of each recording of the recordings table, MiB [16]
-  --only             run only the load table, the interviews table, the recordings table or the synthesis table
+  --only             run only the load table, the interviews table, the recordings table, the synthesis table,
+                     or the records' backends side by side (local file, Spin's libSQL, over HTTP; needs sqld)
   --cores            only the scale-up table: the runtime (the last of --runtime) pinned to 1, 2, 4 ... N
                      cores, wrk on 4 other cores (a machine of N + 4 cores or more); about 8 minutes for N = 12";
 
@@ -102,6 +105,8 @@ struct Options {
     interviews_part: bool,
     recordings_part: bool,
     synthesis_part: bool,
+    /// The records' backends side by side (needs sqld).
+    backends_part: Option<PathBuf>,
 }
 
 /// A runtime the bench runs the servers under: its binary, which takes
@@ -136,7 +141,9 @@ fn parse_options() -> Result<Options, String> {
         interviews_part: true,
         recordings_part: true,
         synthesis_part: true,
+        backends_part: None,
     };
+    let mut backends = true;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -159,22 +166,30 @@ fn parse_options() -> Result<Options, String> {
             "--cores" => options.cores = Some(number(value()?)?.max(1)),
             "--only" => {
                 let only = value()?;
-                if !["load", "interviews", "recordings", "synthesis"].contains(&only.as_str()) {
-                    return Err(format!("--only: load, interviews, recordings or synthesis, not {only}\n{USAGE}"));
+                if !["load", "interviews", "recordings", "synthesis", "backends"].contains(&only.as_str()) {
+                    return Err(format!("--only: load, interviews, recordings, synthesis or backends, not {only}\n{USAGE}"));
                 }
                 options.load = only == "load";
                 options.interviews_part = only == "interviews";
                 options.recordings_part = only == "recordings";
                 options.synthesis_part = only == "synthesis";
+                backends = only == "backends";
             }
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown option {other}\n{USAGE}")),
         }
     }
+    let sqld = sqld.or_else(|| Some(spin.with_file_name("sqld")).filter(|p| p.is_file()));
+    options.backends_part = match (&sqld, backends) {
+        (Some(sqld), true) => Some(sqld.clone()),
+        (None, true) if !options.load && !options.interviews_part && !options.recordings_part && !options.synthesis_part => {
+            return Err("--only backends needs sqld: --sqld PATH, SQLD, or sqld beside the spin binary".into())
+        }
+        _ => None,
+    };
     options.libsql = match database.as_str() {
         "local" => None,
         "libsql" => {
-            let sqld = sqld.or_else(|| Some(spin.with_file_name("sqld")).filter(|p| p.is_file()));
             let sqld = sqld.ok_or("--database libsql needs sqld: --sqld PATH, SQLD, or sqld beside the spin binary")?;
             // The interviews and synthesis tables write their data sets into a local SQLite file.
             options.interviews_part = false;
@@ -375,6 +390,9 @@ fn main() {
         if summaries.len() == 2 {
             interviews::compare(&summaries[0], &summaries[1]);
         }
+    }
+    if let Some(sqld) = &options.backends_part {
+        backends::run(&backends::BackendsOptions { options: &options, sqld, variables: &variables, partner_key: &partner_key });
     }
     if options.synthesis_part {
         for runtime in &options.runtimes {

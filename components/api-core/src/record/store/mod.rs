@@ -127,11 +127,19 @@ pub fn erased_session_token_hash(db: &Db, interview_id: &str) -> ApiResult<Optio
 
 /// The conversation so far, in order.
 pub fn turns(db: &Db, interview_id: &str) -> ApiResult<Vec<Turn>> {
-    let result = db.query(
-        &format!("SELECT {TURN_COLUMNS} FROM interview_turns WHERE interview_id = ? ORDER BY seq"),
-        &[db::text(interview_id)],
-    )?;
-    db::read_all(&result, |row| Ok(turn_from_row(row)?.to_owned()))
+    let (sql, params) = turns_statement(interview_id);
+    turns_from(&db.query(&sql, &params)?)
+}
+
+/// The statement of [`turns`], to read it together with others
+/// (`Db::query_together`); its result reads with [`turns_from`].
+pub fn turns_statement(interview_id: &str) -> (String, Vec<SqlValue>) {
+    (format!("SELECT {TURN_COLUMNS} FROM interview_turns WHERE interview_id = ? ORDER BY seq"), vec![db::text(interview_id)])
+}
+
+/// The turns a statement of [`turns_statement`] found, in order.
+pub fn turns_from(result: &QueryResult) -> ApiResult<Vec<Turn>> {
+    db::read_all(result, |row| Ok(turn_from_row(row)?.to_owned()))
 }
 
 /// Everything a new interview starts with.
@@ -264,8 +272,10 @@ pub struct Counted {
 
 /// Appends an exchange (the interviewee's turn, then the interviewer's
 /// replies) to a running conversation whose next seq is `seq`, and counts it,
-/// in the caller's transaction. `false` when the conversation was no longer at
-/// `seq`, or no longer running (nothing is written then).
+/// in the caller's transaction, which `Db::guarded_transaction` runs: when the
+/// conversation was no longer at `seq`, or no longer running, the guard lost
+/// and nothing is written. (Nothing is read inside: on a remote database the
+/// whole exchange is one batch.)
 pub fn append_exchange(
     tx: &Tx,
     interview_id: &str,
@@ -274,8 +284,8 @@ pub fn append_exchange(
     counted: Counted,
     now: &str,
     now_ms: i64,
-) -> ApiResult<bool> {
-    let moved = tx.query(
+) -> ApiResult<()> {
+    tx.guard(
         "UPDATE interviews
          SET turn_count = ?, response_count = response_count + ?, answered_blocks = answered_blocks + ?,
              interviewer_closed = ?, last_activity_ms = MAX(last_activity_ms, ?)
@@ -291,11 +301,7 @@ pub fn append_exchange(
             SqlValue::Integer(seq),
         ],
     )?;
-    if moved.rows.is_empty() {
-        return Ok(false);
-    }
-    insert_turns(tx, interview_id, seq, turns, now, now_ms)?;
-    Ok(true)
+    insert_turns(tx, interview_id, seq, turns, now, now_ms)
 }
 
 /// How an interview ends (the use case decided every value).

@@ -48,6 +48,17 @@ pub const DEFAULT_VIDEO_MAX_BYTES: u64 = 250 * 1024 * 1024;
 pub const RATE_VARIABLE: &str = "recording_bytes_per_minute";
 pub const DEFAULT_BYTES_PER_MINUTE: u64 = 8 * 1024 * 1024;
 
+/// Room a stored chunk may need beyond the bytes uploaded: the splice of a
+/// recorder's first chunk into the stored file, and the seal (nonce and tag).
+const STORED_ROOM: usize = 16 * 1024;
+
+/// The largest chunk an upload may carry (the page cuts its recordings to
+/// it): what the key-value store takes in one value (`blob_chunk_bytes`,
+/// see [`crate::files::configured_chunk_bytes`]) less the room it may grow by.
+pub fn max_chunk_bytes() -> usize {
+    crate::files::configured_chunk_bytes() - STORED_ROOM
+}
+
 /// A recording's totals.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Recording {
@@ -174,6 +185,10 @@ pub fn add_chunk(
     interview.ensure_running()?;
     if bytes.is_empty() {
         return Err(ApiError::Validation(vec![FieldError::new(vec!["body".into()], "missing", "Field required")]));
+    }
+    let max = max_chunk_bytes();
+    if bytes.len() > max {
+        return Err(ApiError::PayloadTooLarge(format!("A recording chunk carries at most {max} bytes")));
     }
     let now = time::now();
     let recordings = store::recordings(db, &interview.interview_id)?;
