@@ -225,7 +225,11 @@ fn spawn(binary: &Path, dir: &Path, port: u16, admin_port: u16, basic_auth: Opti
         .arg("--db-path")
         .arg(dir.join("data.sqld"))
         .args(["--http-listen-addr", &format!("127.0.0.1:{port}")])
-        .args(["--admin-listen-addr", &format!("127.0.0.1:{admin_port}"), "--no-welcome"]);
+        .args(["--admin-listen-addr", &format!("127.0.0.1:{admin_port}"), "--no-welcome"])
+        // As docs/deploy.md tells operators: checkpoints by time, not by the
+        // WAL's length, which under concurrent writers can stall sqld 0.24's
+        // write queue for good.
+        .args(["--checkpoint-interval-s", "60"]);
     if let Some(basic) = basic_auth {
         command.arg("--http-auth").arg(format!("basic:{basic}"));
     }
