@@ -287,7 +287,7 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
         // A session's token is read with the admission; both are settled before its body.
         Handler::Session(_) => {}
         Handler::Tenant(_) | Handler::Public(_) | Handler::Page(_) if reads_only => {}
-        _ => context.db.settle()?,
+        _ => context.db.settle_admission()?,
     }
     match (route.handler, tenant) {
         // A streaming handler owns the connection to its end: such a request
@@ -301,7 +301,7 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
             let outcome = run(&context, request, handler, tenant, &params, incoming, credentials.as_ref(), operator_token).await;
             // The admission's refusal is the answer, whatever the handler did;
             // then the count, when the handler wrote nothing that took it along.
-            match (outcome, context.db.settle().and_then(|()| context.db.settle_count())) {
+            match (outcome, context.db.settle()) {
                 (_, Err(refusal)) => Err(refusal),
                 (outcome, Ok(())) => outcome,
             }
@@ -339,7 +339,7 @@ impl Counting {
 /// count still due are written first, and a refusal of theirs (429, past a
 /// limit) is the answer instead (429 comes before every other refusal).
 fn settled(db: &Db, refusal: ApiError) -> ApiError {
-    match db.settle().and_then(|()| db.settle_count()) {
+    match db.settle() {
         Err(error) => error,
         Ok(()) => refusal,
     }
@@ -383,7 +383,7 @@ async fn run(
         }
         (Handler::Session(handler), _) => {
             let interview = sessions::authenticate(&context.db, request, params.get("interview_id"));
-            context.db.settle()?;
+            context.db.settle_admission()?;
             let interview = interview?;
             request.body = body(incoming, request).await?;
             handler(context, &interview, request, params).map(Reply::Full)

@@ -11,7 +11,7 @@
 //!   own write: the first statement of its first transaction, which it opens
 //!   (a deferred `BEGIN`, so the upsert takes the lock: one write lock for
 //!   the request). A request that ends without having written anything gets
-//!   its count written on its own ([`Db::settle_count`]). The upsert decides
+//!   its count written on its own ([`Db::settle`]). The upsert decides
 //!   again, exactly: of two requests that both saw room for one more, the
 //!   second is refused there, and its transaction rolled back. Only on Spin's
 //!   SQLite (a local file): on a libSQL server a request is counted first.
@@ -105,7 +105,7 @@ impl Db {
     ///
     /// On Spin's SQLite the statement runs now, and `decide`'s refusal is the
     /// answer. On a remote database it waits for the request's first read and
-    /// travels with it; [`Db::settle`] sends it alone.
+    /// travels with it; [`Db::settle_admission`] sends it alone.
     pub fn admit(&self, quota: &Quota, tenant_id: Option<&str>, decide: Decide) -> ApiResult<()> {
         let (sql, mut params) = count_statement(
             quota,
@@ -127,10 +127,19 @@ impl Db {
         }
     }
 
-    /// Makes sure the request's admission was counted and decided: sends its
-    /// statement now if it still waits. Its refusal (429, 401), if any, is
-    /// the request's answer, whatever happened since.
+    /// Everything the request still owes the records, once its handler is
+    /// done or refused: its admission, sent now if it still waits, then its
+    /// count, written on its own if no write took it along. A refusal of
+    /// theirs (429, 401) is the request's answer, whatever happened since.
     pub fn settle(&self) -> ApiResult<()> {
+        self.settle_admission()?;
+        self.settle_count()
+    }
+
+    /// Makes sure the request's admission was counted and decided: sends its
+    /// statement now if it still waits (a count due with the next write stays
+    /// due). Its refusal (429, 401), if any, is the request's answer.
+    pub fn settle_admission(&self) -> ApiResult<()> {
         let (Some(admission), Conn::Remote(remote)) = (self.pending_admission(), &self.conn) else {
             return self.gate.borrow().refusal();
         };
@@ -213,7 +222,7 @@ impl Db {
 
     /// Writes the count still due, if any, on its own; refuses the request
     /// when it lost the last room in its window to another.
-    pub fn settle_count(&self) -> ApiResult<()> {
+    pub(super) fn settle_count(&self) -> ApiResult<()> {
         let Some(quota) = self.count_due.borrow_mut().take() else { return Ok(()) };
         self.count(&quota)
     }

@@ -346,7 +346,7 @@ impl Db {
         self.gate.borrow().refusal()?;
         let writes = stmts.iter().any(|stmt| may_write(&stmt.sql));
         if writes {
-            self.settle()?;
+            self.settle_admission()?;
         } else if let Some(admission) = self.pending_admission() {
             let mut sent = vec![admission];
             sent.extend(stmts.iter().cloned());
@@ -399,7 +399,7 @@ impl Db {
     /// (the receipt tells whether it committed). So `work` must only read and
     /// write through `tx`.
     pub fn transaction<T>(&self, mut work: impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
-        self.settle()?;
+        self.settle_admission()?;
         let receipt = uuid::Uuid::new_v4().simple().to_string();
         // The value of a try whose commit went out and whose answer was lost:
         // the answer if a later try finds its receipt.
