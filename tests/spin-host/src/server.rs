@@ -7,20 +7,17 @@
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context as _, Result};
 use bytes::Bytes;
 use http::{HeaderName, HeaderValue, Request, Response, StatusCode, Uri};
 use http_body_util::{BodyExt, Empty, Full};
-use hyper::body::{Body, Frame, Incoming, SizeHint};
+use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch};
-use tokio::task::AbortHandle;
 use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
 use wasmtime_wasi_http::p2::body::HyperOutgoingBody;
 use wasmtime_wasi_http::WasiHttpView;
@@ -272,25 +269,20 @@ async fn execute(
             .call_handle(&mut store, req, out)
             .await
     });
-    let abort = task.abort_handle();
 
     match rx.await {
         Ok(result) => {
-            // The guest may keep running after sending the headers; report a
-            // late failure (the response may then be cut short).
+            // As Spin 4 (trigger-http's `wasi.rs`): the guest runs to its end
+            // whatever becomes of the response (sent, or its client gone);
+            // a late failure is reported (the response may then be cut short).
             tokio::spawn(async move {
                 match task.await {
-                    Err(e) if e.is_cancelled() => {}
                     Err(e) => eprintln!("Component {id} panicked after response started: {e}"),
                     Ok(Err(e)) => eprintln!("Component {id} failed after response started: {e:?}"),
                     Ok(Ok(())) => {}
                 }
             });
-            let resp =
-                result.map_err(|code| anyhow!("guest failed to produce a response: {code:?}"))?;
-            // As Spin: when hyper drops the body (done, or client gone) the
-            // instance is dropped too, cancelling its outbound requests.
-            Ok(resp.map(|body| AbortOnDropBody { body, abort }.boxed_unsync()))
+            result.map_err(|code| anyhow!("guest failed to produce a response: {code:?}"))
         }
         Err(_) => {
             task.await
@@ -299,36 +291,5 @@ async fn execute(
                 .context("guest invocation failed")?;
             bail!("guest failed to produce a response prior to returning")
         }
-    }
-}
-
-struct AbortOnDropBody {
-    body: HyperOutgoingBody,
-    abort: AbortHandle,
-}
-
-impl Drop for AbortOnDropBody {
-    fn drop(&mut self) {
-        self.abort.abort();
-    }
-}
-
-impl Body for AbortOnDropBody {
-    type Data = Bytes;
-    type Error = wasmtime_wasi_http::Error;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
-        Pin::new(&mut self.body).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.body.size_hint()
     }
 }
