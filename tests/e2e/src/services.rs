@@ -25,6 +25,8 @@ pub struct Sqld {
     dir: PathBuf,
     /// `--http-auth basic:<this>`, if any.
     basic_auth: Option<String>,
+    /// Further flags, as given to [`Sqld::start_or_skip_with`].
+    flags: Vec<String>,
     _temporary: Option<tempfile::TempDir>,
 }
 
@@ -42,8 +44,13 @@ impl Sqld {
 
     /// A running sqld, or `None` after saying why the test is skipped.
     pub fn start_or_skip(test: &str) -> Option<Sqld> {
+        Sqld::start_or_skip_with(test, &[])
+    }
+
+    /// [`Sqld::start_or_skip`], with further flags for sqld (its limits).
+    pub fn start_or_skip_with(test: &str, flags: &[&str]) -> Option<Sqld> {
         match Sqld::binary() {
-            Some(binary) => Some(Sqld::start(&binary)),
+            Some(binary) => Some(Sqld::launch_temporary(&binary, None, flags.iter().map(|flag| flag.to_string()).collect())),
             None => {
                 eprintln!(
                     "skipped {test}: no sqld (libSQL's server) at hand: set SQLD=/path/to/sqld, or SPIN to a \
@@ -55,36 +62,46 @@ impl Sqld {
     }
 
     pub fn start(binary: &Path) -> Sqld {
-        let temporary = tempfile::tempdir().unwrap();
-        let mut sqld = Sqld::start_in(binary, temporary.path());
-        sqld._temporary = Some(temporary);
-        sqld
+        Sqld::launch_temporary(binary, None, Vec::new())
     }
 
     /// A sqld whose database and log live in `dir` (created if missing): a
     /// later one in the same directory serves the same records.
     pub fn start_in(binary: &Path, dir: &Path) -> Sqld {
-        Sqld::launch(binary, dir, None)
+        Sqld::launch(binary, dir, None, Vec::new())
     }
 
     /// A sqld that takes only HTTP basic credentials (`user:password`), on a
     /// fresh database: a client sending any other token is refused (401).
     pub fn start_with_basic_auth(binary: &Path, credentials: &str) -> Sqld {
         use base64::Engine as _;
-        let temporary = tempfile::tempdir().unwrap();
         let basic = base64::engine::general_purpose::STANDARD.encode(credentials);
-        let mut sqld = Sqld::launch(binary, temporary.path(), Some(basic));
+        Sqld::launch_temporary(binary, Some(basic), Vec::new())
+    }
+
+    /// On a fresh database in a directory of its own, removed with it.
+    fn launch_temporary(binary: &Path, basic_auth: Option<String>, flags: Vec<String>) -> Sqld {
+        let temporary = tempfile::tempdir().unwrap();
+        let mut sqld = Sqld::launch(binary, temporary.path(), basic_auth, flags);
         sqld._temporary = Some(temporary);
         sqld
     }
 
-    fn launch(binary: &Path, dir: &Path, basic_auth: Option<String>) -> Sqld {
+    fn launch(binary: &Path, dir: &Path, basic_auth: Option<String>, flags: Vec<String>) -> Sqld {
         std::fs::create_dir_all(dir).unwrap();
         for _ in 0..5 {
             let (port, admin_port) = (free_port(), free_port());
-            let child = spawn(binary, dir, port, admin_port, basic_auth.as_deref());
-            let mut sqld =
-                Sqld { child, binary: binary.to_path_buf(), port, admin_port, dir: dir.to_path_buf(), basic_auth: basic_auth.clone(), _temporary: None };
+            let child = spawn(binary, dir, port, admin_port, basic_auth.as_deref(), &flags);
+            let mut sqld = Sqld {
+                child,
+                binary: binary.to_path_buf(),
+                port,
+                admin_port,
+                dir: dir.to_path_buf(),
+                basic_auth: basic_auth.clone(),
+                flags: flags.clone(),
+                _temporary: None,
+            };
             if sqld.wait_until_ready() {
                 return sqld;
             }
@@ -118,7 +135,7 @@ impl Sqld {
     pub fn restart(&mut self) {
         self.stop();
         for _ in 0..100 {
-            self.child = spawn(&self.binary, &self.dir, self.port, self.admin_port, self.basic_auth.as_deref());
+            self.child = spawn(&self.binary, &self.dir, self.port, self.admin_port, self.basic_auth.as_deref(), &self.flags);
             if self.wait_until_ready() {
                 return;
             }
@@ -218,7 +235,7 @@ impl Sqld {
     }
 }
 
-fn spawn(binary: &Path, dir: &Path, port: u16, admin_port: u16, basic_auth: Option<&str>) -> Child {
+fn spawn(binary: &Path, dir: &Path, port: u16, admin_port: u16, basic_auth: Option<&str>, flags: &[String]) -> Child {
     let log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join("sqld.log")).unwrap();
     let mut command = Command::new(binary);
     command
@@ -229,7 +246,8 @@ fn spawn(binary: &Path, dir: &Path, port: u16, admin_port: u16, basic_auth: Opti
         // As docs/deploy.md tells operators: checkpoints by time, not by the
         // WAL's length, which under concurrent writers can stall sqld 0.24's
         // write queue for good.
-        .args(["--checkpoint-interval-s", "60"]);
+        .args(["--checkpoint-interval-s", "60"])
+        .args(flags);
     if let Some(basic) = basic_auth {
         command.arg("--http-auth").arg(format!("basic:{basic}"));
     }

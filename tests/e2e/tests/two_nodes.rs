@@ -43,7 +43,12 @@ impl Cluster {
     /// `None` (after saying so) without sqld. `overrides` are app variables
     /// on top of the suite's: the same on both nodes, as one deployment has.
     fn start(test: &str, overrides: &[(&str, &str)]) -> Option<Cluster> {
-        let sqld = Sqld::start_or_skip(test)?;
+        Cluster::start_with_sqld(test, overrides, &[])
+    }
+
+    /// [`Cluster::start`] with flags for sqld (its limits).
+    fn start_with_sqld(test: &str, overrides: &[(&str, &str)], sqld_flags: &[&str]) -> Option<Cluster> {
+        let sqld = Sqld::start_or_skip_with(test, sqld_flags)?;
         let redis = RedisServer::start();
         let key_value = format!("\n[key_value_store.default]\ntype = \"redis\"\nurl = \"{}\"\n", redis.url());
         let edge = edge_selected();
@@ -220,6 +225,63 @@ fn rate_limits_count_per_ip_across_both_nodes() {
         let retry_after: u64 = response.headers()["retry-after"].to_str().unwrap().parse().unwrap();
         assert!((1..=60).contains(&retry_after), "{retry_after}");
     }
+}
+
+/// sqld refuses a request while more requests wait for one of its connections
+/// than its limit allows (`--max-concurrent-requests`: 429, "Too many
+/// concurrent requests"); the statement did not run. The nodes try it again
+/// (Spin's libSQL client, or the edge's own), as they do a write that met
+/// another, and past the wait's bound answer 503 with `Retry-After`: never a
+/// 500, and every project acknowledged is kept.
+#[test]
+fn a_libsql_server_at_its_limit_of_requests_costs_a_wait_never_a_500() {
+    // One connection at a time, refusing as soon as two requests wait for it.
+    let limits = ["--max-concurrent-connections", "1", "--max-concurrent-requests", "2"];
+    let Some(cluster) = Cluster::start_with_sqld("a_libsql_server_at_its_limit_of_requests_costs_a_wait_never_a_500", &[], &limits)
+    else {
+        return;
+    };
+    let tenant = cluster.a().create_tenant();
+    let clients = 16;
+    let barrier = Barrier::new(clients);
+    let answers: Vec<(String, StatusCode, Option<String>, Value)> = thread::scope(|scope| {
+        let sent: Vec<_> = (0..clients)
+            .map(|n| {
+                let (node, tenant, barrier) = (&cluster.nodes[n % 2], &tenant, &barrier);
+                scope.spawn(move || {
+                    let name = format!("Burst {n}");
+                    barrier.wait();
+                    let response = node.post("/v1/projects").auth(tenant).json(&project_body(json!({"project_name": name}))).send().unwrap();
+                    let retry_after = response.headers().get("retry-after").map(|value| value.to_str().unwrap().to_string());
+                    let (status, body) = json_of(response);
+                    (name, status, retry_after, body)
+                })
+            })
+            .collect();
+        sent.into_iter().map(|client| client.join().unwrap()).collect()
+    });
+
+    let created: Vec<&(String, StatusCode, Option<String>, Value)> = answers.iter().filter(|(_, status, _, _)| *status == 201).collect();
+    for (name, status, retry_after, body) in &answers {
+        match status.as_u16() {
+            201 => {}
+            503 => {
+                assert_detail_error(body, "storage_unavailable");
+                // 1 s past the wait for a busy database, 2 s for one out of reach.
+                let retry_after: u64 = retry_after.as_deref().unwrap_or_default().parse().unwrap_or_default();
+                assert!((1..=2).contains(&retry_after), "{name}: Retry-After {retry_after}: {body}");
+            }
+            other => panic!("{name}: {other} {body}\n{}", cluster.logs()),
+        }
+    }
+    assert!(created.len() > clients / 2, "most of the burst gets through: {} of {clients}\n{}", created.len(), cluster.logs());
+    for (name, _, _, body) in &created {
+        let id = body["project_id"].as_str().unwrap();
+        let (status, project) = tenant_get(cluster.b(), &tenant, &format!("/v1/projects/{id}"));
+        assert_eq!((status, &project["project_name"]), (StatusCode::OK, &json!(name)), "{id}");
+    }
+    let stored = cluster.sqld.scalar(&format!("SELECT count(*) FROM projects WHERE tenant_id = '{}'", tenant.tenant_id));
+    assert_eq!(stored.as_u64().unwrap() as usize, created.len(), "a 503 wrote nothing");
 }
 
 #[test]

@@ -36,13 +36,18 @@ const LOCAL_STEPS_US: [u64; 8] = [0, 0, 0, 1_000, 1_000, 2_000, 2_000, 4_000];
 /// instead of waiting: a network round trip per try, so the steps are longer.
 const REMOTE_STEPS_US: [u64; 6] = [5_000, 10_000, 20_000, 40_000, 80_000, 160_000];
 
-/// Whether a failure is a refusal caused by another writer, which a later try
+/// Whether a failure is a refusal caused by other requests, which a later try
 /// gets past: SQLite's "database is locked" (SQLITE_BUSY); on sqld also
-/// SQLITE_BUSY by name and SQLITE_INTERRUPT (sqld aborts a write that holds
-/// its write lock while others queue for it: seen when several nodes migrate a
-/// new database).
+/// SQLITE_BUSY by name, SQLITE_INTERRUPT (sqld aborts a write that holds its
+/// write lock while others queue for it: seen when several nodes migrate a new
+/// database), and its 429 "Too many concurrent requests" (more requests wait
+/// for a connection than `--max-concurrent-requests`, 128 by default: the
+/// statement did not run), which Spin's libSQL client hands on as the
+/// statement's error.
 pub fn is_contention(message: &str) -> bool {
-    ["database is locked", "database is busy", "SQLITE_BUSY", "SQLITE_INTERRUPT"].iter().any(|needle| message.contains(needle))
+    ["database is locked", "database is busy", "SQLITE_BUSY", "SQLITE_INTERRUPT", "Too many concurrent requests"]
+        .iter()
+        .any(|needle| message.contains(needle))
 }
 
 /// One statement's wait for the lock, from its first refusal.
@@ -116,6 +121,8 @@ mod tests {
     fn contention_is_told_from_other_failures() {
         assert!(is_contention("Io(\"database is locked\")"));
         assert!(is_contention("SQLITE_BUSY: database is busy"));
+        // As Spin 4.0.2's libSQL client words sqld's 429.
+        assert!(is_contention("Io(\"Hrana: `api error: `{\\\"error\\\":\\\"Too many concurrent requests\\\"}``\")"));
         assert!(!is_contention("no such table: projects"));
         assert!(!is_contention("UNIQUE constraint failed: turns.interview_id, turns.seq"));
     }

@@ -25,6 +25,7 @@
 
 use super::checks::{self, StepKind, GUARD_CHECK};
 use super::hrana::{self, Batch, Cond, Request, Response, Step, Stmt, StreamResult};
+use super::lock_wait::LockWait;
 use crate::outbound::{self, OutboundError};
 use spin_sdk::sqlite::QueryResult;
 use std::cell::RefCell;
@@ -409,6 +410,8 @@ impl Remote {
             headers.push(("authorization", authorization.as_str()));
         }
         let (mut connects, mut answers) = (0, 0);
+        // From the first refusal for too many requests at once.
+        let mut crowded: Option<LockWait> = None;
         loop {
             let left = REQUEST_BUDGET.saturating_sub(self.started.elapsed());
             if left.is_zero() {
@@ -421,6 +424,15 @@ impl Remote {
                     Ok(answer) => return Ok(answer),
                     Err(reason) => (reason, false),
                 },
+                // sqld's "Too many concurrent requests": more requests wait
+                // for one of its connections than it lets wait, so this one
+                // did not run. Waited out like a write that met another.
+                Ok(response) if response.status == 429 => {
+                    if crowded.get_or_insert_with(LockWait::remote).another_try() {
+                        continue;
+                    }
+                    return Err(self.unavailable("too many requests at once for the server, for longer than the wait's bound".into()));
+                }
                 Ok(response) if matches!(response.status, 401 | 403) => {
                     return Err(self.unavailable(format!("the server refused the credentials ({}): check {TOKEN_VARIABLE}", response.status)))
                 }
