@@ -28,6 +28,11 @@ pub struct Report {
     pub ended_interviews: usize,
     /// Interviews erased because their project's retention had passed.
     pub erased_interviews: usize,
+    /// Ended interviews assessed for the synthesis: those that ended before
+    /// its quality signals existed.
+    pub assessed_interviews: usize,
+    /// Projects whose synthesis a language model wrote (none without one).
+    pub syntheses_written: usize,
     pub deliveries: DeliveryCounts,
 }
 
@@ -80,12 +85,14 @@ pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
         Err(error) => problems.push(format!("erasing interviews past retention: {error:?}")),
     }
     // Interviews that ended before quality signals existed join the synthesis.
-    if let Err(error) = synthesis::assess_unassessed(db) {
-        problems.push(format!("assessing interviews for the synthesis: {error:?}"));
+    match synthesis::assess_unassessed(db) {
+        Ok(assessed) => report.assessed_interviews = assessed,
+        Err(error) => problems.push(format!("assessing interviews for the synthesis: {error:?}")),
     }
     // With a model: the syntheses that interviews ended (or erased) since made due.
-    if let Err(error) = synthesis::model::run_queue(db, &crate::llm::LlmConfig::from_variables(), now) {
-        problems.push(format!("writing syntheses with the model: {error:?}"));
+    match synthesis::model::run_queue(db, &crate::llm::LlmConfig::from_variables(), now) {
+        Ok(written) => report.syntheses_written = written,
+        Err(error) => problems.push(format!("writing syntheses with the model: {error:?}")),
     }
     match deliver(db, now) {
         Ok(counts) => report.deliveries = counts,

@@ -97,11 +97,21 @@ fn model_calls(app: &TestApp, tenant: &TenantCredentials, project_id: &str) -> i
     project["model_calls"]["calls"].as_i64().unwrap()
 }
 
+const MAINTENANCE_TOKEN: &str = "mt-synthesis-model-0123456789";
+
+/// `POST /v1/maintenance/run`, as a scheduler calls it: what the run did.
+fn maintenance_run(app: &TestApp) -> Value {
+    let (status, report) = json_of(app.post("/v1/maintenance/run").bearer_auth(MAINTENANCE_TOKEN).send().unwrap());
+    assert_eq!(status, 200, "{report}");
+    report
+}
+
 #[test]
 fn the_model_groups_and_names_but_the_evidence_stays_exact() {
     let model = FakeModel::start(script);
     let mut variables = model.variables();
     variables.push(("llm_context_chars", "900".to_string()));
+    variables.push(("maintenance_token", MAINTENANCE_TOKEN.to_string()));
     let overrides: Vec<(&str, &str)> = variables.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let app = TestApp::start(&overrides);
     let tenant = app.create_tenant();
@@ -119,7 +129,8 @@ fn the_model_groups_and_names_but_the_evidence_stays_exact() {
     assert_eq!(synthesis_requests(&model), 0);
     let calls_before = model_calls(&app, &tenant, &project);
 
-    app.host.run_cron("maintenance").unwrap();
+    let report = maintenance_run(&app);
+    assert_eq!((&report["syntheses_written"], &report["assessed_interviews"]), (&json!(1), &json!(0)), "{report}");
     let body = synthesis(&app, &tenant, &project);
     assert_eq!(body["written_by"], "model", "{body}");
     assert_eq!(body["interviews_analyzed"], 30);
@@ -169,7 +180,8 @@ fn the_model_groups_and_names_but_the_evidence_stays_exact() {
     for i in 0..3 {
         corpus::replay(&app, &other, "en", &[vec![format!("Because of scattering, say {}.", corpus::noise(70 + i))]], MOVE_ON);
     }
-    app.host.run_cron("maintenance").unwrap();
+    let report = maintenance_run(&app);
+    assert_eq!(report["syntheses_written"], 0, "the model's answer was refused: {report}");
     let kept = synthesis(&app, &tenant, &other);
     assert_eq!(kept["written_by"], "builtin", "{kept}");
     assert!(kept["questions"][0].get("finding").is_none());

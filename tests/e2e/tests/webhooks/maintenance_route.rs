@@ -37,7 +37,13 @@ fn the_maintenance_route_takes_its_token_and_drains_real_deliveries() {
     assert_eq!(status, 200, "{report}");
     assert_eq!(
         report,
-        json!({"ended_interviews": 0, "erased_interviews": 0, "deliveries": {"attempted": 1, "delivered": 1, "retrying": 0, "failed": 0}})
+        json!({
+            "ended_interviews": 0,
+            "erased_interviews": 0,
+            "assessed_interviews": 0,
+            "syntheses_written": 0,
+            "deliveries": {"attempted": 1, "delivered": 1, "retrying": 0, "failed": 0}
+        })
     );
     let received = receiver.wait_for(1, Duration::from_secs(5));
     let timestamp = received[0].header("x-service-request-timestamp");
