@@ -149,7 +149,11 @@ impl SpinSqlite {
             match self.conn.execute(sql, params) {
                 Err(Error::Io(message)) if !in_transaction && is_contention(&message) => {
                     if !wait.another_try() {
-                        eprintln!("gave up waiting for the write lock after {} tries: `{}`", wait.tries(), first_line(sql));
+                        eprintln!(
+                            "gave up after {} more tries, each refused for contention (the write lock, or a libSQL server at its limit of requests): `{}`",
+                            wait.tries(),
+                            first_line(sql)
+                        );
                         return Err(Refused::Busy);
                     }
                 }
