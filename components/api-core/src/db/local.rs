@@ -141,17 +141,22 @@ impl SpinSqlite {
     /// libSQL sqld's refusal ends the transaction, so only the whole of it may
     /// be tried again. Past the wait's bound: [`Refused::Busy`].
     pub fn execute_with_retry(&self, sql: &str, params: &[Value], in_transaction: bool) -> Result<QueryResult, Refused> {
-        let mut wait = match self.backend.get() {
-            Backend::Local => LockWait::local(),
-            Backend::Libsql => LockWait::remote(),
-        };
+        // From the first refusal: sqld may hold a statement in its own queue
+        // for seconds before refusing it, and a wait already spent there would
+        // leave it no further try.
+        let mut wait: Option<LockWait> = None;
         loop {
             match self.conn.execute(sql, params) {
                 Err(Error::Io(message)) if !in_transaction && is_contention(&message) => {
+                    let wait = wait.get_or_insert_with(|| match self.backend.get() {
+                        Backend::Local => LockWait::local(),
+                        Backend::Libsql => LockWait::remote(),
+                    });
                     if !wait.another_try() {
                         eprintln!(
-                            "gave up after {} more tries, each refused for contention (the write lock, or a libSQL server at its limit of requests): `{}`",
+                            "gave up after {} more tries, each refused for contention (the write lock, or a libSQL server at its limit of requests), the last with {}: `{}`",
                             wait.tries(),
+                            first_line(&message),
                             first_line(sql)
                         );
                         return Err(Refused::Busy);

@@ -706,6 +706,12 @@ fn print_load_table(
     }
     for (server, writers) in servers.iter().zip(writers) {
         println!("{}", super::scale::writers_line(server.runtime.name, options.writers_seconds, writers));
+        if writers.server_errors > 0 {
+            println!("  what the app logged going wrong, by count:");
+            for line in server.app.logged_errors(5) {
+                println!("  {line}");
+            }
+        }
     }
     for (server, (hello, read)) in servers.iter().zip(alone) {
         println!(

@@ -267,6 +267,21 @@ impl Server {
     fn pid(&self) -> u32 {
         self.process.pid()
     }
+
+    /// What the app logged as going wrong so far, the most frequent lines
+    /// first (at most `top`, each cut to 240 characters): what a row's 5xx were.
+    fn logged_errors(&self, top: usize) -> Vec<String> {
+        let mut counts: HashMap<String, usize> = HashMap::new();
+        for line in self.process.output().lines() {
+            let lower = line.to_lowercase();
+            if lower.contains("error") || lower.contains("gave up") || lower.contains("unavailable") {
+                *counts.entry(line.chars().take(240).collect()).or_default() += 1;
+            }
+        }
+        let mut lines: Vec<(String, usize)> = counts.into_iter().collect();
+        lines.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        lines.into_iter().take(top).map(|(line, count)| format!("{count:>6}  {line}")).collect()
+    }
 }
 
 // ---------------------------------------------------------------------------
