@@ -163,3 +163,46 @@ fn a_synthesis_is_the_tenants_own() {
         assert_eq!(status, 401);
     }
 }
+
+/// Interviews that ended before quality signals existed (no score, no digest
+/// of their answers) count as they are until the maintenance run assesses them,
+/// which says how many it did: then they carry their quality, and their
+/// answers join the synthesis.
+#[test]
+fn interviews_ended_before_assessment_are_assessed_by_the_maintenance_run() {
+    const TOKEN: &str = "mt-late-assessment-0123456789";
+    let app = TestApp::start(&[("maintenance_token", TOKEN)]);
+    let run = || {
+        let (status, report) = json_of(app.post("/v1/maintenance/run").bearer_auth(TOKEN).send().unwrap());
+        assert_eq!(status, 200, "{report}");
+        report
+    };
+    let tenant = app.create_tenant();
+    let project = planted_project(&app, &tenant);
+    for i in 0..12 {
+        corpus::replay(&app, &project, "en", &corpus::planted_answers(&[&CHECKOUT, &TRUST], i), MOVE_ON);
+    }
+    let assessed = synthesis(&app, &tenant, &project);
+    assert_eq!(assessed["questions"][0]["answered"], 12, "{assessed}");
+
+    // As a release before the synthesis left them.
+    let db = rusqlite::Connection::open(app.sqlite_path()).unwrap();
+    let cleared = db.execute("UPDATE interviews SET quality_score = NULL, quality_flags = NULL WHERE project_id = ?1", [&project]).unwrap();
+    assert_eq!(cleared, 12);
+    db.execute("DELETE FROM answer_terms WHERE project_id = ?1", [&project]).unwrap();
+    drop(db);
+    let unassessed = synthesis(&app, &tenant, &project);
+    assert_eq!(unassessed["questions"][0]["answered"], 0, "{unassessed}");
+    let (_, list) = json_of(app.get("/v1/interviews").query(&[("project_id", project.as_str())]).auth(&tenant).send().unwrap());
+    assert!(list["data"].as_array().unwrap().iter().all(|item| item.get("quality").is_none_or(Value::is_null)), "{list}");
+
+    assert_eq!(run()["assessed_interviews"], 12);
+    assert_eq!(run()["assessed_interviews"], 0, "assessed once");
+    let (_, list) = json_of(app.get("/v1/interviews").query(&[("project_id", project.as_str())]).auth(&tenant).send().unwrap());
+    for item in list["data"].as_array().unwrap() {
+        assert!(item["quality"]["score"].as_i64().is_some_and(|score| score > 2), "{item}");
+    }
+    let mut again = synthesis(&app, &tenant, &project);
+    again["generated_at"] = assessed["generated_at"].clone();
+    assert_eq!(again, assessed, "the same synthesis as before the digests were lost");
+}
