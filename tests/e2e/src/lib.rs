@@ -241,6 +241,16 @@ impl TestApp {
         Ok(())
     }
 
+    /// `POST /v1/maintenance/run` as a scheduler calls it, with `token` as its
+    /// bearer token: the status and what the run did.
+    pub fn run_maintenance(&self, token: Option<&str>) -> (StatusCode, Value) {
+        let mut request = self.post("/v1/maintenance/run");
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        json_of(request.send().unwrap())
+    }
+
     /// POST /v1/tenants with the partnership key.
     pub fn create_tenant_raw(&self, body: &Value) -> Response {
         self.post("/v1/tenants")

@@ -173,7 +173,7 @@ fn interviews_ended_before_assessment_are_assessed_by_the_maintenance_run() {
     const TOKEN: &str = "mt-late-assessment-0123456789";
     let app = TestApp::start(&[("maintenance_token", TOKEN)]);
     let run = || {
-        let (status, report) = json_of(app.post("/v1/maintenance/run").bearer_auth(TOKEN).send().unwrap());
+        let (status, report) = app.run_maintenance(Some(TOKEN));
         assert_eq!(status, 200, "{report}");
         report
     };

@@ -99,9 +99,9 @@ fn model_calls(app: &TestApp, tenant: &TenantCredentials, project_id: &str) -> i
 
 const MAINTENANCE_TOKEN: &str = "mt-synthesis-model-0123456789";
 
-/// `POST /v1/maintenance/run`, as a scheduler calls it: what the run did.
+/// What a maintenance run did.
 fn maintenance_run(app: &TestApp) -> Value {
-    let (status, report) = json_of(app.post("/v1/maintenance/run").bearer_auth(MAINTENANCE_TOKEN).send().unwrap());
+    let (status, report) = app.run_maintenance(Some(MAINTENANCE_TOKEN));
     assert_eq!(status, 200, "{report}");
     report
 }

@@ -4,18 +4,10 @@ use super::*;
 
 const MAINTENANCE_TOKEN: &str = "mt-0123456789abcdef";
 
-fn run_maintenance(app: &TestApp, token: Option<&str>) -> (StatusCode, Value) {
-    let mut request = app.post("/v1/maintenance/run");
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    json_of(request.send().unwrap())
-}
-
 #[test]
 fn the_maintenance_route_is_off_until_a_token_is_set() {
     let app = TestApp::start(&[("maintenance_token", "")]);
-    let (status, body) = run_maintenance(&app, Some("anything"));
+    let (status, body) = app.run_maintenance(Some("anything"));
     assert_eq!(status, 404);
     assert_detail_error(&body, "not_found");
 }
@@ -27,13 +19,13 @@ fn the_maintenance_route_takes_its_token_and_drains_real_deliveries() {
     let receiver = Receiver::start(Vec::new());
     wait_for_fresh_window(15);
     for token in [None, Some("wrong"), Some(&MAINTENANCE_TOKEN[..10])] {
-        let (status, body) = run_maintenance(&app, token);
+        let (status, body) = app.run_maintenance(token);
         assert_eq!(status, 401, "{token:?}");
         assert_detail_error(&body, "unauthorized");
     }
     let (tenant, secret, _) = subscribed_tenant(&app, &receiver.url("/hook"));
     publish_project(&app, &tenant);
-    let (status, report) = run_maintenance(&app, Some(MAINTENANCE_TOKEN));
+    let (status, report) = app.run_maintenance(Some(MAINTENANCE_TOKEN));
     assert_eq!(status, 200, "{report}");
     assert_eq!(
         report,
@@ -50,7 +42,7 @@ fn the_maintenance_route_takes_its_token_and_drains_real_deliveries() {
     assert_eq!(received[0].header("x-service-request-signature"), signature(&secret, timestamp, &received[0].body));
     assert_eq!(deliveries(&app, &tenant, "")[0]["status"], "delivered");
     // A budget of its own: the API's is spent, the route still answers.
-    let (status, report) = run_maintenance(&app, Some(MAINTENANCE_TOKEN));
+    let (status, report) = app.run_maintenance(Some(MAINTENANCE_TOKEN));
     assert_eq!((status.as_u16(), report["deliveries"]["attempted"].as_u64()), (200, Some(0)), "{report}");
     let (status, _) = get_json(&app, &tenant, "/v1/webhooks/event-types");
     assert_eq!(status, 429, "the API budget is spent");
@@ -69,7 +61,7 @@ fn the_route_and_the_cron_run_at_once_send_each_attempt_once() {
     publish_project(&app, &first);
     publish_project(&app, &second);
     let attempted = thread::scope(|scope| {
-        let routes: Vec<_> = (0..2).map(|_| scope.spawn(|| run_maintenance(&app, Some(MAINTENANCE_TOKEN)))).collect();
+        let routes: Vec<_> = (0..2).map(|_| scope.spawn(|| app.run_maintenance(Some(MAINTENANCE_TOKEN)))).collect();
         let crons: Vec<_> = (0..2).map(|_| scope.spawn(|| dispatch(&app))).collect();
         for cron in crons {
             cron.join().unwrap();
