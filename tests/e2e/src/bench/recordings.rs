@@ -29,8 +29,8 @@ use std::time::{Duration, Instant};
 const ROUNDS: usize = 7;
 const MIB: usize = 1 << 20;
 /// The largest chunk an upload may carry at the default `blob_chunk_bytes`
-/// (1 MiB less the 16 KiB a stored chunk may grow by: docs/sessions.md).
-const CHUNK: usize = MIB - 16 * 1024;
+/// (docs/sessions.md).
+const CHUNK: usize = api_core::sessions::recordings::DEFAULT_MAX_CHUNK_BYTES;
 
 pub struct Options<'a> {
     pub runtime: &'a Runtime,

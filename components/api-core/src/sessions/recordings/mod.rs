@@ -59,6 +59,9 @@ pub fn max_chunk_bytes() -> usize {
     crate::files::configured_chunk_bytes() - STORED_ROOM
 }
 
+/// [`max_chunk_bytes`] at the default `blob_chunk_bytes` (1,032,192 bytes).
+pub const DEFAULT_MAX_CHUNK_BYTES: usize = crate::files::CHUNK_BYTES - STORED_ROOM;
+
 /// A recording's totals.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Recording {
