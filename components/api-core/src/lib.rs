@@ -24,6 +24,7 @@ pub mod service;
 pub mod sessions;
 pub mod synthesis;
 pub mod tenants;
+pub mod text;
 pub mod text_enum;
 pub mod time;
 pub mod validation;

@@ -312,7 +312,7 @@ pub fn comparison_frames(language: Language) -> Option<(&'static [&'static str],
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sessions::probes::words::normalize;
+    use crate::text::words::normalize;
     use crate::text_enum::TextEnum;
 
     #[test]

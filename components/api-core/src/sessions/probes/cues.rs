@@ -10,7 +10,7 @@
 //! rotation as it is.
 
 use super::cue_words;
-use super::words::{words, Word};
+use crate::text::words::{words, Word};
 use super::ProbeKind;
 use crate::projects::Language;
 

@@ -14,18 +14,15 @@
 pub mod audit;
 pub mod cue_words;
 pub mod cues;
-pub mod function_words;
-pub mod lexicon;
-pub mod phrase;
 #[cfg(test)]
-mod replay;
-pub mod words;
+pub(crate) mod replay;
 
 use super::strings::{fill, InterviewerStrings, QuotedProbes};
 use crate::projects::Language;
 use crate::text_enum;
-use lexicon::Lexicon;
-use phrase::Named;
+use crate::text::lexicon::Lexicon;
+use crate::text::phrase::{self, Named};
+use crate::text::noise;
 
 text_enum! {
     /// How a probe asks about the quoted phrase.
@@ -73,18 +70,29 @@ impl ProbeContext<'_> {
     }
 }
 
+/// The answer's most telling phrases that a message may quote back: never
+/// keyboard mash nor a refusal ("No idea"), which nobody meant to be asked about.
+fn quotable_phrases<'a>(answer: &'a str, lexicon: &Lexicon, named: &Named) -> Vec<&'a str> {
+    if noise::is_gibberish(answer) {
+        return Vec::new();
+    }
+    let mut phrases = phrase::telling_phrases(answer, lexicon, named);
+    phrases.retain(|phrase| !noise::is_gibberish(phrase) && !noise::is_refusal(phrase, lexicon));
+    phrases
+}
+
 /// The built-in probe on `answer`, or none when the answer declines or every
 /// probe would repeat a message already sent.
 pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
     let lexicon = Lexicon::of(context.language);
-    if is_refusal(answer, &lexicon) {
+    if noise::is_refusal(answer, &lexicon) {
         return None;
     }
     let fresh = |text: &String| !context.said.contains(&text.as_str());
     let named = context.named(&lexicon);
     let turn = context.earlier_probes.len();
     let kinds = cues::ways_of_asking(answer, context.language, turn);
-    let quoted = phrase::telling_phrases(answer, &lexicon, &named)
+    let quoted = quotable_phrases(answer, &lexicon, &named)
         .into_iter()
         .take(PHRASES_TRIED)
         .flat_map(|phrase| kinds.iter().map(move |kind| fill(kind.template(&context.strings.quoted_probes), "phrase", phrase)))
@@ -103,60 +111,18 @@ pub fn after_example(answer: &str, next: &str, context: &ProbeContext) -> Option
     let lexicon = Lexicon::of(context.language);
     let named = context.named(&lexicon);
     let template = fill(&context.strings.after_example, "question", next);
-    phrase::telling_phrases(answer, &lexicon, &named)
+    quotable_phrases(answer, &lexicon, &named)
         .into_iter()
         .take(PHRASES_TRIED)
         .map(|phrase| fill(&template, "phrase", phrase))
         .find(|text| !context.said.contains(&text.as_str()))
 }
 
-/// Whether an answer declines: it holds a way of saying "I don't know", "no"
-/// or "nothing" of its language, and no content word besides.
-pub fn declines(answer: &str, language: Language) -> bool {
-    is_refusal(answer, &Lexicon::of(language))
-}
-
-fn is_refusal(answer: &str, lexicon: &Lexicon) -> bool {
-    let mut refusals: Vec<&str> = lexicon::refusals(lexicon.language()).to_vec();
-    refusals.sort_by_key(|r| std::cmp::Reverse(r.chars().count()));
-    if lexicon.language() == Language::Ja {
-        // No spaces: the refusals are cut out of the text, then what is left must say nothing.
-        let mut rest = answer.to_string();
-        let mut matched = false;
-        for refusal in refusals {
-            if rest.contains(refusal) {
-                rest = rest.replace(refusal, "、");
-                matched = true;
-            }
-        }
-        return matched && words::words(&rest).iter().all(|w| !lexicon.is_content(w));
-    }
-    let answer_words = words::words(answer);
-    let refusals: Vec<Vec<String>> =
-        refusals.iter().map(|r| r.split_whitespace().map(words::normalize).collect()).collect();
-    let mut matched = false;
-    let mut i = 0;
-    while i < answer_words.len() {
-        let rest = &answer_words[i..];
-        let found = refusals.iter().find(|refusal| {
-            refusal.len() <= rest.len() && refusal.iter().zip(rest).all(|(r, w)| *r == w.normalized)
-        });
-        match found {
-            Some(refusal) => {
-                matched = true;
-                i += refusal.len();
-            }
-            None if lexicon.is_content(&answer_words[i]) => return false,
-            None => i += 1,
-        }
-    }
-    matched
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::sessions::strings;
+    use crate::text::noise::declines;
     use crate::text_enum::TextEnum;
 
     fn context<'a>(language: Language, strings: &'a InterviewerStrings, said: &[&'a str]) -> ProbeContext<'a> {
@@ -183,6 +149,17 @@ mod tests {
         assert!(probe("The extra fees are so frustrating.", &[]).ends_with("What makes that matter to you?"));
         assert!(probe("Last week we ordered shoes and paid twelve euros for delivery.", &[]).ends_with("What did that lead to for you?"));
         assert!(probe("The local store was much cheaper than the website.", &[]).ends_with("other experiences you have had?"));
+    }
+
+    #[test]
+    fn mash_and_refusals_are_never_quoted_back() {
+        let en = strings::for_language("en").interviewer;
+        for answer in ["asdf qwer zxcv", "jkl jkl jkl", "No idea, sdfgh", "lorem ipsum dolor"] {
+            let probe = builtin_probe(answer, &context(Language::En, &en, &[])).unwrap();
+            assert!(en.probes.contains(&probe), "{answer:?} got {probe:?}");
+        }
+        let probe = builtin_probe("No idea, but the hidden fees annoyed me.", &context(Language::En, &en, &[])).unwrap();
+        assert!(!probe.contains("No idea") && probe.contains("hidden fees"), "{probe}");
     }
 
     #[test]

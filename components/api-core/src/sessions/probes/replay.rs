@@ -12,7 +12,7 @@
 //! on their own.
 
 use super::audit::{dropped_qualifier, edge_fault, quoted_phrase, takes_up, EdgeFault};
-use super::words::words;
+use crate::text::words::words;
 use crate::projects::Language;
 use crate::sessions::interviewer::{self, Plan};
 use crate::sessions::strings::{self, InterviewerStrings};
@@ -192,7 +192,7 @@ fn turn(seq: usize, kind: TurnKind, question_index: Option<usize>, text: &str) -
 /// Replays one interview: each answer in turn, a minute an exchange, until
 /// the answers run out or the interviewer closes. Its exchanges, and every
 /// message the interviewer sent.
-fn replay(interview: &Interview, language: Language, strings: &InterviewerStrings) -> (Vec<Exchange>, Vec<String>) {
+fn replay(interview: &Interview, language: Language, strings: &InterviewerStrings) -> (Vec<Exchange>, Vec<Turn>) {
     let plan = Plan {
         objective: "Understand how people experience the subject of this study.".into(),
         questions: interview.questions.clone(),
@@ -224,19 +224,34 @@ fn replay(interview: &Interview, language: Language, strings: &InterviewerString
             moved_on_early: to_question
                 && matches!(reply.kind, TurnKind::Question | TurnKind::WrapUp)
                 && probes_on_question < plan.probes_per_question
-                && !super::declines(answer, language),
+                && !crate::text::noise::declines(answer, language),
         });
         turns.push(turn(turns.len(), reply.kind, reply.question_index, &reply.text));
     }
-    let said: Vec<String> = turns.iter().filter(|t| t.speaker == Speaker::Interviewer).map(|t| t.text.clone()).collect();
-    (exchanges, said)
+    (exchanges, turns)
+}
+
+/// Every interview of a fixture (`tests/fixtures/real-answers/<file>`)
+/// replayed through the built-in interviewer as [`measure`] replays it: its
+/// id, the questions its project asks, and its turns.
+pub(crate) fn replayed(file: &str) -> Vec<(String, Vec<String>, Vec<Turn>)> {
+    let source = SOURCES.iter().find(|s| s.file == file).expect("a fixture of real answers");
+    let strings = strings::for_language(source.language.as_str()).interviewer;
+    interviews(source)
+        .into_iter()
+        .map(|interview| {
+            let (_, turns) = replay(&interview, source.language, &strings);
+            (interview.id.clone(), interview.questions.clone(), turns)
+        })
+        .collect()
 }
 
 fn measure(source: &Source) -> Figures {
     let strings = strings::for_language(source.language.as_str()).interviewer;
     let mut figures = Figures::default();
     for interview in interviews(source) {
-        let (exchanges, said) = replay(&interview, source.language, &strings);
+        let (exchanges, turns) = replay(&interview, source.language, &strings);
+        let said: Vec<String> = turns.iter().filter(|t| t.speaker == Speaker::Interviewer).map(|t| t.text.clone()).collect();
         figures.interviews += 1;
         figures.answers += exchanges.len();
         let unique: BTreeSet<&String> = said.iter().collect();

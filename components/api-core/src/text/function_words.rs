@@ -19,6 +19,10 @@ pub enum Reach {
     Clause,
 }
 
+/// How many words right before a phrase are read for a negation or modal,
+/// even across a connective.
+pub const NEAR_WORDS: usize = 3;
+
 pub fn reach(language: Language) -> Reach {
     match language {
         Language::De | Language::Fr => Reach::Clause,
@@ -359,7 +363,7 @@ pub fn coordinators(language: Language) -> &'static [&'static str] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sessions::probes::words::normalize;
+    use crate::text::words::normalize;
     use crate::text_enum::TextEnum;
 
     /// Every list is looked up by binary search: it must be normalized and sorted.

@@ -42,7 +42,7 @@ const MAX_QUALIFIED_CHARS: usize = 65;
 const MAX_QUALIFIER_GAP: usize = 3;
 /// Words right before a phrase whose negation or modal reaches it whatever
 /// the connectives say (the same stretch between punctuation).
-const NEAR_WORDS: usize = super::audit::NEAR_WORDS;
+const NEAR_WORDS: usize = super::function_words::NEAR_WORDS;
 const MAX_JOINERS: usize = 2;
 /// A phrase of more content words weighs more, but less than their sum: a
 /// quote is to be short.

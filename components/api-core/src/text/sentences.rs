@@ -10,8 +10,9 @@
 //! byte: never rewritten, never joined from pieces.
 
 use crate::projects::Language;
-use crate::sessions::probes::lexicon::{Lexicon, Qualifier};
-use crate::sessions::probes::words;
+use crate::text::lexicon::{Lexicon, Qualifier};
+use crate::text::noise;
+use crate::text::words;
 
 /// The longest quote, in characters.
 pub const MAX_QUOTE_CHARS: usize = 400;
@@ -70,7 +71,7 @@ fn push_trimmed(text: &str, start: usize, end: usize, spans: &mut Vec<(usize, us
 
 /// Byte ranges of the clauses of a sentence `(start, end)` of `text`: cut
 /// after `,` `;` `:` `、` and around dashes.
-fn clauses(text: &str, (start, end): (usize, usize)) -> Vec<(usize, usize)> {
+pub fn clauses(text: &str, (start, end): (usize, usize)) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     let mut from = start;
     for (offset, c) in text[start..end].char_indices() {
@@ -104,6 +105,35 @@ pub fn quote_span(text: &str, start: usize, end: usize, language: Language) -> O
     let last = negated.last().map_or(last, |&i| i.max(last));
     let span = (clauses[first].0, clauses[last].1);
     (chars_in(text, span) <= MAX_QUOTE_CHARS).then_some(span)
+}
+
+/// A quotable span says something when it holds this many content words.
+const MIN_CONTENT_WORDS: usize = 2;
+
+/// The spans of `text` that can be quoted as they stand and say something:
+/// its sentences that fit a quote (a longer one gives the clauses that do,
+/// each with the negations of its sentence: [`quote_span`]), each once, that
+/// hold two content words or more and are neither a refusal nor keyboard mash.
+pub fn quotable_spans(text: &str, language: Language) -> Vec<(usize, usize)> {
+    let lexicon = Lexicon::of(language);
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for (start, end) in sentences(text) {
+        let candidates = match text[start..end].chars().count() <= MAX_QUOTE_CHARS {
+            true => vec![(start, end)],
+            false => clauses(text, (start, end))
+                .into_iter()
+                .filter_map(|(s, e)| quote_span(text, s, e, language))
+                .collect(),
+        };
+        for span in candidates {
+            let piece = &text[span.0..span.1];
+            let content = words::words(piece).iter().filter(|w| lexicon.is_content(w)).count();
+            if content >= MIN_CONTENT_WORDS && !noise::is_gibberish(piece) && !noise::declines(piece, language) && !spans.contains(&span) {
+                spans.push(span);
+            }
+        }
+    }
+    spans
 }
 
 #[cfg(test)]

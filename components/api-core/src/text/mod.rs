@@ -1,0 +1,16 @@
+//! The word machinery that the interviewer and the synthesis share: an
+//! answer's words ([`words`]), what each interview language knows of them
+//! ([`lexicon`], [`function_words`]: stop words, fillers, negations, modals,
+//! stems), whole phrases ([`phrase`]), sentences and clauses ([`sentences`]),
+//! terms ([`terms`]), what says nothing ([`noise`]), and the meaning of a
+//! sentence as a vector ([`vectors`]).
+
+pub mod audit;
+pub mod function_words;
+pub mod lexicon;
+pub mod noise;
+pub mod phrase;
+pub mod sentences;
+pub mod terms;
+pub mod vectors;
+pub mod words;
