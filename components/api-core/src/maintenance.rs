@@ -1,6 +1,7 @@
 //! The maintenance run (docs/deploy.md): ends the interviews idle for too long,
 //! erases those past their project's retention, assesses for the synthesis
-//! the interviews that ended before it existed, writes the syntheses due with
+//! the interviews that ended before it existed, gives ended interviews'
+//! sentences their meanings (sentence vectors), writes the syntheses due with
 //! a language model (when one is configured), sends the webhook deliveries
 //! that are due, then completes erasures (the key-value entries left to delete,
 //! and a WAL checkpoint after any erasure: docs/interviews.md, "Erasure"). The cron component calls it
@@ -31,6 +32,9 @@ pub struct Report {
     /// Ended interviews assessed for the synthesis: those that ended before
     /// its quality signals existed.
     pub assessed_interviews: usize,
+    /// Ended interviews' answers to a question whose sentences were given
+    /// their meanings (sentence vectors) for the synthesis.
+    pub embedded_answers: usize,
     /// Projects whose synthesis a language model wrote (none without one).
     pub syntheses_written: usize,
     pub deliveries: DeliveryCounts,
@@ -88,6 +92,11 @@ pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
     match synthesis::assess_unassessed(db) {
         Ok(assessed) => report.assessed_interviews = assessed,
         Err(error) => problems.push(format!("assessing interviews for the synthesis: {error:?}")),
+    }
+    // Ended interviews' sentences get their meanings, off the request that ended them.
+    match synthesis::embed_pending(db) {
+        Ok(embedded) => report.embedded_answers = embedded,
+        Err(error) => problems.push(format!("giving sentences their meanings for the synthesis: {error:?}")),
     }
     // With a model: the syntheses that interviews ended (or erased) since made due.
     match synthesis::model::run_queue(db, &crate::llm::LlmConfig::from_variables(), now) {

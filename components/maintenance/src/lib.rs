@@ -28,11 +28,12 @@ impl Guest for Maintenance {
 
 fn summary(report: &maintenance::Report) -> String {
     format!(
-        "ended {} idle interview(s); erased {} past retention; assessed {} for the synthesis; wrote {} synthesis(es) with the model; \
+        "ended {} idle interview(s); erased {} past retention; assessed {} for the synthesis; gave meanings to {} answer(s); wrote {} synthesis(es) with the model; \
          deliveries: {} attempted, {} delivered, {} retrying, {} failed",
         report.ended_interviews,
         report.erased_interviews,
         report.assessed_interviews,
+        report.embedded_answers,
         report.syntheses_written,
         report.deliveries.attempted,
         report.deliveries.delivered,

@@ -18,7 +18,8 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     api_core::serve(request, response_out, &router).await
 }
 
-/// 200 with what the run did: `{ended_interviews, erased_interviews, assessed_interviews, syntheses_written,
+/// 200 with what the run did: `{ended_interviews, erased_interviews, assessed_interviews, embedded_answers,
+/// syntheses_written,
 /// deliveries:{attempted,delivered,retrying,failed}}`.
 fn run(context: &Context, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     let report = maintenance::run(&context.db, time::now()).map_err(failed)?;

@@ -66,7 +66,8 @@ fn check_planted(body: &Value, question: &PlantedQuestion, entry: &Value) {
         });
         let Some(found) = found else { panic!("{:?} not among the top 4 of {}", planted.words, body) };
         let count = found["interviews"].as_i64().unwrap();
-        assert!((count - planted.interviews as i64).abs() <= 2, "{:?}: {count} interviews", planted.words);
+        let found_themes: Vec<String> = themes.iter().map(|t| format!("{} {}", t["interviews"], t["label"])).collect();
+        assert!((count - planted.interviews as i64).abs() <= 2, "{:?}: {count} interviews; themes {found_themes:?}", planted.words);
     }
 }
 
@@ -205,4 +206,38 @@ fn interviews_ended_before_assessment_are_assessed_by_the_maintenance_run() {
     let mut again = synthesis(&app, &tenant, &project);
     again["generated_at"] = assessed["generated_at"].clone();
     assert_eq!(again, assessed, "the same synthesis as before the digests were lost");
+}
+
+/// The sentences' meanings are written by the maintenance run after the
+/// interviews end (its report counts them, once); until then a synthesis
+/// computes them for its request, and gives the same synthesis before and after.
+#[test]
+fn sentences_get_their_meanings_from_the_maintenance_run_and_the_synthesis_does_not_change() {
+    const TOKEN: &str = "mt-meanings-0123456789";
+    let app = TestApp::start(&[("maintenance_token", TOKEN)]);
+    let tenant = app.create_tenant();
+    let project = planted_project(&app, &tenant);
+    for i in 0..6 {
+        corpus::replay(&app, &project, "en", &corpus::planted_answers(&[&CHECKOUT, &TRUST], i), MOVE_ON);
+    }
+    let stored = |app: &TestApp| -> (i64, i64) {
+        let db = rusqlite::Connection::open(app.sqlite_path()).unwrap();
+        db.query_row(
+            "SELECT COUNT(*), COUNT(units) FROM answer_terms WHERE project_id = ?1",
+            [&project],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .unwrap()
+    };
+    assert_eq!(stored(&app), (12, 0), "no meanings in the transaction that ends an interview");
+    let before = synthesis(&app, &tenant, &project);
+    assert!(!before["questions"][0]["themes"].as_array().unwrap().is_empty(), "{before}");
+    let (status, report) = app.run_maintenance(Some(TOKEN));
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(report["embedded_answers"], 12, "{report}");
+    assert_eq!(stored(&app), (12, 12));
+    assert_eq!(app.run_maintenance(Some(TOKEN)).1["embedded_answers"], 0, "written once");
+    let mut after = synthesis(&app, &tenant, &project);
+    after["generated_at"] = before["generated_at"].clone();
+    assert_eq!(after, before, "the same synthesis with the meanings stored");
 }

@@ -30,6 +30,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(11, "answer_terms", "0011_answer_terms.sql"),
     migration!(12, "model_syntheses", "0012_model_syntheses.sql"),
     migration!(13, "edge", "0013_edge.sql"),
+    migration!(14, "sentence_meanings", "0014_sentence_meanings.sql"),
 ];
 
 pub fn latest_version() -> i64 {

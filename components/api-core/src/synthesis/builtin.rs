@@ -3,19 +3,23 @@
 //! interviews and their digests, groups each question's answers into themes,
 //! then reads the few answers its labels and quotes come from.
 
+use super::ideas::{self, Idea, Sentence};
 use super::labels::{self, Sample};
+use super::naming::{self, Source};
 use super::quality::Quality;
 use super::themes::{self, InterviewAnswers, Theme};
-use super::{store, synthesized_questions, terms, QuestionSynthesis, Quote, Synthesis, ThemeSynthesis, WrittenBy, MAX_QUOTES};
+use super::units::{self, Unit};
+use crate::text::vectors::{self, Common, Meaning};
+use super::{digest, store, synthesized_questions, QuestionSynthesis, Quote, Synthesis, ThemeSynthesis, WrittenBy, MAX_QUOTES};
 use crate::db::Db;
 use crate::error::ApiResult;
 use crate::projects::{Language, Project};
 use crate::record;
-use crate::sessions::probes::lexicon::Lexicon;
+use crate::text::lexicon::Lexicon;
 use crate::time;
 use std::collections::{HashMap, HashSet};
 
-/// Answers of a theme read for its label and quotes, at most.
+/// Answers (or sentences) of a theme read for its label and quotes, at most.
 const SAMPLED_ANSWERS: usize = 30;
 
 /// The interviews a synthesis analyses, oldest first, and how many it left out as low-effort.
@@ -93,7 +97,8 @@ pub(super) fn questions<'d>(
                 .map(|(at, digest)| InterviewAnswers {
                     interview: *at,
                     language: digest.language,
-                    answers: terms::decode(&digest.terms),
+                    answers: digest::decode(&digest.terms),
+                    units: digest.units.as_deref(),
                 })
                 .collect();
             Question { question, interviews }
@@ -101,23 +106,77 @@ pub(super) fn questions<'d>(
         .collect()
 }
 
-/// One question's entry, before labels and quotes.
+/// One question's entry, before labels and quotes: the ideas of the
+/// interviews read in a language with meanings, the term themes of the others.
 struct Grouped<'d> {
     question: &'d str,
     answered: usize,
+    ideas: Vec<Idea>,
+    /// The question's sentences the ideas index into.
+    sentences: Vec<(usize, Unit)>,
+    /// What those sentences share.
+    common: Common,
     themes: Vec<Theme>,
 }
 
-/// A question's themes, its own words aside (per language of its interviews).
-fn group(question: Question) -> Grouped {
+/// A question's ideas and themes. `made`: the sentences of the interviews
+/// whose stored digest has none yet, made for this request (by interview and question).
+fn group<'d>(question: Question<'d>, made: &HashMap<(usize, &'d str), Vec<Unit>>) -> Grouped<'d> {
+    let answered = question.interviews.iter().filter(|i| !i.answers.is_empty()).count();
+    let (with_meanings, by_terms): (Vec<InterviewAnswers>, Vec<InterviewAnswers>) =
+        question.interviews.into_iter().partition(|i| units::has_meanings(i.language));
+    let mut sentences: Vec<(usize, Unit)> = Vec::new();
+    for interview in &with_meanings {
+        let found = match interview.units {
+            Some(stored) => units::decode(stored),
+            None => made.get(&(interview.interview, question.question)).cloned().unwrap_or_default(),
+        };
+        sentences.extend(found.into_iter().map(|unit| (interview.interview, unit)));
+    }
+    let (ideas, common) = group_ideas(&sentences);
     let mut echoed: HashMap<Language, HashSet<String>> = HashMap::new();
-    for interview in &question.interviews {
+    for interview in &by_terms {
         echoed.entry(interview.language).or_insert_with(|| {
-            terms::answer_terms(question.question, &Lexicon::of(interview.language)).into_iter().collect()
+            crate::text::terms::answer_terms(question.question, &Lexicon::of(interview.language)).into_iter().collect()
         });
     }
-    let answered = question.interviews.iter().filter(|i| !i.answers.is_empty()).count();
-    Grouped { question: question.question, answered, themes: themes::group(&question.interviews, &echoed) }
+    Grouped { question: question.question, answered, ideas, sentences, common, themes: themes::group(&by_terms, &echoed) }
+}
+
+/// The ideas of a question's sentences (`(interview, unit)`), and what the sentences share.
+fn group_ideas(sentences: &[(usize, Unit)]) -> (Vec<Idea>, Common) {
+    let sentences: Vec<Sentence> = sentences.iter().map(|(interview, unit)| Sentence { interview: *interview, unit }).collect();
+    let question = ideas::Question::of(&sentences);
+    (ideas::group(&sentences, &question), question.common)
+}
+
+/// The sentences of the digests (of interviews read in a language with
+/// meanings) that the maintenance run has not given meanings yet, made from
+/// their answers now: the synthesis shows an interview the moment it ends.
+fn make_missing_units<'d>(
+    db: &Db,
+    questions: &[Question<'d>],
+    analysed: &Analysed,
+) -> ApiResult<HashMap<(usize, &'d str), Vec<Unit>>> {
+    let missing: Vec<(&'d str, &InterviewAnswers<'d>)> = questions
+        .iter()
+        .flat_map(|q| q.interviews.iter().map(move |i| (q.question, i)))
+        .filter(|(_, i)| i.units.is_none() && units::has_meanings(i.language))
+        .collect();
+    let asked: Vec<(&str, Language, Vec<i64>)> = missing
+        .iter()
+        .map(|(_, i)| (analysed.interviews[i.interview].interview_id.as_str(), i.language, i.answers.iter().map(|a| a.seq).collect()))
+        .collect();
+    let made = super::units_of(db, &asked)?;
+    Ok(missing.iter().zip(made).map(|((question, interview), found)| ((interview.interview, *question), found)).collect())
+}
+
+/// A theme of the synthesis before it is written out: from an idea or from a term.
+struct Named {
+    theme_id: String,
+    label: String,
+    interviews: Vec<usize>,
+    quotes: Vec<Quote>,
 }
 
 /// The built-in synthesis of the tenant's project.
@@ -128,57 +187,51 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
         analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();
     let digests = read_digests(db, project_id, &place)?;
     let plan = plan_questions(project);
-    let grouped: Vec<Grouped> = questions(&plan, &digests, &place).into_iter().map(group).collect();
+    let questions = questions(&plan, &digests, &place);
+    let made = make_missing_units(db, &questions, &analysed)?;
+    let grouped: Vec<Grouped> = questions.into_iter().map(|q| group(q, &made)).collect();
+    let ids: Vec<&str> = analysed.interviews.iter().map(|e| e.interview_id.as_str()).collect();
+    let id_of = |at: usize| ids[at];
 
     // The answers labels and quotes come from, read in one pass.
-    let wanted: Vec<(&str, i64)> = grouped
-        .iter()
-        .flat_map(|g| g.themes.iter())
-        .flat_map(|t| t.answers.iter().take(SAMPLED_ANSWERS))
-        .map(|&(at, seq)| (analysed.interviews[at].interview_id.as_str(), seq))
-        .collect();
+    let mut wanted: Vec<(&str, i64)> = Vec::new();
+    for g in &grouped {
+        for theme in &g.themes {
+            wanted.extend(theme.answers.iter().take(SAMPLED_ANSWERS).map(|&(at, seq)| (id_of(at), seq)));
+        }
+        for idea in &g.ideas {
+            wanted.extend(idea.sentences.iter().take(SAMPLED_ANSWERS).map(|&k| (id_of(g.sentences[k].0), g.sentences[k].1.seq)));
+        }
+    }
+    wanted.sort_unstable();
+    wanted.dedup();
     let texts = record::store::answer_texts(db, &wanted)?;
     let text_of: HashMap<(&str, i64), &str> = texts.iter().map(|(id, seq, text)| ((id.as_str(), *seq), text.as_str())).collect();
 
     let questions = grouped
         .iter()
-        .map(|g| QuestionSynthesis {
-            question: g.question.to_string(),
-            answered: g.answered,
-            finding: None,
-            themes: g
-                .themes
-                .iter()
-                .map(|theme| {
-                    let samples: Vec<Sample> = theme
-                        .answers
-                        .iter()
-                        .take(SAMPLED_ANSWERS)
-                        .filter_map(|&(at, seq)| {
-                            let text = text_of.get(&(analysed.interviews[at].interview_id.as_str(), seq))?;
-                            Some(Sample { interview: at, seq, text })
-                        })
-                        .collect();
-                    let labelled = labels::label_and_quote(&theme.term, &samples, theme.language, MAX_QUOTES);
-                    let quotes = labelled
-                        .quotes
-                        .iter()
-                        .map(|q| {
-                            let interview_id = &analysed.interviews[q.interview].interview_id;
-                            let text = text_of[&(interview_id.as_str(), q.seq)];
-                            Quote { interview_id: interview_id.clone(), seq: q.seq, text: text[q.start..q.end].to_string() }
-                        })
-                        .collect();
-                    ThemeSynthesis {
-                        theme_id: super::theme_id(g.question, theme.language.as_str(), &theme.term),
-                        label: labelled.label,
+        .map(|g| {
+            let mut named = named_ideas(g, &text_of, &ids);
+            named.extend(g.themes.iter().map(|theme| named_term_theme(g.question, theme, &text_of, &ids)));
+            // Most interviews first; ideas before term themes of as many (a stable sort).
+            named.sort_by(|a, b| b.interviews.len().cmp(&a.interviews.len()));
+            named.truncate(themes::MAX_THEMES);
+            QuestionSynthesis {
+                question: g.question.to_string(),
+                answered: g.answered,
+                finding: None,
+                themes: named
+                    .into_iter()
+                    .map(|n| ThemeSynthesis {
+                        theme_id: n.theme_id,
+                        label: n.label,
                         description: None,
-                        interviews: theme.interviews.len(),
-                        share: theme.interviews.len() as f64 / g.answered.max(1) as f64,
-                        quotes,
-                    }
-                })
-                .collect(),
+                        interviews: n.interviews.len(),
+                        share: n.interviews.len() as f64 / g.answered.max(1) as f64,
+                        quotes: n.quotes,
+                    })
+                    .collect(),
+            }
         })
         .collect();
     Ok(Synthesis {
@@ -190,3 +243,146 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
         questions,
     })
 }
+
+/// A question's ideas, labelled and quoted: an idea no phrase can name is
+/// left out, and one whose label says what an earlier one's does (its words
+/// within the other's, or the same meaning) joins it.
+fn named_ideas(g: &Grouped, text_of: &HashMap<(&str, i64), &str>, ids: &[&str]) -> Vec<Named> {
+    let lexicon = Lexicon::of(Language::En);
+    let question_stems: HashSet<String> = crate::text::terms::answer_terms(g.question, &lexicon).into_iter().collect();
+    let unit_text = |k: usize| {
+        let (at, unit) = &g.sentences[k];
+        text_of.get(&(ids[*at], unit.seq)).and_then(|text| text.get(unit.start..unit.end))
+    };
+    let mut named: Vec<NamedIdea> = Vec::new();
+    for (index, idea) in g.ideas.iter().enumerate() {
+        let others: Vec<&Meaning> = g.ideas.iter().enumerate().filter(|(i, _)| *i != index).map(|(_, o)| &o.centre).collect();
+        let sources: Vec<Source> = idea
+            .sentences
+            .iter()
+            .take(SAMPLED_ANSWERS)
+            .filter_map(|&k| Some(Source { interview: g.sentences[k].0, text: unit_text(k)? }))
+            .collect();
+        let Some(label) = naming::label(idea, &sources, &question_stems, &g.common, &others) else { continue };
+        let candidate = NamedIdea {
+            key: label_key(&label).into_iter().filter(|stem| !question_stems.contains(stem)).collect(),
+            meaning: vectors::table().meaning(&label).beyond(&g.common),
+            defining: defining_terms(&sources, &lexicon, &question_stems),
+            centre: idea.centre.clone(),
+            sentences: idea.sentences.clone(),
+            theme: Named {
+                theme_id: super::theme_id(g.question, Language::En.as_str(), &label_key(&label).join(" ")),
+                label,
+                interviews: idea.interviews.clone(),
+                quotes: Vec::new(),
+            },
+        };
+        match named.iter_mut().find(|n| n.says_what(&candidate)) {
+            Some(same) => {
+                same.sentences.extend(&candidate.sentences);
+                same.theme.interviews.extend(&candidate.theme.interviews);
+                same.theme.interviews.sort_unstable();
+                same.theme.interviews.dedup();
+            }
+            None => named.push(candidate),
+        }
+    }
+    for NamedIdea { theme, sentences, .. } in &mut named {
+        for &k in sentences.iter() {
+            let (at, unit) = &g.sentences[k];
+            if theme.quotes.len() == MAX_QUOTES || theme.quotes.iter().any(|q| q.interview_id == ids[*at]) {
+                continue;
+            }
+            if let Some(text) = unit_text(k) {
+                theme.quotes.push(Quote { interview_id: ids[*at].to_string(), seq: unit.seq, text: text.to_string() });
+            }
+        }
+    }
+    named.into_iter().map(|n| n.theme).collect()
+}
+
+/// A labelled idea, with what tells whether another says the same.
+struct NamedIdea {
+    theme: Named,
+    sentences: Vec<usize>,
+    /// The label's stems, the question's aside.
+    key: Vec<String>,
+    /// The label's meaning, beyond what the question's sentences share.
+    meaning: Meaning,
+    centre: Meaning,
+    /// The terms every one of its interviews uses (the question's aside).
+    defining: Vec<String>,
+}
+
+impl NamedIdea {
+    /// Whether `other` says what this one says: its label's words are within
+    /// this one's or the other way round ("shipping costs", "surprise shipping
+    /// costs at the end"), the two labels mean the same, or both ideas are
+    /// about one word every interview of each uses ("create an account", "yet
+    /// another account with a password") and are not far apart.
+    fn says_what(&self, other: &NamedIdea) -> bool {
+        let within = |a: &[String], b: &[String]| !a.is_empty() && a.iter().all(|stem| b.contains(stem));
+        within(&self.key, &other.key)
+            || within(&other.key, &self.key)
+            || self.meaning.cosine(&other.meaning) >= naming::ONE_LABEL
+            || (self.defining.iter().any(|term| other.defining.contains(term))
+                && self.centre.cosine(&other.centre) >= ideas::SAME_WORD_IDEA)
+    }
+}
+
+/// The terms (the question's aside) that every interview among `sources` uses.
+fn defining_terms(sources: &[Source], lexicon: &Lexicon, question: &HashSet<String>) -> Vec<String> {
+    let mut per_interview: Vec<(usize, HashSet<String>)> = Vec::new();
+    for source in sources {
+        let words = crate::text::words::words(source.text);
+        let terms = (0..words.len()).filter_map(|i| crate::text::terms::term(&words, i, lexicon));
+        match per_interview.iter_mut().find(|(interview, _)| *interview == source.interview) {
+            Some((_, all)) => all.extend(terms),
+            None => per_interview.push((source.interview, terms.collect())),
+        }
+    }
+    let Some(((_, first), rest)) = per_interview.split_first() else { return Vec::new() };
+    let mut defining: Vec<String> =
+        first.iter().filter(|t| !question.contains(*t) && rest.iter().all(|(_, terms)| terms.contains(*t))).cloned().collect();
+    defining.sort_unstable();
+    defining
+}
+
+/// What a label says, for telling two apart: the stems of its words.
+fn label_key(label: &str) -> Vec<String> {
+    let lexicon = Lexicon::of(Language::En);
+    let words = crate::text::words::words(label);
+    let mut stems: Vec<String> = (0..words.len()).filter_map(|i| crate::text::terms::term(&words, i, &lexicon)).collect();
+    stems.sort_unstable();
+    stems.dedup();
+    stems
+}
+
+/// A term theme (answers read in a language without meanings), labelled and quoted.
+fn named_term_theme(question: &str, theme: &Theme, text_of: &HashMap<(&str, i64), &str>, ids: &[&str]) -> Named {
+    let samples: Vec<Sample> = theme
+        .answers
+        .iter()
+        .take(SAMPLED_ANSWERS)
+        .filter_map(|&(at, seq)| Some(Sample { interview: at, seq, text: text_of.get(&(ids[at], seq))? }))
+        .collect();
+    let labelled = labels::label_and_quote(&theme.term, &samples, theme.language, MAX_QUOTES);
+    let quotes = labelled
+        .quotes
+        .iter()
+        .map(|q| {
+            let interview_id = ids[q.interview];
+            Quote { interview_id: interview_id.to_string(), seq: q.seq, text: text_of[&(interview_id, q.seq)][q.start..q.end].to_string() }
+        })
+        .collect();
+    Named {
+        theme_id: super::theme_id(question, theme.language.as_str(), &theme.term),
+        label: labelled.label,
+        interviews: theme.interviews.clone(),
+        quotes,
+    }
+}
+
+#[cfg(test)]
+#[path = "real_answers.rs"]
+mod real_answers;

@@ -14,14 +14,16 @@
 
 pub mod answers;
 pub mod builtin;
+pub mod digest;
+pub mod ideas;
 pub mod labels;
 pub mod model;
+pub mod naming;
 pub mod quality;
-pub mod quotes;
 pub mod report;
 pub mod store;
-pub mod terms;
 pub mod themes;
+pub mod units;
 
 pub use builtin::{builtin, Analysed};
 
@@ -31,7 +33,7 @@ use crate::projects::survey::BlockType;
 use crate::projects::{Environment, Language, Project, ProjectFields};
 use crate::record::{self, Interview};
 use crate::sessions::interviewer::Plan;
-use crate::sessions::probes::lexicon::Lexicon;
+use crate::text::lexicon::Lexicon;
 use crate::text_enum;
 use quality::Quality;
 use serde::Serialize;
@@ -156,10 +158,10 @@ pub fn assess(tx: &Tx, interview: &Interview) -> ApiResult<Assessment> {
                 continue;
             }
             let texts: Vec<&str> = answered.iter().map(|a| a.text).collect();
-            let language = terms::reading_language(&texts.join("\n"), interview.language);
+            let language = crate::text::terms::reading_language(&texts.join("\n"), interview.language);
             let lexicon = Lexicon::of(language);
-            let lines: Vec<(i64, Vec<String>)> = answered.iter().map(|a| (a.seq, terms::answer_terms(a.text, &lexicon))).collect();
-            digests.push(store::NewDigest { question_index: index, question: question.clone(), language, terms: terms::encode(&lines) });
+            let lines: Vec<(i64, Vec<String>)> = answered.iter().map(|a| (a.seq, crate::text::terms::answer_terms(a.text, &lexicon))).collect();
+            digests.push(store::NewDigest { question_index: index, question: question.clone(), language, terms: digest::encode(&lines) });
         }
     }
     Ok(Assessment { quality, digests })
@@ -196,6 +198,44 @@ pub fn assess_unassessed(db: &Db) -> ApiResult<usize> {
     Ok(assessed)
 }
 
+
+/// Digests the maintenance run gives meanings per run, at most.
+pub const EMBED_BATCH: i64 = 200;
+
+/// The maintenance run: gives the sentences of ended interviews' answers their
+/// meanings (`units`), for the digests that have none yet (answers read in a
+/// language without meanings get none, once). How many digests it wrote.
+pub fn embed_pending(db: &Db) -> ApiResult<usize> {
+    let pending = store::unembedded(db, EMBED_BATCH)?;
+    let asked: Vec<(&str, Language, Vec<i64>)> = pending
+        .iter()
+        .map(|(key, language, terms)| (key.interview_id.as_str(), *language, digest::decode(terms).iter().map(|a| a.seq).collect()))
+        .collect();
+    for ((key, _, _), found) in pending.iter().zip(units_of(db, &asked)?) {
+        store::write_units(db, key, &units::encode(&found))?;
+    }
+    Ok(pending.len())
+}
+
+/// The sentences and meanings of several interviews' answers, read from the
+/// record in one pass: per `(interview_id, language, the answers' seqs)`.
+pub(crate) fn units_of(db: &Db, asked: &[(&str, Language, Vec<i64>)]) -> ApiResult<Vec<Vec<units::Unit>>> {
+    let wanted: Vec<(&str, i64)> = asked
+        .iter()
+        .filter(|(_, language, _)| units::has_meanings(*language))
+        .flat_map(|(id, _, seqs)| seqs.iter().map(move |seq| (*id, *seq)))
+        .collect();
+    let texts = if wanted.is_empty() { Vec::new() } else { record::store::answer_texts(db, &wanted)? };
+    let text_of: std::collections::HashMap<(&str, i64), &str> =
+        texts.iter().map(|(id, seq, text)| ((id.as_str(), *seq), text.as_str())).collect();
+    Ok(asked
+        .iter()
+        .map(|(id, language, seqs)| {
+            let answers: Vec<(i64, &str)> = seqs.iter().filter_map(|seq| Some((*seq, *text_of.get(&(*id, *seq))?))).collect();
+            units::of_answers(&answers, *language)
+        })
+        .collect())
+}
 
 /// A theme id that stays the same while the theme does: from its question,
 /// its language (or `model`) and its term (or label).

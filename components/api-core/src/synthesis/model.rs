@@ -15,7 +15,7 @@
 //! project's model synthesis: the built-in one answers until a run succeeds.
 
 use super::builtin::{self, Analysed};
-use super::quotes::{self, has_negation, MAX_QUOTE_CHARS};
+use crate::text::sentences::{self as quotes, has_negation, MAX_QUOTE_CHARS};
 use super::{store, MAX_QUOTES};
 use crate::db::Db;
 use crate::error::ApiResult;

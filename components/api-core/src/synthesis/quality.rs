@@ -14,7 +14,8 @@
 
 use super::answers::Answer;
 use crate::projects::{InterviewMode, Language};
-use crate::sessions::probes::{self, words};
+use crate::text::noise::{declines_in_any_language, is_gibberish};
+use crate::text::words;
 use crate::text_enum;
 use serde::Serialize;
 
@@ -96,11 +97,14 @@ pub fn assess(answers: &[Answer], language: Language, mode: InterviewMode) -> Qu
     let n = answers.len();
     let word_counts: Vec<usize> = answers.iter().map(|a| words::words(a.text).len()).collect();
     let mut flags = Vec::new();
-    let gibberish = answers.iter().filter(|a| is_gibberish(a.text)).count();
-    if gibberish * 2 >= n {
+    // Mash and repetition are judged on what the interviewee said: a refusal
+    // ("No.", "I don't know") says nothing either way, and must not dilute them.
+    let said: Vec<&Answer> = answers.iter().filter(|a| !declines_in_any_language(a.text, language)).collect();
+    let gibberish = said.iter().filter(|a| is_gibberish(a.text)).count();
+    if !said.is_empty() && gibberish * 2 >= said.len() {
         flags.push(QualityFlag::Gibberish);
     }
-    if is_repeated(answers, language) {
+    if is_repeated(&said) {
         flags.push(QualityFlag::RepeatedAnswers);
     }
     if n >= 3 && word_counts.iter().all(|&w| w <= 1) {
@@ -116,16 +120,10 @@ pub fn assess(answers: &[Answer], language: Language, mode: InterviewMode) -> Qu
     Quality::of_flags(flags)
 }
 
-/// Whether an answer declines in its interview's language or any other (an
-/// interviewee may answer in another language than the interview's).
-fn declines_in_any_language(text: &str, language: Language) -> bool {
-    probes::declines(text, language)
-        || <Language as crate::text_enum::TextEnum>::NAMES.iter().filter_map(|name| Language::parse(name)).any(|other| probes::declines(text, other))
-}
-
 /// The same text (compared without case, spacing or closing punctuation), of
-/// two words or more and not a refusal, in two thirds or more of two or more answers.
-fn is_repeated(answers: &[Answer], language: Language) -> bool {
+/// two words or more, in two thirds or more of two or more answers (refusals
+/// left out by the caller).
+fn is_repeated(answers: &[&Answer]) -> bool {
     if answers.len() < 2 {
         return false;
     }
@@ -134,9 +132,9 @@ fn is_repeated(answers: &[Answer], language: Language) -> bool {
         text.join(" ")
     };
     let keys: Vec<String> = answers.iter().map(|a| key(a.text)).collect();
-    keys.iter().zip(answers).any(|(candidate, answer)| {
+    keys.iter().any(|candidate| {
         let repeats = keys.iter().filter(|k| *k == candidate).count();
-        candidate.contains(' ') && repeats >= 2 && repeats * 3 >= keys.len() * 2 && !declines_in_any_language(answer.text, language)
+        candidate.contains(' ') && repeats >= 2 && repeats * 3 >= keys.len() * 2
     })
 }
 
@@ -152,69 +150,6 @@ fn typed_too_fast(answers: &[Answer]) -> bool {
         .collect();
     let fast = timed.iter().filter(|&&f| f).count();
     fast >= 2 && fast * 2 >= timed.len()
-}
-
-/// Letter runs of the keyboard's rows (QWERTY, QWERTZ, AZERTY, ЙЦУКЕН) that
-/// no word of the interview languages holds: what a hand slid along the keys types.
-const KEYBOARD_RUNS: [&str; 20] = [
-    "qwer", "asdf", "sdfg", "dfgh", "fghj", "ghjk", "hjkl", "zxcv", "xcvb", "cvbn", "vbnm", "yuio", "uiop", "tyui",
-    "qsdf", "wxcv", "йцук", "фыва", "ывап", "ячсм",
-];
-
-/// Words typed to fill a field, not to say anything: placeholder Latin and
-/// filler syllables.
-const PLACEHOLDERS: [&str; 12] =
-    ["adipiscing", "amet", "bla", "blabla", "blah", "consectetur", "dolor", "elit", "ipsum", "lorem", "xxx", "yada"];
-
-/// A word no language writes: three letters or more without a vowel (in the
-/// alphabets that write vowels; an acronym in capitals aside), a letter three
-/// times in a row, a run of the keyboard's keys, or a placeholder.
-fn is_implausible(word: &str) -> bool {
-    let lower: String = word.chars().flat_map(char::to_lowercase).collect();
-    if PLACEHOLDERS.contains(&lower.as_str()) {
-        return true;
-    }
-    let letters: Vec<char> = lower.chars().filter(|c| c.is_alphabetic()).collect();
-    if letters.len() < 3 {
-        return false;
-    }
-    let tripled = letters.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]);
-    let keyboard = KEYBOARD_RUNS.iter().any(|run| lower.contains(run));
-    let writes_vowels = letters.iter().all(|c| c.is_ascii_alphabetic() || is_cyrillic(*c) || is_greek(*c) || is_latin_extended(*c));
-    let acronym = letters.len() <= 5 && !word.chars().any(char::is_lowercase);
-    let no_vowel = writes_vowels && !acronym && !letters.iter().any(|c| is_vowel(*c));
-    tripled || keyboard || no_vowel
-}
-
-fn is_cyrillic(c: char) -> bool {
-    ('\u{0400}'..='\u{04FF}').contains(&c)
-}
-
-fn is_greek(c: char) -> bool {
-    ('\u{0370}'..='\u{03FF}').contains(&c) || ('\u{1F00}'..='\u{1FFF}').contains(&c)
-}
-
-fn is_latin_extended(c: char) -> bool {
-    ('\u{00C0}'..='\u{024F}').contains(&c)
-}
-
-fn is_vowel(c: char) -> bool {
-    "aeiouyàáâãäåæèéêëìíîïòóôõöøœùúûüýÿąęėįųāēīōūőűаеёиоуыэюяіїєαεηιουωάέήίόύώϊϋΐΰ".contains(c)
-}
-
-/// An answer most of whose words (of letters; numbers and acronyms of two
-/// letters aside) no language writes, or one word said over and over ("test
-/// test test").
-fn is_gibberish(text: &str) -> bool {
-    let found = words::words(text);
-    let lettered: Vec<&str> = found.iter().map(|w| w.text).filter(|w| w.chars().any(char::is_alphabetic)).collect();
-    if lettered.is_empty() {
-        // Punctuation, emoji or numbers only: nothing written.
-        return !text.chars().any(|c| c.is_numeric());
-    }
-    let one_word_over_and_over = lettered.len() >= 3 && found.iter().all(|w| w.normalized == found[0].normalized);
-    let odd = lettered.iter().filter(|w| is_implausible(w)).count();
-    one_word_over_and_over || odd * 2 > lettered.len()
 }
 
 #[cfg(test)]
@@ -299,6 +234,19 @@ mod tests {
             assert!(!is_gibberish(text), "{text}");
         }
         assert!(is_gibberish("...") && is_gibberish(":)"), "nothing written");
+    }
+
+    #[test]
+    fn refusals_do_not_dilute_mash_or_repetition() {
+        let mash = flags(&["asdf qwer zxcv", "No.", "jkl jkl jkl", "No."]);
+        assert!(mash.contains(&QualityFlag::Gibberish), "{mash:?}");
+        let repeated = flags(&["good good good", "No.", "good good good", "No."]);
+        assert!(repeated.contains(&QualityFlag::RepeatedAnswers), "{repeated:?}");
+        for texts in [&["asdf qwer zxcv", "No.", "jkl jkl jkl", "No."][..], &["good good good", "No.", "good good good", "No."]] {
+            assert!(assess(&answers(texts), Language::En, InterviewMode::Typing).is_low_effort(), "{texts:?}");
+        }
+        let genuine = flags(&["The shipping cost surprised me at the very end.", "No.", "asdf", "No.", "I left the cart for a cheaper shop."]);
+        assert!(!genuine.contains(&QualityFlag::Gibberish), "one slip among real answers: {genuine:?}");
     }
 
     #[test]

@@ -16,8 +16,11 @@ pub struct Digest {
     pub question: String,
     /// The language the answers were read in.
     pub language: Language,
-    /// See `terms::encode`.
+    /// See `digest::encode`.
     pub terms: String,
+    /// Its sentences and their meanings (`units::encode`); `None` until the
+    /// maintenance run writes them.
+    pub units: Option<String>,
 }
 
 /// Digests per statement when a synthesis reads them.
@@ -27,7 +30,7 @@ pub const DIGEST_PAGE: i64 = 2_000;
 pub fn digests(db: &Db, project_id: &str, after: Option<(&str, i64)>) -> ApiResult<Vec<Digest>> {
     let (after_id, after_index) = after.unwrap_or(("", -1));
     let result = db.query(
-        "SELECT interview_id, question_index, question, language, terms FROM answer_terms
+        "SELECT interview_id, question_index, question, language, terms, units FROM answer_terms
          WHERE project_id = ? AND (interview_id, question_index) > (?, ?)
          ORDER BY interview_id, question_index LIMIT ?",
         &[db::text(project_id), db::text(after_id), SqlValue::Integer(after_index), SqlValue::Integer(DIGEST_PAGE)],
@@ -39,8 +42,43 @@ pub fn digests(db: &Db, project_id: &str, after: Option<(&str, i64)>) -> ApiResu
             question: row.text("question")?,
             language: row.named("language")?,
             terms: row.text("terms")?,
+            units: row.opt_text("units")?,
         })
     })
+}
+
+/// Digests whose sentences have no meanings yet, up to `limit`: `(digest
+/// key, language, terms)`, on the partial index `answer_terms_unembedded`.
+pub fn unembedded(db: &Db, limit: i64) -> ApiResult<Vec<(DigestKey, Language, String)>> {
+    let result = db.query(
+        "SELECT project_id, interview_id, question_index, language, terms FROM answer_terms WHERE units IS NULL LIMIT ?",
+        &[SqlValue::Integer(limit)],
+    )?;
+    db::read_all(&result, |row| {
+        let key = DigestKey {
+            project_id: row.text("project_id")?,
+            interview_id: row.text("interview_id")?,
+            question_index: row.int("question_index")?,
+        };
+        Ok((key, row.named("language")?, row.text("terms")?))
+    })
+}
+
+/// Which digest: one interview's answers to one question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DigestKey {
+    pub project_id: String,
+    pub interview_id: String,
+    pub question_index: i64,
+}
+
+/// Stores a digest's sentences and their meanings, unless another run did
+/// (or the interview was erased meanwhile: then there is no row to update).
+pub fn write_units(db: &Db, key: &DigestKey, units: &str) -> ApiResult<()> {
+    db.execute(
+        "UPDATE answer_terms SET units = ? WHERE project_id = ? AND interview_id = ? AND question_index = ? AND units IS NULL",
+        &[db::text(units), db::text(&key.project_id), db::text(&key.interview_id), SqlValue::Integer(key.question_index)],
+    )
 }
 
 /// An interview's digests, written in the transaction that ends it (or that

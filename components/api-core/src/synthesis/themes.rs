@@ -13,7 +13,7 @@
 //! language (each interview's): the same idea in two languages is two themes,
 //! each labelled in its own words.
 
-use super::terms::AnswerTerms;
+use super::digest::AnswerTerms;
 use crate::projects::Language;
 use std::collections::{HashMap, HashSet};
 
@@ -30,6 +30,8 @@ pub struct InterviewAnswers<'d> {
     pub interview: usize,
     pub language: Language,
     pub answers: Vec<AnswerTerms<'d>>,
+    /// Its sentences and their meanings as stored (`units::encode`), if written yet.
+    pub units: Option<&'d str>,
 }
 
 /// A theme as the grouping finds it: its term, and where the answers hold it.
@@ -118,7 +120,7 @@ mod tests {
     use super::*;
 
     fn interview(index: usize, terms: &[&'static str]) -> InterviewAnswers<'static> {
-        InterviewAnswers { interview: index, language: Language::En, answers: vec![AnswerTerms { seq: 1, terms: terms.to_vec() }] }
+        InterviewAnswers { interview: index, language: Language::En, answers: vec![AnswerTerms { seq: 1, terms: terms.to_vec() }], units: None }
     }
 
     #[test]

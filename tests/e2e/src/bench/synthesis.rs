@@ -1,19 +1,24 @@
-//! The synthesis part of `make bench` (docs/synthesis.md, "Performance"): two
-//! projects of one tenant with 1,000 and 10,000 ended interviews, written
-//! straight into the app's SQLite file as the sessions component would have
+//! The synthesis part of `make bench` (docs/synthesis.md, "Performance"):
+//! projects of one tenant with 60, 500, 2,000 and 10,000 ended interviews,
+//! written straight into the app's SQLite file as the service would have
 //! stored them (the interview rows with their quality, 13 turns each, and the
-//! answers' digests, computed by `api_core::synthesis` itself), then
-//! `GET /v1/projects/{id}/synthesis` of each over HTTP, one request at a time:
-//! the median time (targets: < 1 s and < 5 s under Spin) and the runtime's
-//! memory while it answers (target: < 128 MiB), sampled as the interviews
-//! table samples an export's. Figures are printed, never asserted.
+//! answers' digests with their sentences' meanings, computed by
+//! `api_core::synthesis` itself), then `GET /v1/projects/{id}/synthesis` of
+//! each over HTTP, one request at a time: the median time (targets: < 1 s for
+//! 60 interviews, < 5 s for 10,000 under Spin) and the runtime's memory while
+//! it answers (target: < 128 MiB), sampled as the interviews table samples an
+//! export's. Then what the meanings cost when interviews end: 200 more ended
+//! interviews without them, given them by the maintenance route run after
+//! run, its time per answer beyond an idle run's. Figures are printed, never
+//! asserted.
 
 use super::dataset::rfc3339_millis;
 use super::interviews::{group_kib, group_pids};
 use super::{create_tenant, median, verdict, Runtime, Server, Tenant};
 use api_core::projects::{InterviewMode, Language};
 use api_core::synthesis::answers::Answer;
-use api_core::synthesis::{quality, terms};
+use api_core::synthesis::{digest, quality, units};
+use api_core::text::terms;
 use reqwest::blocking::Client;
 use rusqlite::{params, Connection};
 use serde_json::{json, Value};
@@ -32,8 +37,11 @@ pub struct Options<'a> {
 
 /// Measured requests per project (after one unmeasured).
 const RUNS: usize = 5;
-/// Interviews per project, and the target for each.
-const SIZES: [(usize, f64); 2] = [(1_000, 1.0), (10_000, 5.0)];
+/// Interviews per project, and the target for each (seconds), if any.
+const SIZES: [(usize, Option<f64>); 4] = [(60, Some(1.0)), (500, None), (2_000, None), (10_000, Some(5.0))];
+/// Interviews whose sentences the maintenance route gives meanings, for their cost.
+const EMBEDDED: usize = 200;
+const MAINTENANCE_TOKEN: &str = "bench-maintenance-token-0123456789";
 const MEMORY_TARGET_MIB: f64 = 128.0;
 
 const QUESTIONS: [&str; 3] = [
@@ -95,8 +103,10 @@ fn answers(n: usize, q: usize) -> [String; 2] {
     [first, format!("Last time it was about the {a} and the {b}, and honestly the {c} mattered too.")]
 }
 
-/// Writes `count` ended interviews of `project_id` (production, typing, English).
-fn generate(db: &Path, tenant_id: &str, project_id: &str, count: usize, first_n: usize) -> rusqlite::Result<()> {
+/// Writes `count` ended interviews of `project_id` (production, typing,
+/// English), their sentences' meanings too when `embedded` (as the
+/// maintenance run writes them after the interview ends).
+fn generate(db: &Path, tenant_id: &str, project_id: &str, count: usize, first_n: usize, embedded: bool) -> rusqlite::Result<()> {
     let mut conn = Connection::open(db)?;
     conn.busy_timeout(Duration::from_secs(30))?;
     conn.pragma_update(None, "synchronous", "OFF")?;
@@ -116,9 +126,10 @@ fn generate(db: &Path, tenant_id: &str, project_id: &str, count: usize, first_n:
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )?;
         let mut digest = tx.prepare(
-            "INSERT INTO answer_terms (project_id, interview_id, question_index, question, language, terms) VALUES (?, ?, ?, ?, 'en', ?)",
+            "INSERT INTO answer_terms (project_id, interview_id, question_index, question, language, terms, units)
+             VALUES (?, ?, ?, ?, 'en', ?, ?)",
         )?;
-        let lexicon = api_core::sessions::probes::lexicon::Lexicon::of(Language::En);
+        let lexicon = api_core::text::lexicon::Lexicon::of(Language::En);
         for i in 0..count {
             let n = first_n + i;
             let id = uuid::Uuid::new_v4().to_string();
@@ -148,9 +159,13 @@ fn generate(db: &Path, tenant_id: &str, project_id: &str, count: usize, first_n:
                 .collect();
             let assessed = quality::assess(&typed, Language::En, InterviewMode::Typing);
             for q in 0..QUESTIONS.len() {
-                let lines: Vec<(i64, Vec<String>)> =
-                    typed.iter().filter(|a| a.question_index == Some(q)).map(|a| (a.seq, terms::answer_terms(a.text, &lexicon))).collect();
-                digest.execute(params![project_id, id, q as i64, QUESTIONS[q], terms::encode(&lines)])?;
+                let answered: Vec<&Answer> = typed.iter().filter(|a| a.question_index == Some(q)).collect();
+                let lines: Vec<(i64, Vec<String>)> = answered.iter().map(|a| (a.seq, terms::answer_terms(a.text, &lexicon))).collect();
+                let units = embedded.then(|| {
+                    let texts: Vec<(i64, &str)> = answered.iter().map(|a| (a.seq, a.text)).collect();
+                    units::encode(&units::of_answers(&texts, Language::En))
+                });
+                digest.execute(params![project_id, id, q as i64, QUESTIONS[q], digest::encode(&lines), units])?;
             }
             let ended = rfc3339_millis(created_ms + seq * 40_000);
             interview.execute(params![
@@ -203,11 +218,13 @@ fn measured(client: &Client, tenant: &Tenant, host_pid: u32, url: &str) -> (f64,
 
 pub fn run(options: &Options) {
     eprintln!("bench: synthesis: starting the app under the {}", options.runtime.name);
-    let app = Server::start(options.runtime, options.manifest, options.variables);
+    let mut variables = options.variables.clone();
+    variables.insert("maintenance_token".into(), MAINTENANCE_TOKEN.into());
+    let app = Server::start(options.runtime, options.manifest, &variables);
     let client = Client::builder().timeout(Duration::from_secs(600)).build().unwrap();
     let tenant = create_tenant(&client, &app, options.partner_key);
     let mut projects = Vec::new();
-    for (count, _) in SIZES {
+    for count in SIZES.iter().map(|(count, _)| *count).chain([EMBEDDED]) {
         let body = json!({
             "project_name": format!("Synthesis of {count}"), "project_objective": "Understand online shopping decisions",
             "research_questions": QUESTIONS.join("\n"), "success_criteria": "Recurring reasons with quotes",
@@ -221,8 +238,9 @@ pub fn run(options: &Options) {
     let db = app.state_dir().join("sqlite_db.db");
     let started = Instant::now();
     let mut first_n = 0;
-    for ((count, _), project) in SIZES.iter().zip(&projects) {
-        generate(&db, &tenant.id, project, *count, first_n).unwrap_or_else(|e| panic!("writing the synthesis data set: {e}"));
+    for (index, project) in projects.iter().enumerate() {
+        let (count, embedded) = SIZES.get(index).map_or((EMBEDDED, false), |(count, _)| (*count, true));
+        generate(&db, &tenant.id, project, count, first_n, embedded).unwrap_or_else(|e| panic!("writing the synthesis data set: {e}"));
         first_n += count;
     }
     eprintln!("bench: synthesis: {first_n} interviews written in {:.0} s", started.elapsed().as_secs_f64());
@@ -244,12 +262,48 @@ pub fn run(options: &Options) {
         let peak_mib = runs.iter().map(|r| r.1).max().unwrap_or(0) as f64 / 1024.0;
         let analysed = body["interviews_analyzed"].as_u64().unwrap_or(0);
         let themes: usize = body["questions"].as_array().map_or(0, |q| q.iter().map(|q| q["themes"].as_array().map_or(0, Vec::len)).sum());
+        let time = target.map_or("no time target".to_string(), |target| format!("p50 < {target} s ({})", verdict(p50 < target)));
         println!(
-            "{:<34} {p50:>8.3} {max:>8.3} {peak_mib:>10.1} {themes:>8}  p50 < {target} s ({}); memory < {MEMORY_TARGET_MIB} MiB ({}); {analysed} of {count} analysed",
+            "{:<34} {p50:>8.3} {max:>8.3} {peak_mib:>10.1} {themes:>8}  {time}; memory < {MEMORY_TARGET_MIB} MiB ({}); {analysed} of {count} analysed",
             format!("{count} ended interviews"),
-            verdict(p50 < *target),
             verdict(peak_mib < MEMORY_TARGET_MIB),
         );
     }
     println!("memory: the runtime's VmRSS (its process group), sampled every 2 ms during each request: the largest peak over the runs, minus the RSS before it");
+    embedding_cost(&client, &app);
+}
+
+/// One maintenance run through the route: its seconds and how many digests it gave meanings.
+fn maintenance_run(client: &Client, app: &Server) -> (f64, u64) {
+    let started = Instant::now();
+    let response = client.post(format!("{}/v1/maintenance/run", app.base)).bearer_auth(MAINTENANCE_TOKEN).send().unwrap();
+    assert_eq!(response.status(), 200, "POST /v1/maintenance/run");
+    let report: Value = response.json().unwrap();
+    (started.elapsed().as_secs_f64(), report["embedded_answers"].as_u64().unwrap_or(0))
+}
+
+/// What giving the sentences of ended interviews their meanings costs: the
+/// maintenance route's time per digest (an interview's answers to one
+/// question) and per answer, beyond what an idle run takes. The cron trigger
+/// may take some of them meanwhile: only the route's own count is divided.
+fn embedding_cost(client: &Client, app: &Server) {
+    let (mut seconds, mut digests, mut runs) = (0.0, 0, 0);
+    loop {
+        let (took, embedded) = maintenance_run(client, app);
+        if embedded == 0 {
+            break;
+        }
+        seconds += took;
+        digests += embedded;
+        runs += 1;
+    }
+    let idle = median((0..5).map(|_| maintenance_run(client, app).0).collect());
+    let answers = digests * 2;
+    let beyond = (seconds - idle * runs as f64).max(0.0);
+    println!(
+        "meanings when interviews end: the maintenance route gave {digests} digests ({answers} answers, {EMBEDDED} interviews) their meanings in {runs} runs, \
+         {seconds:.3} s; an idle run {idle:.3} s; {:.2} ms an answer beyond it ({:.2} ms a digest)",
+        beyond * 1000.0 / answers.max(1) as f64,
+        beyond * 1000.0 / digests.max(1) as f64,
+    );
 }

@@ -33,6 +33,7 @@ fn the_maintenance_route_takes_its_token_and_drains_real_deliveries() {
             "ended_interviews": 0,
             "erased_interviews": 0,
             "assessed_interviews": 0,
+            "embedded_answers": 0,
             "syntheses_written": 0,
             "deliveries": {"attempted": 1, "delivered": 1, "retrying": 0, "failed": 0}
         })
