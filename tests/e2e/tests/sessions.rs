@@ -114,14 +114,9 @@ fn a_typed_interview_goes_from_initiated_to_partial_to_completed() {
         )
         .unwrap();
     assert_eq!((row.0.as_str(), row.1.as_str(), row.2.as_str(), row.3.as_str(), row.4), ("ada@example.com", "DE", "DESKTOP", r#"{"plan":"pro"}"#, 1));
-    assert!(row.5.starts_with("1. How did you choose your current daycare?\n   We visited three daycares"), "{}", row.5);
-    assert!(
-        row.5.contains("\n   Follow-up: You said “price”. What makes that matter to you?\n   We visited three daycares"),
-        "each question's answer with its follow-ups: {}",
-        row.5
-    );
-    assert!(row.5.contains("2. What mattered most to you in that decision?\n   I don't know.\n3."), "{}", row.5);
-    assert!(row.5.ends_with("Additional remarks: No, that is all, thanks."), "{}", row.5);
+    // The built-in summary quotes at most 0.3 of the interviewee's words, headings
+    // included (docs/interviews.md): of these 45 words, no sentence fits.
+    assert_eq!(row.5, "", "too short to summarise");
     assert!(row.6.is_some() && row.6 == row.7, "a completed interview's ended_at is its closing time");
     let metadata: Vec<(String, String)> = conn
         .prepare("SELECT key, value FROM interview_metadata WHERE interview_id = ?")
@@ -530,7 +525,7 @@ fn idle_interviews_are_ended_by_the_cron_run() {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })
         .unwrap();
-    assert!(summary.contains(LONG_ANSWER), "{summary}");
+    assert_eq!(summary, "", "one sentence of 16 words: too short to summarise");
     assert_eq!(ended_at, None, "a timed-out interview is not completed");
     assert!(closed_at.is_some());
     app.host.run_cron("maintenance").unwrap();

@@ -21,6 +21,7 @@
 
 use super::probes::{self, ProbeContext};
 use super::strings::{fill, InterviewerStrings};
+use super::summary;
 use super::{Speaker, Turn, TurnKind, TurnSource};
 use crate::llm::{self, LlmConfig};
 use crate::projects::{Language, ProjectFields};
@@ -36,7 +37,6 @@ const MAX_PROBES_PER_QUESTION: usize = 3;
 const OBJECTIVE_CHARS: usize = 200;
 const MAX_MODEL_MESSAGE_CHARS: usize = 1_500;
 const MAX_SUMMARY_CHARS: usize = 4_000;
-const EXCERPT_CHARS: usize = 400;
 
 /// What the interviewer works from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -253,7 +253,7 @@ fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], 
         return only(closing(strings, true));
     }
     let asked = last.question_index.unwrap_or(0);
-    let declined = probes::declines(answer, plan.language);
+    let declined = crate::text::noise::declines(answer, plan.language);
     let acknowledged = |next: &str| {
         if declined {
             fill(&strings.after_refusal, "question", next)
@@ -493,60 +493,23 @@ fn choose_with_model(plan: &Plan, conversation: &[Turn], offer: Offer, move_on: 
 // ---------------------------------------------------------------------------
 // Summaries
 
-/// One research question in the built-in summary: what the interviewee said
-/// to it, and each follow-up probe with what they said to that.
-#[derive(Default)]
-struct Thread<'a> {
-    asked: bool,
-    answer: Vec<&'a str>,
-    follow_ups: Vec<(&'a str, Vec<&'a str>)>,
-}
-
-/// The built-in summary: per research question, the interviewee's answer, then
-/// each follow-up probe and the answer to it (each up to 400 characters), then
-/// their closing remarks. Extractive, in the interviewee's own words.
+/// The built-in summary (`summary::extractive`): per research question, the
+/// sentences of the interviewee's answers to it and to its follow-ups that
+/// carry most of what they said, then of their closing remarks. Extractive,
+/// in the interviewee's own words.
 pub fn builtin_summary(plan: &Plan, turns: &[Turn]) -> String {
-    let mut threads: Vec<Thread> = plan.questions.iter().map(|_| Thread::default()).collect();
-    let mut remarks = Vec::new();
-    for turn in turns {
-        let thread = turn.question_index.and_then(|i| threads.get_mut(i));
-        match (turn.speaker, thread) {
-            (Speaker::Interviewer, Some(thread)) => {
-                thread.asked = true;
-                if turn.kind == TurnKind::Probe {
-                    thread.follow_ups.push((&turn.text, Vec::new()));
-                }
-            }
-            (Speaker::Interviewee, Some(thread)) => match thread.follow_ups.last_mut() {
-                Some((_, answers)) => answers.push(&turn.text),
-                None => thread.answer.push(&turn.text),
-            },
-            (Speaker::Interviewee, None) if turn.question_index.is_none() => remarks.push(turn.text.as_str()),
-            _ => {}
+    let mut sections: Vec<summary::Section> =
+        plan.questions.iter().map(|question| summary::Section { heading: question, answers: Vec::new() }).collect();
+    let mut remarks = summary::Section { heading: "Additional remarks", answers: Vec::new() };
+    for turn in turns.iter().filter(|t| t.speaker == Speaker::Interviewee) {
+        match turn.question_index.and_then(|i| sections.get_mut(i)) {
+            Some(section) => section.answers.push(&turn.text),
+            None if turn.question_index.is_none() => remarks.answers.push(&turn.text),
+            None => {}
         }
     }
-    let said = |answers: &[&str]| {
-        let said = collapse(&answers.join(" "));
-        if said.is_empty() { "   (no answer)".to_string() } else { format!("   {}", cut(&said, EXCERPT_CHARS)) }
-    };
-    let mut lines = Vec::new();
-    for (index, (question, thread)) in plan.questions.iter().zip(&threads).enumerate() {
-        lines.push(format!("{}. {question}", index + 1));
-        if !thread.asked {
-            lines.push("   (not asked)".to_string());
-            continue;
-        }
-        lines.push(said(&thread.answer));
-        for (probe, answers) in &thread.follow_ups {
-            lines.push(format!("   Follow-up: {}", cut(&collapse(probe), EXCERPT_CHARS)));
-            lines.push(said(answers));
-        }
-    }
-    let remarks = collapse(&remarks.join(" "));
-    if !remarks.is_empty() {
-        lines.push(format!("Additional remarks: {}", cut(&remarks, EXCERPT_CHARS)));
-    }
-    lines.join("\n")
+    sections.push(remarks);
+    summary::extractive(&sections, plan.language)
 }
 
 /// The model's summary when it is configured and answers usably; `builtin` otherwise.

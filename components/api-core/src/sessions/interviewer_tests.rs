@@ -182,25 +182,32 @@ fn no_interviewer_message_repeats_when_the_answers_do() {
 }
 
 #[test]
-fn the_builtin_summary_groups_each_answer_with_its_follow_ups() {
-    let plan = plan("How do you choose?\nWhat matters most?\nWho decides?");
+fn the_builtin_summary_quotes_what_carries_each_answer_and_its_follow_ups() {
+    let plan = plan("How do you choose a daycare?\nWhat matters most?\nWho decides?");
     let turns = vec![
         turn(0, TurnKind::Opening, Some(0), "…"),
-        turn(1, TurnKind::Answer, Some(0), "Price."),
+        turn(1, TurnKind::Answer, Some(0), "Price, mostly. The price of the daycare decides it for us, because money is tight this year."),
         turn(2, TurnKind::Probe, Some(0), "You mentioned “Price”. Why?"),
-        turn(3, TurnKind::Answer, Some(0), "Mostly the price and the distance."),
-        turn(4, TurnKind::Probe, Some(0), "You said “distance”. How so?"),
-        turn(5, TurnKind::Answer, Some(0), "Ten minutes on foot."),
+        turn(3, TurnKind::Answer, Some(0), "We compared the price of four places. I also like sunny rooms, but that is a detail."),
+        turn(4, TurnKind::Probe, Some(0), "You said “four places”. How so?"),
+        turn(5, TurnKind::Answer, Some(0), "Ten minutes on foot matters too. The cheapest place was far away, so distance counted a bit. \
+            In the end we paid a little more for the place near my office, and the price difference was worth it."),
         turn(6, TurnKind::Question, Some(1), "What matters most?"),
-        turn(7, TurnKind::Answer, Some(1), "Friendly staff."),
+        turn(7, TurnKind::Answer, Some(1), "Friendly staff who know my son by name. Friendly staff make the mornings easy for everyone. \
+            At the first place nobody greeted us, and we left after a week. The building itself was old but clean, \
+            and the garden was small. We did not mind the building at all, to be honest."),
         turn(8, TurnKind::Probe, Some(1), "You mentioned “Friendly staff”. When?"),
     ];
-    assert_eq!(
-        builtin_summary(&plan, &turns),
-        "1. How do you choose?\n   Price.\n   Follow-up: You mentioned “Price”. Why?\n   Mostly the price and the distance.\n   \
-         Follow-up: You said “distance”. How so?\n   Ten minutes on foot.\n2. What matters most?\n   Friendly staff.\n   \
-         Follow-up: You mentioned “Friendly staff”. When?\n   (no answer)\n3. Who decides?\n   (not asked)"
-    );
+    let summary = builtin_summary(&plan, &turns);
+    let lines: Vec<&str> = summary.lines().collect();
+    assert_eq!(lines[0], "How do you choose a daycare?", "{summary}");
+    assert!(lines[1].starts_with('“') && lines[1].contains("price"), "{summary}");
+    assert_eq!(lines[2], "What matters most?", "{summary}");
+    assert!(lines[3].contains("Friendly staff"), "{summary}");
+    assert_eq!(lines.len(), 4, "a question not answered has no part: {summary}");
+    assert!(!summary.contains("You mentioned"), "the interviewer's words are not the summary: {summary}");
+    let said: usize = turns.iter().filter(|t| t.speaker == Speaker::Interviewee).map(|t| t.text.split_whitespace().count()).sum();
+    assert!(summary.split_whitespace().count() * 10 <= said * 3, "{summary}");
 }
 
 #[test]

@@ -19,6 +19,7 @@ pub mod recordings;
 pub mod screeners;
 mod start;
 pub mod strings;
+pub mod summary;
 pub mod survey;
 pub mod transcription;
 
