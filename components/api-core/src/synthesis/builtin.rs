@@ -265,13 +265,13 @@ fn named_ideas(g: &Grouped, text_of: &HashMap<(&str, i64), &str>, ids: &[&str]) 
             .collect();
         let Some(label) = naming::label(idea, &sources, &question_stems, &g.common, &others) else { continue };
         let candidate = NamedIdea {
-            key: label_key(&label).into_iter().filter(|stem| !question_stems.contains(stem)).collect(),
+            key: naming::label_stems(&label).into_iter().filter(|stem| !question_stems.contains(stem)).collect(),
             meaning: vectors::table().meaning(&label).beyond(&g.common),
-            defining: defining_terms(&sources, &lexicon, &question_stems),
+            defining: naming::defining_terms(&sources, &question_stems),
             centre: idea.centre.clone(),
             sentences: idea.sentences.clone(),
             theme: Named {
-                theme_id: super::theme_id(g.question, Language::En.as_str(), &label_key(&label).join(" ")),
+                theme_id: super::theme_id(g.question, Language::En.as_str(), &naming::label_stems(&label).join(" ")),
                 label,
                 interviews: idea.interviews.clone(),
                 quotes: Vec::new(),
@@ -328,34 +328,6 @@ impl NamedIdea {
             || (self.defining.iter().any(|term| other.defining.contains(term))
                 && self.centre.cosine(&other.centre) >= ideas::SAME_WORD_IDEA)
     }
-}
-
-/// The terms (the question's aside) that every interview among `sources` uses.
-fn defining_terms(sources: &[Source], lexicon: &Lexicon, question: &HashSet<String>) -> Vec<String> {
-    let mut per_interview: Vec<(usize, HashSet<String>)> = Vec::new();
-    for source in sources {
-        let words = crate::text::words::words(source.text);
-        let terms = (0..words.len()).filter_map(|i| crate::text::terms::term(&words, i, lexicon));
-        match per_interview.iter_mut().find(|(interview, _)| *interview == source.interview) {
-            Some((_, all)) => all.extend(terms),
-            None => per_interview.push((source.interview, terms.collect())),
-        }
-    }
-    let Some(((_, first), rest)) = per_interview.split_first() else { return Vec::new() };
-    let mut defining: Vec<String> =
-        first.iter().filter(|t| !question.contains(*t) && rest.iter().all(|(_, terms)| terms.contains(*t))).cloned().collect();
-    defining.sort_unstable();
-    defining
-}
-
-/// What a label says, for telling two apart: the stems of its words.
-fn label_key(label: &str) -> Vec<String> {
-    let lexicon = Lexicon::of(Language::En);
-    let words = crate::text::words::words(label);
-    let mut stems: Vec<String> = (0..words.len()).filter_map(|i| crate::text::terms::term(&words, i, &lexicon)).collect();
-    stems.sort_unstable();
-    stems.dedup();
-    stems
 }
 
 /// A term theme (answers read in a language without meanings), labelled and quoted.

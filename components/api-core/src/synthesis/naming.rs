@@ -59,15 +59,11 @@ struct Candidate {
 /// centres of the question's other ideas.
 pub fn label(idea: &Idea, sources: &[Source], question: &HashSet<String>, common: &Common, others: &[&Meaning]) -> Option<String> {
     let lexicon = Lexicon::of(Language::En);
+    let sources = &sources[..sources.len().min(LABEL_SOURCES)];
+    let used_by = terms_by_interview(sources, &lexicon);
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
-    let mut used_by: Vec<(usize, HashSet<String>)> = Vec::new();
-    for source in sources.iter().take(LABEL_SOURCES) {
+    for source in sources {
         let words = words::words(source.text);
-        let stems: HashSet<String> = (0..words.len()).filter_map(|i| terms::term(&words, i, &lexicon)).collect();
-        match used_by.iter_mut().find(|(interview, _)| *interview == source.interview) {
-            Some((_, all)) => all.extend(stems),
-            None => used_by.push((source.interview, stems)),
-        }
         for first in 0..words.len() {
             for last in first + MIN_LABEL_WORDS - 1..words.len().min(first + MAX_LABEL_WORDS) {
                 if lexicon.begins_clause(&words, last) {
@@ -119,6 +115,40 @@ pub fn label(idea: &Idea, sources: &[Source], question: &HashSet<String>, common
         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.order.cmp(&a.1.order)))?;
     let spelling = best.1.spellings.iter().fold(&best.1.spellings[0], |best, s| if s.1 > best.1 { s } else { best });
     Some(spelling.0.clone())
+}
+
+/// The terms of `sources`, per interview (in the order they first come).
+fn terms_by_interview(sources: &[Source], lexicon: &Lexicon) -> Vec<(usize, HashSet<String>)> {
+    let mut by_interview: Vec<(usize, HashSet<String>)> = Vec::new();
+    for source in sources {
+        let words = words::words(source.text);
+        let found = (0..words.len()).filter_map(|i| terms::term(&words, i, lexicon));
+        match by_interview.iter_mut().find(|(interview, _)| *interview == source.interview) {
+            Some((_, all)) => all.extend(found),
+            None => by_interview.push((source.interview, found.collect())),
+        }
+    }
+    by_interview
+}
+
+/// The terms (the question's aside) that every interview among `sources` uses.
+pub fn defining_terms(sources: &[Source], question: &HashSet<String>) -> Vec<String> {
+    let by_interview = terms_by_interview(sources, &Lexicon::of(Language::En));
+    let Some(((_, first), rest)) = by_interview.split_first() else { return Vec::new() };
+    let mut defining: Vec<String> =
+        first.iter().filter(|t| !question.contains(*t) && rest.iter().all(|(_, terms)| terms.contains(*t))).cloned().collect();
+    defining.sort_unstable();
+    defining
+}
+
+/// What a label says, for telling two apart: the stems of its terms, sorted.
+pub fn label_stems(label: &str) -> Vec<String> {
+    let lexicon = Lexicon::of(Language::En);
+    let words = words::words(label);
+    let mut stems: Vec<String> = (0..words.len()).filter_map(|i| terms::term(&words, i, &lexicon)).collect();
+    stems.sort_unstable();
+    stems.dedup();
+    stems
 }
 
 #[cfg(test)]

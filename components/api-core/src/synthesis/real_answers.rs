@@ -81,7 +81,7 @@ fn real_interviews_give_themes_that_are_ideas_in_the_participants_words() {
                     assert!(crate::text::audit::dropped_qualifier(&replayed.texts[&(at, quote.seq)], &quote.text, Language::En).is_none());
                 }
             }
-            let keys: Vec<Vec<String>> = themes.iter().map(|t| label_key(&t.label)).collect();
+            let keys: Vec<Vec<String>> = themes.iter().map(|t| naming::label_stems(&t.label)).collect();
             let distinct: HashSet<&Vec<String>> = keys.iter().collect();
             assert_eq!(distinct.len(), keys.len(), "{file}: two themes say the same: {keys:?}");
             if std::env::var("SYNTHESIS_DUMP").is_ok() {

@@ -214,14 +214,7 @@ impl Meaning {
 
     /// The mean direction of several meanings (their centroid, unit length).
     pub fn mean<'m>(meanings: impl IntoIterator<Item = &'m Meaning>) -> Meaning {
-        let mut sum: Vec<f32> = Vec::new();
-        for meaning in meanings {
-            if sum.is_empty() {
-                sum = vec![0.0; meaning.0.len()];
-            }
-            sum.iter_mut().zip(&meaning.0).for_each(|(s, v)| *s += v);
-        }
-        Meaning::unit(sum)
+        Meaning::unit(Common::of(meanings).0)
     }
 
     /// What this meaning says beyond what a set of sentences shares (such
