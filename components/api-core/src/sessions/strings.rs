@@ -2,6 +2,7 @@
 //! interviewer (`strings.json`: one object per language, English complete, the
 //! other languages falling back to English key by key).
 
+use crate::sessions::probes::kinds::PhraseKind;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -33,20 +34,55 @@ pub struct InterviewerStrings {
     pub after_example: String,
     /// Plain probes, for an answer with nothing to quote.
     pub probes: Vec<String>,
-    pub quoted_probes: QuotedProbes,
+    /// The wordings of each way of asking (see `sessions::probes`).
+    pub asking: Asking,
     pub wrap_up: String,
     pub time_up: String,
     pub closing: String,
 }
 
-/// The probes that quote the answer, one per kind (`{phrase}`, between the
-/// language's quotation marks: see `sessions::probes`).
+/// The wordings of each way of asking about an answer. A wording quotes the
+/// answer's phrase where it has `{phrase}` (between the language's quotation
+/// marks), a second one where it has `{other}`, or asks in the interviewer's
+/// own words; `fits` names the kinds of
+/// phrase it reads well with (every kind when absent). A language without cue
+/// lists needs only the four ways of the rotation.
 #[derive(Debug, Clone, Deserialize)]
-pub struct QuotedProbes {
-    pub instance: String,
-    pub reason: String,
-    pub consequence: String,
-    pub contrast: String,
+pub struct Asking {
+    pub instance: Vec<Wording>,
+    pub reason: Vec<Wording>,
+    pub consequence: Vec<Wording>,
+    pub contrast: Vec<Wording>,
+    #[serde(default)]
+    pub worry: Vec<Wording>,
+    #[serde(default)]
+    pub wish: Vec<Wording>,
+}
+
+/// One way to word a probe.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(from = "WordingText")]
+pub struct Wording {
+    pub text: String,
+    /// The kinds of phrase it fits; empty: every kind.
+    pub fits: Vec<PhraseKind>,
+}
+
+/// A wording as strings.json writes it: its text alone when it fits every kind.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum WordingText {
+    Any(String),
+    Fitting { text: String, fits: Vec<PhraseKind> },
+}
+
+impl From<WordingText> for Wording {
+    fn from(written: WordingText) -> Wording {
+        match written {
+            WordingText::Any(text) => Wording { text, fits: Vec::new() },
+            WordingText::Fitting { text, fits } => Wording { text, fits },
+        }
+    }
 }
 
 /// The error pages' titles and messages.
@@ -146,9 +182,12 @@ mod tests {
                 assert!(template.contains("{question}"), "{language}: {template}");
             }
             assert_eq!(interviewer.after_example.matches("{phrase}").count(), 1, "{language}");
-            let quoted = &interviewer.quoted_probes;
-            for template in [&quoted.instance, &quoted.reason, &quoted.consequence, &quoted.contrast] {
-                assert_eq!(template.matches("{phrase}").count(), 1, "{language}: {template}");
+            let asking = &interviewer.asking;
+            for way in [&asking.instance, &asking.reason, &asking.consequence, &asking.contrast, &asking.worry, &asking.wish] {
+                for wording in way {
+                    assert!(wording.text.matches("{phrase}").count() <= 1, "{language}: {}", wording.text);
+                    assert!(wording.text.matches("{other}").count() <= wording.text.matches("{phrase}").count(), "{language}: {}", wording.text);
+                }
             }
             assert!(strings.interviewer.objective_intro.contains("{objective}"), "{language}");
         }

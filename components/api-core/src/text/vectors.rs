@@ -25,11 +25,17 @@ static TABLE_BYTES: &[u8] = include_bytes!("../../data/sentence-vectors.bin");
 /// A word longer than this (in characters) is one unknown token, as the model reads it.
 const MAX_WORD_CHARS: usize = 100;
 
+/// Where each token of the table's vocabulary begins (build.rs), and one
+/// past the last.
+mod vocabulary {
+    include!(concat!(env!("OUT_DIR"), "/vector_vocabulary.rs"));
+}
+
 /// The static table: its vocabulary and its rows.
 pub struct Table {
     dims: usize,
-    /// Sorted bytewise; `rows` follows the same order.
-    tokens: Vec<&'static str>,
+    /// The tokens, sorted bytewise, each ended by `\n`; `rows` follows the same order.
+    vocabulary: &'static [u8],
     rows: &'static [u8],
 }
 
@@ -43,7 +49,8 @@ impl std::fmt::Debug for Meaning {
     }
 }
 
-/// The table compiled into the component, read once per instance.
+/// The table compiled into the component: its header read once per instance,
+/// nothing else parsed.
 pub fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| Table::parse(TABLE_BYTES).expect("data/sentence-vectors.bin is a sentence-vector table"))
@@ -58,10 +65,10 @@ impl Table {
         let dims = u16::from_le_bytes([header[6], header[7]]) as usize;
         let count = u32::from_le_bytes(header[8..12].try_into().ok()?) as usize;
         let vocabulary_len = u32::from_le_bytes(header[12..16].try_into().ok()?) as usize;
-        let vocabulary = std::str::from_utf8(bytes.get(16..16 + vocabulary_len)?).ok()?;
-        let tokens: Vec<&'static str> = vocabulary.split_terminator('\n').collect();
+        let vocabulary = bytes.get(16..16 + vocabulary_len)?;
         let rows = bytes.get(16 + vocabulary_len..)?;
-        (tokens.len() == count && rows.len() == count * (4 + dims)).then_some(Table { dims, tokens, rows })
+        let starts = &vocabulary::TOKEN_STARTS;
+        (starts.len() == count + 1 && rows.len() == count * (4 + dims)).then_some(Table { dims, vocabulary, rows })
     }
 
     pub fn dims(&self) -> usize {
@@ -69,7 +76,19 @@ impl Table {
     }
 
     fn id(&self, token: &str) -> Option<usize> {
-        self.tokens.binary_search(&token).ok()
+        let starts = &vocabulary::TOKEN_STARTS;
+        let count = starts.len() - 1;
+        let token_at = |i: usize| &self.vocabulary[starts[i] as usize..starts[i + 1] as usize - 1];
+        let (mut low, mut high) = (0, count);
+        while low < high {
+            let middle = (low + high) / 2;
+            match token_at(middle).cmp(token.as_bytes()) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return Some(middle),
+            }
+        }
+        None
     }
 
     /// Adds token `id`'s row to `sum`.
@@ -253,7 +272,9 @@ mod tests {
 
     fn tokens(text: &str) -> Vec<&'static str> {
         let table = table();
-        table.token_ids(text).into_iter().map(|id| table.tokens[id]).collect()
+        let starts = &vocabulary::TOKEN_STARTS;
+        let token = |id: usize| std::str::from_utf8(&table.vocabulary[starts[id] as usize..starts[id + 1] as usize - 1]).unwrap();
+        table.token_ids(text).into_iter().map(token).collect()
     }
 
     #[test]

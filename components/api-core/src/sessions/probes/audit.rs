@@ -9,21 +9,21 @@ use crate::text::lexicon::Lexicon;
 use crate::text::words::{words, Word};
 use std::collections::BTreeSet;
 
-/// The phrase an interviewer message quotes: what stands where `{phrase}`
-/// stands in one of the language's quoting templates (a probe's, or the one
-/// that moves on after a rich answer).
-pub fn quoted_phrase(message: &str, language: Language) -> Option<String> {
+/// The phrases an interviewer message quotes: what stands where `{phrase}`
+/// (and `{other}`) stand in one of the language's quoting wordings (a
+/// probe's, or the one that moves on after a rich answer); none for a message
+/// that does not quote.
+pub fn quoted_phrases(message: &str, language: Language) -> Vec<String> {
     let strings = strings::for_language(language.as_str()).interviewer;
-    let quoted = &strings.quoted_probes;
-    let after_example = strings.after_example.split("{question}").next().unwrap_or_default().to_string();
-    let templates = [&quoted.instance, &quoted.reason, &quoted.consequence, &quoted.contrast, &after_example];
-    let phrase = templates.into_iter().find_map(|template| {
-        let (before, after) = template.split_once("{phrase}")?;
+    let after_example = strings.after_example.split("{question}").next().unwrap_or_default();
+    let moving_on = || -> Option<Vec<&str>> {
+        let (before, after) = after_example.split_once("{phrase}")?;
         let rest = message.strip_prefix(before)?;
         let end = if after.is_empty() { rest.len() } else { rest.find(after)? };
-        Some(rest[..end].to_string())
-    });
-    phrase
+        Some(vec![&rest[..end]])
+    };
+    let by_wording = strings.asking.all().filter(|wording| wording.quotes() > 0).find_map(|wording| wording.read(message));
+    by_wording.or_else(moving_on).unwrap_or_default().into_iter().map(str::to_string).collect()
 }
 
 /// Whether a follow-up takes up what an answer said: it shares two
@@ -53,10 +53,12 @@ mod tests {
     #[test]
     fn the_quoted_phrase_of_a_message_and_whether_it_takes_up_the_answer() {
         let probe = "You said “compare prices”. What makes that matter to you?";
-        assert_eq!(quoted_phrase(probe, Language::En).as_deref(), Some("compare prices"));
+        assert_eq!(quoted_phrases(probe, Language::En), ["compare prices"]);
+        let two = "You mentioned “compare prices” and “another shop”. Which worries you more?";
+        assert_eq!(quoted_phrases(two, Language::En), ["compare prices", "another shop"]);
         let moving_on = "Sie sagten: „Kurze Wege“, und Ihr Beispiel macht das sehr anschaulich. Danke. Was noch?";
-        assert_eq!(quoted_phrase(moving_on, Language::De).as_deref(), Some("Kurze Wege"));
-        assert_eq!(quoted_phrase("Could you tell me a bit more about that?", Language::En), None);
+        assert_eq!(quoted_phrases(moving_on, Language::De), ["Kurze Wege"]);
+        assert!(quoted_phrases("Could you tell me a bit more about that?", Language::En).is_empty());
         let answer = "Then I compare prices in another shop before paying anything.";
         assert!(takes_up(answer, probe, Language::En), "a content word pair");
         assert!(takes_up(answer, "Which shop, and what about paying?", Language::En), "two long content words");

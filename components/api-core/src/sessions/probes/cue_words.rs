@@ -1,7 +1,8 @@
 //! What an answer does, told by its words (docs/sessions.md, "The way of
 //! asking"): it generalises ("always", "everyone"), judges, feels or predicts
-//! ("frustrating", "love", "worried", "will"), narrates ("last week", "we
-//! tried"), or compares ("than", "compared to"); and whether it already gives a
+//! ("frustrating", "love", "will"), narrates ("last week", "we tried"),
+//! compares ("than", "compared to"), worries ("afraid", "risk") or wishes
+//! ("I wish", "ideally"); and whether it already gives a
 //! concrete example ("for example", "yesterday").
 //!
 //! Per language: single words (normalized and sorted, looked up by binary
@@ -20,6 +21,8 @@ pub fn words(language: Language, cue: Cue) -> &'static [&'static str] {
         Cue::Judges => judging_words(language),
         Cue::Narrates => narrating_words(language),
         Cue::Compares => comparing_words(language),
+        Cue::Worries => worrying_words(language),
+        Cue::Wishes => wishing_words(language),
     }
 }
 
@@ -30,6 +33,8 @@ pub fn phrases(language: Language, cue: Cue) -> &'static [&'static str] {
         Cue::Judges => judging_phrases(language),
         Cue::Narrates => narrating_phrases(language),
         Cue::Compares => comparing_phrases(language),
+        Cue::Worries => worrying_phrases(language),
+        Cue::Wishes => wishing_phrases(language),
     }
 }
 
@@ -79,57 +84,51 @@ fn generalising_phrases(language: Language) -> &'static [&'static str] {
 fn judging_words(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
-            "afraid", "amazing", "angry", "annoyed", "annoying", "anxiety", "anxious", "appreciate", "awesome",
-            "awful", "bad", "believe", "boring", "brilliant", "comfortable", "concern", "concerned", "concerning",
-            "concerns", "confident", "crucial", "dangerous", "disappointed", "disappointing", "dislike", "distrust",
-            "enjoy", "enjoyed", "essential", "ethical", "excellent", "excited", "exciting", "exhausting", "expect",
-            "fair", "fantastic", "fear", "fears", "feel", "feels", "frightening", "frustrated", "frustrating",
-            "frustration", "fulfilling", "fun", "future", "glad", "good", "grateful", "great", "happy", "harmful",
-            "hate", "hated", "hates", "helpful", "hope", "hopeful", "hopefully", "horrible", "important",
-            "impressed", "impressive", "irritating", "likely", "love", "loved", "loves", "might", "must", "nervous",
-            "optimistic", "ought", "overwhelming", "perfect", "pessimistic", "poor", "predict", "problematic",
-            "proud", "rewarding", "risky", "sad", "satisfying", "scared", "scary", "sceptical", "should",
-            "shouldn't", "skeptical", "someday", "soon", "stressed", "stressful", "surprised", "surprising",
-            "tedious", "terrible", "threat", "threatened", "threatening", "trust", "uncomfortable", "unethical",
-            "unfair", "unhelpful", "unlikely", "upset", "useful", "useless", "valuable", "weird", "will", "wish",
-            "wonderful", "worried", "worries", "worry", "worrying", "worthless", "wrong",
+            "amazing", "angry", "annoyed", "annoying", "appreciate", "awesome", "awful", "bad", "believe", "boring",
+            "brilliant", "comfortable", "confident", "crucial", "disappointed", "disappointing", "dislike",
+            "distrust", "enjoy", "enjoyed", "essential", "ethical", "excellent", "excited", "exciting",
+            "exhausting", "expect", "fair", "fantastic", "feel", "feels", "frustrated", "frustrating",
+            "frustration", "fulfilling", "fun", "future", "glad", "good", "grateful", "great", "happy", "hate",
+            "hated", "hates", "helpful", "hopeful", "horrible", "important", "impressed", "impressive",
+            "irritating", "likely", "love", "loved", "loves", "might", "must", "optimistic", "ought",
+            "overwhelming", "perfect", "pessimistic", "poor", "predict", "problematic", "proud", "rewarding", "sad",
+            "satisfying", "sceptical", "should", "shouldn't", "skeptical", "someday", "soon", "stressed",
+            "stressful", "surprised", "surprising", "tedious", "terrible", "trust", "uncomfortable", "unethical",
+            "unfair", "unhelpful", "unlikely", "upset", "useful", "useless", "valuable", "weird", "will",
+            "wonderful", "worthless", "wrong",
         ],
         Language::De => &[
-            "angst", "befürchte", "bestimmt", "enttäuschend", "enttäuscht", "erwarte", "fair", "falsch", "freue",
-            "froh", "frustrierend", "fürchte", "gefährlich", "gefährliche", "gefällt", "genieße", "gerecht",
-            "glücklich", "gut", "gute", "guten", "hasse", "hoffe", "hoffentlich", "könnte", "könnten", "künftig",
-            "liebe", "mag", "muss", "müssen", "müsste", "nervig", "notwendig", "notwendige", "nötig", "nötige",
-            "nützlich", "problematisch", "schlecht", "schlechte", "schlimm", "schrecklich", "sinnlos", "sinnvoll",
-            "sinnvolle", "soll", "sollen", "sollte", "sollten", "sorge", "sorgen", "toll", "traurig", "unfair",
+            "bestimmt", "enttäuschend", "enttäuscht", "erwarte", "fair", "falsch", "freue", "froh", "frustrierend",
+            "gefällt", "genieße", "gerecht", "glücklich", "gut", "gute", "guten", "hasse", "könnte", "könnten",
+            "künftig", "liebe", "mag", "muss", "müssen", "müsste", "nervig", "notwendig", "notwendige", "nötig",
+            "nötige", "nützlich", "problematisch", "schlecht", "schlechte", "schlimm", "schrecklich", "sinnlos",
+            "sinnvoll", "sinnvolle", "soll", "sollen", "sollte", "sollten", "toll", "traurig", "unfair",
             "ungerecht", "unwichtig", "vermutlich", "vertraue", "wahrscheinlich", "werden", "wichtig", "wichtige",
-            "wichtigen", "wird", "wünsche", "wütend", "zukunft", "ärgerlich", "ärgert",
+            "wichtigen", "wird", "wütend", "zukunft", "ärgerlich", "ärgert",
         ],
         Language::Fr => &[
-            "absurde", "adore", "agaçant", "aime", "apprécie", "avenir", "bientôt", "confiance", "content", "crains",
-            "dangereuse", "dangereuses", "dangereux", "deviendra", "devraient", "devrait", "devrions", "doit",
-            "doivent", "décevant", "déteste", "déçu", "déçue", "espère", "essentiel", "essentielle", "essentielles",
-            "essentiels", "faudrait", "faut", "frustrant", "futur", "génial", "heureuse", "heureux", "horrible",
-            "important", "importante", "importantes", "importants", "inacceptable", "injuste", "inquiet", "inquiète",
-            "inquiétant", "inquiétante", "inquiétants", "inutile", "inutiles", "mauvais", "mauvaise", "nécessaire",
-            "nécessaires", "peur", "pourraient", "pourrait", "probablement", "problématique", "risque", "scandaleux",
-            "sera", "seront", "souhaite", "sûrement", "terrible", "triste", "utile", "utiles", "énervant",
+            "absurde", "adore", "agaçant", "aime", "apprécie", "avenir", "bientôt", "confiance", "content",
+            "deviendra", "devraient", "devrait", "devrions", "doit", "doivent", "décevant", "déteste", "déçu",
+            "déçue", "essentiel", "essentielle", "essentielles", "essentiels", "faudrait", "faut", "frustrant",
+            "futur", "génial", "heureuse", "heureux", "horrible", "important", "importante", "importantes",
+            "importants", "inacceptable", "injuste", "inutile", "inutiles", "mauvais", "mauvaise", "nécessaire",
+            "nécessaires", "pourraient", "pourrait", "probablement", "problématique", "scandaleux", "sera",
+            "seront", "sûrement", "terrible", "triste", "utile", "utiles", "énervant",
         ],
         Language::Es => &[
             "confianza", "confío", "contento", "debe", "debemos", "deben", "debería", "deberían", "decepcionado",
-            "deseo", "encanta", "enojado", "esencial", "espero", "feliz", "frustrante", "futuro", "genial", "gusta",
-            "horrible", "importante", "importantes", "inaceptable", "injusta", "injusto", "inútil", "justa", "justo",
-            "mala", "malo", "miedo", "molesto", "necesaria", "necesario", "necesarios", "odio", "ojalá", "peligrosa",
-            "peligroso", "peligrosos", "podría", "podrían", "preocupa", "preocupada", "preocupado", "probablemente",
-            "pronto", "seguramente", "será", "serán", "temo", "terrible", "triste", "vergüenza", "útil", "útiles",
+            "encanta", "enojado", "esencial", "feliz", "frustrante", "futuro", "genial", "gusta", "horrible",
+            "importante", "importantes", "inaceptable", "injusta", "injusto", "inútil", "justa", "justo", "mala",
+            "malo", "molesto", "necesaria", "necesario", "necesarios", "odio", "podría", "podrían", "probablemente",
+            "pronto", "seguramente", "será", "serán", "terrible", "triste", "vergüenza", "útil", "útiles",
         ],
         Language::It => &[
             "adoro", "apprezzo", "arrabbiato", "bella", "bello", "bisogna", "brutto", "contenta", "contento",
             "delusa", "deluso", "deve", "devono", "dobbiamo", "dovrebbe", "dovrebbero", "essenziale", "fastidioso",
             "felice", "fiducia", "frustrante", "futuro", "giusta", "giusto", "importante", "importanti", "ingiusto",
-            "inutile", "necessari", "necessaria", "necessario", "odio", "orribile", "ottimo", "paura", "pericolosa",
-            "pericolosi", "pericoloso", "pessimo", "piace", "potrebbe", "potrebbero", "preoccupa", "preoccupata",
-            "preoccupato", "presto", "probabilmente", "rischio", "saranno", "sarà", "sbagliata", "sbagliato",
-            "sicuramente", "speriamo", "spero", "temo", "terribile", "triste", "utile", "utili",
+            "inutile", "necessari", "necessaria", "necessario", "odio", "orribile", "ottimo", "pessimo", "piace",
+            "potrebbe", "potrebbero", "presto", "probabilmente", "saranno", "sarà", "sbagliata", "sbagliato",
+            "sicuramente", "terribile", "triste", "utile", "utili",
         ],
         _ => &[],
     }
@@ -137,7 +136,7 @@ fn judging_words(language: Language) -> &'static [&'static str] {
 
 fn judging_phrases(language: Language) -> &'static [&'static str] {
     match language {
-        Language::En => &["going to", "i believe", "i feel", "i think", "i wish", "in the future"],
+        Language::En => &["going to", "i believe", "i feel", "i think", "in the future"],
         Language::De => &["ich denke", "ich finde", "ich glaube", "in zukunft"],
         Language::Fr => &["je crois", "je pense", "je trouve", "à l'avenir"],
         Language::Es => &["creo que", "en el futuro", "me parece", "pienso que"],
@@ -220,6 +219,68 @@ fn comparing_phrases(language: Language) -> &'static [&'static str] {
         Language::Fr => &["alors que", "au lieu", "moins que", "par rapport", "plus que", "plutôt que", "tandis que"],
         Language::Es => &["en cambio", "en lugar", "en vez", "menos que", "mientras que", "más que"],
         Language::It => &["invece di", "meno che", "mentre invece", "piuttosto che", "più che"],
+        _ => &[],
+    }
+}
+
+fn worrying_words(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "afraid", "anxiety", "anxious", "concern", "concerned", "concerning", "concerns", "dangerous", "fear",
+            "fears", "frightening", "harmful", "nervous", "risk", "risks", "risky", "scared", "scary", "threat",
+            "threatened", "threatening", "worried", "worries", "worry", "worrying",
+        ],
+        Language::De => &[
+            "angst", "bedrohung", "befürchte", "besorgt", "fürchte", "gefahr", "gefährlich", "gefährliche", "risiko",
+            "sorge", "sorgen",
+        ],
+        Language::Fr => &[
+            "crains", "crainte", "dangereuse", "dangereuses", "dangereux", "inquiet", "inquiète", "inquiétant",
+            "inquiétante", "inquiétants", "menace", "peur", "risque", "risques",
+        ],
+        Language::Es => &[
+            "amenaza", "miedo", "peligrosa", "peligroso", "peligrosos", "preocupa", "preocupada", "preocupado",
+            "riesgo", "temo",
+        ],
+        Language::It => &[
+            "minaccia", "paura", "pericolosa", "pericolosi", "pericoloso", "preoccupa", "preoccupata", "preoccupato",
+            "rischio", "temo",
+        ],
+        _ => &[],
+    }
+}
+
+fn worrying_phrases(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &["what if"],
+        Language::De => &["was wenn"],
+        Language::Fr => &["et si"],
+        Language::Es => &["y si"],
+        Language::It => &["e se"],
+        _ => &[],
+    }
+}
+
+fn wishing_words(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &["hope", "hopefully", "hoping", "ideally", "wish", "wishes"],
+        Language::De => &["hoffe", "hoffentlich", "idealerweise", "wunsch", "wünsche", "wünschen"],
+        Language::Fr => &[
+            "aimerais", "espère", "idéalement", "j'aimerais", "j'espère", "souhaite", "souhaiterais", "voudrais",
+        ],
+        Language::Es => &["deseo", "espero", "gustaría", "idealmente", "ojalá", "quisiera"],
+        Language::It => &["desidero", "idealmente", "magari", "piacerebbe", "speriamo", "spero", "vorrei", "vorremmo"],
+        _ => &[],
+    }
+}
+
+fn wishing_phrases(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &["i want", "i'd like", "i'd love", "if only", "would be nice", "would like", "would love"],
+        Language::De => &["hätte gern", "hätte gerne", "wäre schön", "würde mir"],
+        Language::Fr => &["ce serait bien", "si seulement"],
+        Language::Es => &["me encantaría", "sería bueno"],
+        Language::It => &["mi piacerebbe", "sarebbe bello"],
         _ => &[],
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! An answer that generalises is asked for an instance, one that judges,
 //! feels or predicts for the reason, one that narrates for what it led to, one
-//! that compares for the contrast. Each cue word or phrase of `cue_words` the
+//! that compares for the contrast, one that worries for what it fears, one
+//! that wishes for what it would want. Each cue word or phrase of `cue_words` the
 //! answer holds counts once, and so does each narrated past ("we tried", "I
 //! went", "habe … gekauft", "j'ai essayé"); the ways with the most cues come
 //! first, equals in the interview's rotation. An answer with no cue keeps the
@@ -21,10 +22,12 @@ pub enum Cue {
     Judges,
     Narrates,
     Compares,
+    Worries,
+    Wishes,
 }
 
 impl Cue {
-    pub const ALL: [Cue; 4] = [Cue::Generalises, Cue::Judges, Cue::Narrates, Cue::Compares];
+    pub const ALL: [Cue; 6] = [Cue::Generalises, Cue::Judges, Cue::Narrates, Cue::Compares, Cue::Worries, Cue::Wishes];
 
     /// The way of asking the cue calls for.
     pub fn ask(self) -> ProbeKind {
@@ -33,6 +36,8 @@ impl Cue {
             Cue::Judges => ProbeKind::Reason,
             Cue::Narrates => ProbeKind::Consequence,
             Cue::Compares => ProbeKind::Contrast,
+            Cue::Worries => ProbeKind::Worry,
+            Cue::Wishes => ProbeKind::Wish,
         }
     }
 }
@@ -47,9 +52,12 @@ pub const RICH_JAPANESE_CHARS: usize = 150;
 /// past tense, a comparative) half as much: it says less about what the answer is for.
 const LISTED_CUE: usize = 2;
 const STRUCTURAL_CUE: usize = 1;
+/// A worry or a wish says more than a judgement beside it ("I'm worried
+/// clients *will* leave"): the probe asks about the worry.
+const VOICED_CUE: usize = 3;
 
 /// How strongly the answer gives each cue, in the order of [`Cue::ALL`].
-pub fn cue_counts(answer: &str, language: Language) -> [usize; 4] {
+pub fn cue_counts(answer: &str, language: Language) -> [usize; 6] {
     let words = words(answer);
     let normalized: Vec<&str> = words.iter().map(|w| w.normalized.as_str()).collect();
     Cue::ALL.map(|cue| {
@@ -61,20 +69,37 @@ pub fn cue_counts(answer: &str, language: Language) -> [usize; 4] {
             Cue::Compares => comparatives(&words, language),
             _ => 0,
         };
-        (single + phrases) * LISTED_CUE + structural * STRUCTURAL_CUE
+        let weight = if matches!(cue, Cue::Worries | Cue::Wishes) { VOICED_CUE } else { LISTED_CUE };
+        (single + phrases) * weight + structural * STRUCTURAL_CUE
     })
 }
 
-/// The four ways of asking in the order a probe on `answer` tries them: the
-/// ways its strongest cues call for first, then the others; equals in the
-/// rotation's order from the interview's `turn` (the number of probes so far).
-pub fn ways_of_asking(answer: &str, language: Language, turn: usize) -> [ProbeKind; 4] {
+/// The ways of asking in the order a probe on `answer` tries them: the ways
+/// its cues call for, the strongest first, then the rotation's; equals in the
+/// rotation's order from the interview's `turn` (the number of probes so
+/// far), and a worry or a wish after the rotation's ways.
+pub fn ways_of_asking(answer: &str, language: Language, turn: usize) -> Vec<ProbeKind> {
     let counts = cue_counts(answer, language);
     let rotation = ProbeKind::ROTATION;
-    let mut ways: [(usize, ProbeKind); 4] = std::array::from_fn(|k| (k, rotation[(turn + k) % rotation.len()]));
+    let mut ways: Vec<(usize, ProbeKind)> = (0..rotation.len()).map(|k| (k, rotation[(turn + k) % rotation.len()])).collect();
+    ways.extend([ProbeKind::Worry, ProbeKind::Wish].into_iter().enumerate().map(|(k, kind)| (rotation.len() + k, kind)));
     let count = |kind: ProbeKind| Cue::ALL.iter().position(|cue| cue.ask() == kind).map_or(0, |i| counts[i]);
+    // A worry or a wish is asked about only where the answer voices one.
+    ways.retain(|&(_, kind)| ProbeKind::ROTATION.contains(&kind) || count(kind) > 0);
     ways.sort_by_key(|&(k, kind)| (std::cmp::Reverse(count(kind)), k));
-    ways.map(|(_, kind)| kind)
+    ways.into_iter().map(|(_, kind)| kind).collect()
+}
+
+/// Whether `phrase` says only how the answer goes, not what it is about: every
+/// word of it a cue ("last week", "always", "frustrating") or an example's marker.
+pub fn is_only_a_cue(phrase: &str, language: Language) -> bool {
+    let normalized: Vec<String> = words(phrase).into_iter().map(|w| w.normalized).collect();
+    let joined = normalized.join(" ");
+    let listed_phrase = Cue::ALL.iter().any(|&cue| cue_words::phrases(language, cue).contains(&joined.as_str()))
+        || cue_words::example_markers(language).contains(&joined.as_str());
+    let every_word_a_cue =
+        normalized.iter().all(|w| Cue::ALL.iter().any(|&cue| cue_words::words(language, cue).binary_search(&w.as_str()).is_ok()));
+    !normalized.is_empty() && (listed_phrase || every_word_a_cue)
 }
 
 /// Whether an answer is long and already gives a concrete example ("for

@@ -1,0 +1,154 @@
+//! What kind of thing a quoted phrase names, so that a probe is worded to fit
+//! it (docs/sessions.md, "The way of asking"): a feeling ("really
+//! frustrating"), an activity ("comparing prices", "comparer les prix"), a
+//! problem ("hidden shipping costs" is none; "can't find a good reference
+//! image" is one), or a thing (anything else: a tool, a place, an idea).
+//!
+//! Told by the phrase's own words, in the languages that have cue lists
+//! (English, German, French, Spanish, Italian); in the others every phrase is
+//! a thing, and their wordings fit every kind.
+
+use crate::projects::Language;
+use crate::text::lexicon::{Lexicon, Qualifier};
+use crate::text::words::{words, Word};
+use crate::text_enum;
+
+text_enum! {
+    /// What a quoted phrase names.
+    pub enum PhraseKind { Thing = "thing", Activity = "activity", Feeling = "feeling", Problem = "problem" }
+}
+
+/// The kind of `phrase` (a whole phrase of an answer in `language`): a problem
+/// when it negates or names a difficulty, else a feeling when it names one,
+/// else an activity when it is led (German: ended) by a verb form, else a thing.
+pub fn kind_of(phrase: &str, language: Language) -> PhraseKind {
+    let words = words(phrase);
+    let lexicon = Lexicon::of(language);
+    let listed = |list: &[&str]| words.iter().any(|w| list.contains(&w.normalized.as_str()));
+    if (0..words.len()).any(|i| lexicon.qualifier(&words, i) == Some(Qualifier::Negation)) || listed(problem_words(language)) {
+        PhraseKind::Problem
+    } else if listed(feeling_words(language)) {
+        PhraseKind::Feeling
+    } else if names_an_activity(&words, language) {
+        PhraseKind::Activity
+    } else {
+        PhraseKind::Thing
+    }
+}
+
+/// An English phrase led by a gerund ("comparing prices"); a Romance one led
+/// by an infinitive ("comparer les prix", "comparar precios"); a German one
+/// ended by one ("Radwege bauen").
+fn names_an_activity(words: &[Word], language: Language) -> bool {
+    let (Some(first), Some(last)) = (words.first(), words.last()) else { return false };
+    let lower = |word: &Word| word.text.starts_with(|c: char| c.is_lowercase());
+    let long_ending = |word: &Word, endings: &[&str], min: usize| {
+        word.normalized.chars().count() >= min && endings.iter().any(|ending| word.normalized.ends_with(ending))
+    };
+    match language {
+        Language::En => long_ending(first, &["ing"], 5) && !NOT_GERUNDS.contains(&first.normalized.as_str()),
+        Language::De => words.len() > 1 && lower(last) && long_ending(last, &["en", "ern", "eln"], 4),
+        Language::Fr => lower(first) && long_ending(first, &["er", "ir", "re"], 4),
+        Language::Es => lower(first) && long_ending(first, &["ar", "er", "ir"], 4),
+        Language::It => lower(first) && long_ending(first, &["are", "ere", "ire"], 5),
+        _ => false,
+    }
+}
+
+/// English words in -ing that are not gerunds.
+const NOT_GERUNDS: &[&str] = &[
+    "anything", "ceiling", "clothing", "during", "evening", "everything", "king", "morning", "nothing", "pudding",
+    "something", "spring", "string", "thing", "wedding",
+];
+
+/// Words that name a difficulty.
+fn problem_words(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "barrier", "broken", "bug", "bugs", "costly", "difficult", "difficulty", "error", "errors", "expensive",
+            "fail", "failed", "fails", "failure", "hallucinate", "hallucinates", "hallucination", "hallucinations",
+            "hard", "harder", "hassle", "inaccurate", "issue", "issues", "lack", "limitation", "limitations",
+            "missing", "mistake", "mistakes", "obstacle", "pain", "problem", "problems", "slow", "struggle",
+            "struggling", "unreliable", "wrong",
+        ],
+        Language::De => &[
+            "aufwand", "fehler", "fehlt", "hindernis", "hürde", "langsam", "mangel", "problem", "probleme",
+            "schwer", "schwierig", "schwierigkeit", "teuer",
+        ],
+        Language::Fr => &[
+            "cher", "chère", "difficile", "difficulté", "erreur", "erreurs", "galère", "lent", "lente", "manque",
+            "obstacle", "problème", "problèmes",
+        ],
+        Language::Es => &[
+            "cara", "caro", "difícil", "dificultad", "error", "errores", "falta", "lenta", "lento", "obstáculo",
+            "problema", "problemas",
+        ],
+        Language::It => &[
+            "cara", "caro", "difficile", "difficoltà", "errore", "errori", "lenta", "lento", "manca", "mancanza",
+            "ostacolo", "problema", "problemi",
+        ],
+        _ => &[],
+    }
+}
+
+/// Words that name a feeling.
+fn feeling_words(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "afraid", "angry", "annoyed", "annoying", "anxious", "bored", "boring", "comfortable", "disappointed",
+            "disappointing", "enjoy", "enjoyable", "enjoyed", "enjoying", "excited", "exciting", "fear", "frustrated",
+            "frustrating", "frustration", "fulfilling", "fun", "glad", "grateful", "happy", "hate", "hated", "love",
+            "loved", "loves", "nervous", "overwhelmed", "overwhelming", "proud", "rewarding", "sad", "satisfying",
+            "scared", "scary", "stressed", "stressful", "surprised", "tedious", "uncomfortable", "upset", "worried",
+        ],
+        Language::De => &[
+            "angst", "enttäuscht", "freude", "freue", "froh", "frustrierend", "genieße", "glücklich", "hasse",
+            "langweilig", "liebe", "nervig", "sorge", "spaß", "stolz", "stressig", "traurig", "wütend", "ärgerlich",
+            "ärgert",
+        ],
+        Language::Fr => &[
+            "adore", "agaçant", "aime", "content", "contente", "déteste", "déçu", "déçue", "ennuyeux", "fier",
+            "fière", "frustrant", "heureuse", "heureux", "inquiet", "inquiète", "joie", "peur", "plaisir", "stressant",
+            "triste", "énervant",
+        ],
+        Language::Es => &[
+            "aburrido", "alegría", "contento", "decepcionado", "disfruto", "encanta", "estresante", "feliz",
+            "frustrante", "gusta", "miedo", "molesto", "odio", "orgulloso", "preocupado", "triste",
+        ],
+        Language::It => &[
+            "adoro", "contento", "deluso", "fastidioso", "felice", "frustrante", "gioia", "noioso", "odio",
+            "orgoglioso", "paura", "piace", "preoccupato", "stressante", "triste",
+        ],
+        _ => &[],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_phrase_is_a_feeling_an_activity_a_problem_or_a_thing() {
+        let cases = [
+            (Language::En, "really frustrating", PhraseKind::Feeling),
+            (Language::En, "love the speed", PhraseKind::Feeling),
+            (Language::En, "comparing prices", PhraseKind::Activity),
+            (Language::En, "can't find a good reference image", PhraseKind::Problem),
+            (Language::En, "hidden shipping costs", PhraseKind::Thing),
+            (Language::En, "morning routine", PhraseKind::Thing),
+            (Language::En, "citation errors", PhraseKind::Problem),
+            (Language::De, "Radwege bauen", PhraseKind::Activity),
+            (Language::De, "kurze Wege", PhraseKind::Thing),
+            (Language::Fr, "comparer les prix", PhraseKind::Activity),
+            (Language::Fr, "frais de livraison", PhraseKind::Thing),
+            (Language::Es, "comparar precios", PhraseKind::Activity),
+            (Language::Es, "no tengo tiempo", PhraseKind::Problem),
+            (Language::It, "confrontare i prezzi", PhraseKind::Activity),
+            (Language::It, "mi piace", PhraseKind::Feeling),
+            (Language::Ja, "送料", PhraseKind::Thing),
+        ];
+        for (language, phrase, kind) in cases {
+            assert_eq!(kind_of(phrase, language), kind, "{language}: {phrase}");
+        }
+    }
+}
