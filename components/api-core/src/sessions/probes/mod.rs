@@ -178,6 +178,7 @@ fn by_meaning(phrases: &mut [&str], answer: &str, context: &ProbeContext) {
         return;
     }
     let table = vectors::table();
+    let lexicon = Lexicon::of(context.language);
     let whole = table.meaning(answer);
     let asking = &context.strings.asking;
     let earlier_quotes: Vec<Meaning> = context
@@ -200,7 +201,7 @@ fn by_meaning(phrases: &mut [&str], answer: &str, context: &ProbeContext) {
     let mut scored: Vec<(bool, f32, usize, &str)> = phrases[..weighed]
         .iter()
         .enumerate()
-        .map(|(rank, phrase)| (begins_inside_another(answer, phrase, phrases), score(phrase), rank, *phrase))
+        .map(|(rank, phrase)| (begins_inside(answer, phrase, phrases, &lexicon), score(phrase), rank, *phrase))
         .collect();
     scored.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
     for (slot, (_, _, _, phrase)) in phrases.iter_mut().zip(scored) {
@@ -208,15 +209,22 @@ fn by_meaning(phrases: &mut [&str], answer: &str, context: &ProbeContext) {
     }
 }
 
-/// Whether `phrase` begins inside another of the answer's `phrases` (and ends
-/// beyond it): "costs at the last step" of "hidden shipping costs at the last step".
-fn begins_inside_another(answer: &str, phrase: &str, phrases: &[&str]) -> bool {
+/// Whether `phrase` begins inside a run of the answer's words rather than
+/// where one starts: right after a content word it follows closely ("shop
+/// added twelve euros" of "a shoe shop added twelve euros"), or inside
+/// another of the answer's `phrases` ("costs at the last step" of "hidden
+/// shipping costs at the last step").
+fn begins_inside(answer: &str, phrase: &str, phrases: &[&str], lexicon: &Lexicon) -> bool {
     let span = |p: &str| {
         let start = p.as_ptr() as usize - answer.as_ptr() as usize;
         start..start + p.len()
     };
     let this = span(phrase);
-    phrases.iter().map(|other| span(other)).any(|other| other.start < this.start && this.start < other.end && other.end < this.end)
+    let all = words(answer);
+    let after_content = all.iter().position(|word| word.start == this.start).is_some_and(|first| {
+        first > 0 && all[first].follows_closely && lexicon.is_content(&all[first - 1]) && lexicon.qualifier(&all, first).is_none()
+    });
+    after_content || phrases.iter().map(|other| span(other)).any(|other| other.start < this.start && this.start < other.end && other.end < this.end)
 }
 
 /// The built-in probe on `answer`, or none when the answer declines or every
