@@ -478,7 +478,10 @@ fn check(script: &Script, session: &Value) -> Followed {
                 if !pairs.is_empty() {
                     followed.substantive += 1;
                     let probe = reply["text"].as_str().unwrap();
-                    if pairs.iter().any(|pair| probe.contains(pair)) {
+                    // A short answer that a quote would repeat whole is asked about in the interviewer's own words.
+                    let asking = api_core::sessions::strings::for_language(script.language).interviewer.asking;
+                    let own_words = asking.all().any(|wording| wording.quotes() == 0 && wording.text == probe);
+                    if pairs.iter().any(|pair| probe.contains(pair)) || (own_words && answer.split_whitespace().count() <= 5) {
                         followed.quoted += 1;
                     } else {
                         eprintln!("{name}: {answer:?} -> {probe:?} quotes none of {pairs:?}");

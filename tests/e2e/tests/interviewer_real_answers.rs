@@ -11,7 +11,8 @@
 //! of the folder to the figures).
 
 use api_core::projects::Language;
-use api_core::sessions::probes::audit::{dropped_qualifier, edge_fault, quoted_phrase, takes_up};
+use api_core::sessions::probes::audit::{dropped_qualifier, edge_fault, quoted_phrases, takes_up};
+use api_core::sessions::strings;
 use e2e::sessions::*;
 use e2e::*;
 use serde_json::{json, Value};
@@ -131,21 +132,32 @@ fn check(interview: &Replayed, session: &Value, figures: &mut Figures) {
         let (answer, text) = (answer["text"].as_str().unwrap(), reply["text"].as_str().unwrap());
         assert_eq!(reply["written_by"], "builtin", "{}: {reply}", interview.id);
         let is_probe = reply["kind"] == "probe";
-        let quote = quoted_phrase(text, language);
+        let quotes = quoted_phrases(text, language);
         if is_probe {
             figures.probes += 1;
-            figures.quoting += quote.is_some() as usize;
+            figures.quoting += !quotes.is_empty() as usize;
             if answer.split_whitespace().count() >= SUBSTANTIVE_WORDS {
                 figures.substantive += 1;
                 figures.taken_up += takes_up(answer, text, language) as usize;
             }
         }
-        let Some(quote) = quote else { continue };
-        let shown = format!("{}: {text:?} after {answer:?}", interview.id);
-        assert!(answer.contains(&quote), "the quote is the interviewee's own words: {shown}");
-        assert_eq!(dropped_qualifier(answer, &quote, language), None, "a negation or modal left out: {shown}");
-        assert_eq!(edge_fault(&quote, language), None, "an edge word: {shown}");
+        for quote in quotes {
+            let shown = format!("{}: {text:?} after {answer:?}", interview.id);
+            assert!(answer.contains(&quote), "the quote is the interviewee's own words: {shown}");
+            assert_eq!(dropped_qualifier(answer, &quote, language), None, "a negation or modal left out: {shown}");
+            assert_eq!(edge_fault(&quote, language), None, "an edge word: {shown}");
+        }
     }
+    // No wording serves twice in one interview.
+    let asking = strings::for_language(interview.language).interviewer.asking;
+    let wordings: Vec<&str> = said
+        .iter()
+        .filter_map(|message| asking.all().find(|wording| wording.read(message).is_some()).map(|wording| wording.text.as_str()))
+        .collect();
+    let mut distinct = wordings.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), wordings.len(), "{}: a wording serves twice: {said:#?}", interview.id);
 }
 
 #[test]
@@ -174,5 +186,6 @@ fn real_interviews_through_the_session_api_get_faithful_quotes_and_no_repeats() 
         figures.taken_up as f64 / figures.substantive.max(1) as f64
     );
     assert!(figures.probes >= 20, "the interviews are probed: {} probes", figures.probes);
-    assert!(figures.quoting * 100 >= figures.probes * 95, "{} of {} probes quote", figures.quoting, figures.probes);
+    // Most probes quote; a short answer a quote would repeat whole is asked about in the interviewer's own words.
+    assert!(figures.quoting * 100 >= figures.probes * 85, "{} of {} probes quote", figures.quoting, figures.probes);
 }

@@ -57,12 +57,10 @@ fn a_typed_interview_goes_from_initiated_to_partial_to_completed() {
     // Every answer is probed while its question's budget lasts (10 minutes, 3
     // questions: 2 probes each), quoting what the interviewee said and asking
     // what fits it: this one narrates ("we visited"), so what it led to.
-    assert_eq!(
-        session.answer(app, LONG_ANSWER),
-        "You brought up “visited three daycares”. What did that lead to for you?"
-    );
+    assert_eq!(session.answer(app, LONG_ANSWER), "What changed for you because of “visited three daycares”?");
     assert_eq!(status_of(&session), ("INITIATED", 1));
-    assert_eq!(session.answer(app, "The price."), "You said “price”. What makes that matter to you?");
+    // A short answer a quote would repeat whole: asked about in the interviewer's own words.
+    assert_eq!(session.answer(app, "The price."), "Why does that matter to you?");
     assert_eq!(session.answer(app, LONG_ANSWER), "Thank you. What mattered most to you in that decision?");
     assert_eq!(status_of(&session), ("INITIATED", 3));
     // An answer that declines is never probed: the interviewer moves on politely.
@@ -578,10 +576,10 @@ fn the_model_interviewer_writes_messages_and_bad_answers_fall_back() {
 
     // Prose instead of JSON: the built-in step and wording for that turn, a probe on the answer.
     let reply = session.answer(&app, "GARBAGE but long enough to be a real answer here");
-    assert!(reply.starts_with("You mentioned “"), "{reply}");
+    assert!(reply.contains("“real answer”") || reply.contains("“GARBAGE”"), "{reply}");
     // No answer within the timeout: the built-in again.
     let reply = session.answer(&app, "SLOW and also long enough to count as an answer");
-    assert!(reply.starts_with("You said “"), "{reply}");
+    assert!(reply.contains("“"), "a built-in probe quoting the answer: {reply}");
     // The question's two probes are spent: the model words the next question.
     assert_eq!(session.answer(&app, LONG_ANSWER), "MODEL: 3 answers so far. Tell me more about how you compared the options?");
     let steps: Vec<(String, String)> = session.body["turns"]

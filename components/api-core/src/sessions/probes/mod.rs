@@ -115,6 +115,8 @@ const SEVERAL_THINGS_WORDS: usize = 25;
 /// A quote that holds this share of the answer's words or more is the answer
 /// itself: asking about "that" says as much without saying it back.
 const WHOLE_ANSWER_SHARE: f64 = 0.8;
+/// An answer of this many content words or fewer is short: "that" names it.
+const SHORT_ANSWER_CONTENT_WORDS: usize = 3;
 
 /// Where the interview stands when a probe is wanted.
 pub struct ProbeContext<'a> {
@@ -240,20 +242,22 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
     let phrases = quotable_phrases(answer, context);
     let quoted = phrases.iter().take(PHRASES_TRIED).find_map(|&phrase| {
         let kind = kinds::kind_of(phrase, context.language);
-        // The order a quote's wordings are tried in: a long answer's two
-        // phrases together, one phrase, the interviewer's own words; a quote
-        // of the whole answer in the interviewer's own words first.
+        // The order wordings are tried in: for each way in turn, a long
+        // answer's two phrases together, then one phrase; then each way in the
+        // interviewer's own words. A short answer that the quote would repeat
+        // whole: each way in the interviewer's own words first.
         let pair = (words(answer).len() >= SEVERAL_THINGS_WORDS).then(|| second_phrase(answer, phrase, &phrases, context.language)).flatten();
-        let tiers: &[usize] = if is_whole_answer(phrase, answer, &lexicon) { &[0, 1] } else { &[2, 1, 0] };
-        ways.iter().find_map(|way| {
-            tiers.iter().filter(|&&quotes| quotes < 2 || pair.is_some()).find_map(|&quotes| {
-                let open: Vec<&Wording> = way
-                    .wordings(&context.strings.asking)
-                    .iter()
-                    .filter(|wording| wording.quotes() == quotes && wording.fits(kind) && !used.iter().any(|u| std::ptr::eq(*u, *wording)))
-                    .collect();
-                in_turn(&open, phrase).map(|wording| worded(wording, answer, phrase, pair)).find(|text| context.fresh(text))
-            })
+        let passes: &[&[usize]] = if is_whole_answer(phrase, answer, &lexicon) { &[&[0], &[1]] } else { &[&[2, 1], &[0]] };
+        let wording_for = |way: &ProbeKind, quotes: usize| {
+            let open: Vec<&Wording> = way
+                .wordings(&context.strings.asking)
+                .iter()
+                .filter(|wording| wording.quotes() == quotes && wording.fits(kind) && !used.iter().any(|u| std::ptr::eq(*u, *wording)))
+                .collect();
+            in_turn(&open, phrase).map(|wording| worded(wording, answer, phrase, pair)).find(|text| context.fresh(text))
+        };
+        passes.iter().find_map(|tiers| {
+            ways.iter().find_map(|way| tiers.iter().filter(|&&quotes| quotes < 2 || pair.is_some()).find_map(|&quotes| wording_for(way, quotes)))
         })
     });
     let plain = || {
@@ -308,10 +312,12 @@ fn in_turn<'w>(wordings: &[&'w Wording], phrase: &str) -> impl Iterator<Item = &
     ordered.into_iter()
 }
 
-/// Whether `phrase` holds most of the answer's content words (the answer is little more than it).
+/// Whether `phrase` is the answer, or nearly: a short answer (at most
+/// [`SHORT_ANSWER_CONTENT_WORDS`] content words) most of whose content words it holds.
 fn is_whole_answer(phrase: &str, answer: &str, lexicon: &Lexicon) -> bool {
-    let content = |text: &str| words(text).iter().filter(|word| lexicon.is_content(word)).count() as f64;
-    content(phrase) >= WHOLE_ANSWER_SHARE * content(answer)
+    let content = |text: &str| words(text).iter().filter(|word| lexicon.is_content(word)).count();
+    let (quoted, said) = (content(phrase), content(answer));
+    said <= SHORT_ANSWER_CONTENT_WORDS && quoted as f64 >= WHOLE_ANSWER_SHARE * said as f64
 }
 
 /// The message that moves on after a rich answer ([`cues::is_rich`]): it names
