@@ -28,7 +28,7 @@ use crate::text::lexicon::Lexicon;
 use crate::text::noise;
 use crate::text::phrase::{self, Named};
 use crate::text::vectors::{self, Meaning};
-use crate::text::words::words;
+use crate::text::words::{words, Word};
 use crate::text_enum;
 use kinds::PhraseKind;
 
@@ -101,6 +101,9 @@ const PHRASES_TRIED: usize = 3;
 /// In English, the most telling phrases (by salience) weighed by meaning:
 /// further down the list are fragments the vectors may overrate.
 const WEIGHED_PHRASES: usize = 8;
+/// The most salient phrases checked for what may not be quoted (mash, a
+/// refusal, a mere cue): enough to leave the weighing its eight.
+const CHECKED_PHRASES: usize = 12;
 /// A phrase's likeness to the whole answer counts more the more words it has
 /// (a longer phrase says more of the answer), less than in proportion.
 const LENGTH_EXPONENT: f32 = 0.5;
@@ -160,6 +163,8 @@ fn quotable_phrases<'a>(answer: &'a str, context: &ProbeContext) -> Vec<&'a str>
         return Vec::new();
     }
     let mut phrases = phrase::telling_phrases(answer, &lexicon, &context.named(&lexicon));
+    // Only the most salient are ever asked about: the rest need no checking.
+    phrases.truncate(CHECKED_PHRASES);
     phrases.retain(|phrase| {
         !noise::is_gibberish(phrase) && !noise::is_refusal(phrase, &lexicon) && !cues::is_only_a_cue(phrase, context.language)
     });
@@ -181,6 +186,7 @@ fn by_meaning(phrases: &mut [&str], answer: &str, context: &ProbeContext) {
     }
     let table = vectors::table();
     let lexicon = Lexicon::of(context.language);
+    let answer_words = words(answer);
     let whole = table.meaning(answer);
     let asking = &context.strings.asking;
     let earlier_quotes: Vec<Meaning> = context
@@ -203,7 +209,7 @@ fn by_meaning(phrases: &mut [&str], answer: &str, context: &ProbeContext) {
     let mut scored: Vec<(bool, f32, usize, &str)> = phrases[..weighed]
         .iter()
         .enumerate()
-        .map(|(rank, phrase)| (begins_inside(answer, phrase, phrases, &lexicon), score(phrase), rank, *phrase))
+        .map(|(rank, phrase)| (begins_inside(answer, &answer_words, phrase, phrases, &lexicon), score(phrase), rank, *phrase))
         .collect();
     scored.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
     for (slot, (_, _, _, phrase)) in phrases.iter_mut().zip(scored) {
@@ -216,15 +222,14 @@ fn by_meaning(phrases: &mut [&str], answer: &str, context: &ProbeContext) {
 /// added twelve euros" of "a shoe shop added twelve euros"), or inside
 /// another of the answer's `phrases` ("costs at the last step" of "hidden
 /// shipping costs at the last step").
-fn begins_inside(answer: &str, phrase: &str, phrases: &[&str], lexicon: &Lexicon) -> bool {
+fn begins_inside(answer: &str, all: &[Word], phrase: &str, phrases: &[&str], lexicon: &Lexicon) -> bool {
     let span = |p: &str| {
         let start = p.as_ptr() as usize - answer.as_ptr() as usize;
         start..start + p.len()
     };
     let this = span(phrase);
-    let all = words(answer);
     let after_content = all.iter().position(|word| word.start == this.start).is_some_and(|first| {
-        first > 0 && all[first].follows_closely && lexicon.is_content(&all[first - 1]) && lexicon.qualifier(&all, first).is_none()
+        first > 0 && all[first].follows_closely && lexicon.is_content(&all[first - 1]) && lexicon.qualifier(all, first).is_none()
     });
     after_content || phrases.iter().map(|other| span(other)).any(|other| other.start < this.start && this.start < other.end && other.end < this.end)
 }
