@@ -152,7 +152,7 @@ fn check(interview: &Replayed, session: &Value, figures: &mut Figures) {
     let asking = strings::for_language(interview.language).interviewer.asking;
     let wordings: Vec<&str> = said
         .iter()
-        .filter_map(|message| asking.all().find(|wording| wording.read(message).is_some()).map(|wording| wording.text.as_str()))
+        .filter_map(|message| asking.read(message).map(|(wording, _)| wording.text.as_str()))
         .collect();
     let mut distinct = wordings.clone();
     distinct.sort();

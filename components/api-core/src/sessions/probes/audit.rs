@@ -22,7 +22,7 @@ pub fn quoted_phrases(message: &str, language: Language) -> Vec<String> {
         let end = if after.is_empty() { rest.len() } else { rest.find(after)? };
         Some(vec![&rest[..end]])
     };
-    let by_wording = strings.asking.all().filter(|wording| wording.quotes() > 0).find_map(|wording| wording.read(message));
+    let by_wording = strings.asking.read(message).filter(|(wording, _)| wording.quotes() > 0).map(|(_, quotes)| quotes);
     by_wording.or_else(moving_on).unwrap_or_default().into_iter().map(str::to_string).collect()
 }
 

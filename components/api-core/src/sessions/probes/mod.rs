@@ -63,6 +63,11 @@ impl Asking {
     pub fn all(&self) -> impl Iterator<Item = &Wording> {
         [&self.instance, &self.reason, &self.consequence, &self.contrast, &self.worry, &self.wish].into_iter().flatten()
     }
+
+    /// The wording `message` was written in, and the phrases it quotes.
+    pub fn read<'m>(&self, message: &'m str) -> Option<(&Wording, Vec<&'m str>)> {
+        self.all().find_map(|wording| wording.read(message).map(|quotes| (wording, quotes)))
+    }
 }
 
 impl Wording {
@@ -115,8 +120,8 @@ const PROBED_WEIGHT: f32 = 0.5;
 /// two of its phrases and ask how they go together.
 const SEVERAL_THINGS_WORDS: usize = 25;
 
-/// A quote that holds this share of the answer's words or more is the answer
-/// itself: asking about "that" says as much without saying it back.
+/// A quote that holds this share of a short answer's content words or more is
+/// the answer itself: asking about "that" says as much without saying it back.
 const WHOLE_ANSWER_SHARE: f64 = 0.8;
 /// An answer of this many content words or fewer is short: "that" names it.
 const SHORT_ANSWER_CONTENT_WORDS: usize = 3;
@@ -144,8 +149,7 @@ impl ProbeContext<'_> {
 
     /// The wordings this interview has used already.
     fn used(&self) -> Vec<&Wording> {
-        let asking = &self.strings.asking;
-        asking.all().filter(|wording| self.said.iter().any(|message| wording.read(message).is_some())).collect()
+        self.said.iter().filter_map(|message| self.strings.asking.read(message)).map(|(wording, _)| wording).collect()
     }
 
     fn fresh(&self, message: &str) -> bool {
@@ -192,8 +196,8 @@ fn by_meaning(phrases: &mut [&str], answer: &str, context: &ProbeContext) {
     let earlier_quotes: Vec<Meaning> = context
         .earlier_probes
         .iter()
-        .filter_map(|probe| asking.all().find_map(|wording| wording.read(probe)))
-        .flatten()
+        .filter_map(|probe| asking.read(probe))
+        .flat_map(|(_, quotes)| quotes)
         .map(|quote| table.meaning(quote))
         .collect();
     let question = table.meaning(context.question);
@@ -409,7 +413,7 @@ mod tests {
         }
         let wordings: Vec<&Wording> = said
             .iter()
-            .filter_map(|probe| en.asking.all().find(|wording| wording.read(probe).is_some()))
+            .filter_map(|probe| en.asking.read(probe).map(|(wording, _)| wording))
             .collect();
         for (i, wording) in wordings.iter().enumerate() {
             assert!(!wordings[..i].iter().any(|earlier| std::ptr::eq(*earlier, *wording)), "{said:#?}");

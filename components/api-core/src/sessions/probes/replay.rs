@@ -327,7 +327,7 @@ fn measure(source: &Source) -> Figures {
 
 /// The wording a probe was written in: its template, or the plain probe itself.
 fn wording_of(probe: &str, strings: &InterviewerStrings) -> String {
-    strings.asking.all().find(|wording| wording.read(probe).is_some()).map_or_else(|| probe.to_string(), |wording| wording.text.clone())
+    strings.asking.read(probe).map_or_else(|| probe.to_string(), |(wording, _)| wording.text.clone())
 }
 
 fn report(figures: &Figures, name: &str) {
