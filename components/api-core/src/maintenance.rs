@@ -60,7 +60,7 @@ pub const TICK_VARIABLE: &str = "maintenance_tick_seconds";
 /// the start is one upsert on a shared row, which only one caller wins), else
 /// nothing. A caller without credentials (an edge scheduler that can send no
 /// header) can so only make due work happen, never more often than this.
-pub fn run_if_due(db: &Db, now: SystemTime, min_interval: Duration) -> Result<Option<Report>, String> {
+pub fn run_if_due(db: &Db, now: SystemTime, min_interval: Duration, encoder: &mut dyn synthesis::units::Encoder) -> Result<Option<Report>, String> {
     let now_ms = time::unix_millis(now);
     let won = db
         .query(
@@ -73,11 +73,13 @@ pub fn run_if_due(db: &Db, now: SystemTime, min_interval: Duration) -> Result<Op
     if won.rows.is_empty() {
         return Ok(None);
     }
-    run(db, now).map(Some)
+    run(db, now, encoder).map(Some)
 }
 
-/// One maintenance run. A failure of one part is reported after the others ran.
-pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
+/// One maintenance run, sentences given their meanings by `encoder` (the
+/// model where the component can load it, else the static table). A failure
+/// of one part is reported after the others ran.
+pub fn run(db: &Db, now: SystemTime, encoder: &mut dyn synthesis::units::Encoder) -> Result<Report, String> {
     let mut report = Report::default();
     let mut problems = Vec::new();
     match sessions::end_idle(db, now) {
@@ -94,7 +96,7 @@ pub fn run(db: &Db, now: SystemTime) -> Result<Report, String> {
         Err(error) => problems.push(format!("assessing interviews for the synthesis: {error:?}")),
     }
     // Ended interviews' sentences get their meanings, off the request that ended them.
-    match synthesis::embed_pending(db) {
+    match synthesis::embed_pending(db, encoder) {
         Ok(embedded) => report.embedded_answers = embedded,
         Err(error) => problems.push(format!("giving sentences their meanings for the synthesis: {error:?}")),
     }

@@ -31,6 +31,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(12, "model_syntheses", "0012_model_syntheses.sql"),
     migration!(13, "edge", "0013_edge.sql"),
     migration!(14, "sentence_meanings", "0014_sentence_meanings.sql"),
+    migration!(15, "meanings_by_model", "0015_meanings_by_model.sql"),
 ];
 
 pub fn latest_version() -> i64 {

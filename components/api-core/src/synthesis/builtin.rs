@@ -5,12 +5,12 @@
 
 use super::ideas::{self, Idea, Sentence};
 use super::labels::{self, Sample};
-use super::naming::{self, Source};
+use super::naming::{self, Described, Source};
 use super::quality::Quality;
 use super::themes::{self, InterviewAnswers, Theme};
-use super::units::{self, Unit};
-use crate::text::vectors::{self, Common, Meaning};
+use super::units::{self, MeaningModel, Unit};
 use super::{digest, store, synthesized_questions, QuestionSynthesis, Quote, Synthesis, ThemeSynthesis, WrittenBy, MAX_QUOTES};
+use crate::text::vectors::{self, Meaning};
 use crate::db::Db;
 use crate::error::ApiResult;
 use crate::projects::{Language, Project};
@@ -69,11 +69,13 @@ pub(super) struct Question<'d> {
 }
 
 /// The questions in plan order (those the interviews asked that the plan no
-/// longer has come after, by the position they had), each with its answers.
+/// longer has come after, by the position they had), each with its answers;
+/// sentences only where `meanings` made them.
 pub(super) fn questions<'d>(
     plan: &'d [(usize, String)],
     digests: &'d [store::Digest],
     place: &HashMap<&str, usize>,
+    meanings: Option<MeaningModel>,
 ) -> Vec<Question<'d>> {
     let mut order: Vec<(i64, &str)> = plan.iter().map(|(index, q)| (*index as i64, q.as_str())).collect();
     let mut by_question: HashMap<&str, Vec<(usize, &store::Digest)>> = HashMap::new();
@@ -98,7 +100,7 @@ pub(super) fn questions<'d>(
                     interview: *at,
                     language: digest.language,
                     answers: digest::decode(&digest.terms),
-                    units: digest.units.as_deref(),
+                    units: digest.units.as_deref().filter(|_| digest.units_by.is_some() && digest.units_by == meanings),
                 })
                 .collect();
             Question { question, interviews }
@@ -114,61 +116,51 @@ struct Grouped<'d> {
     ideas: Vec<Idea>,
     /// The question's sentences the ideas index into.
     sentences: Vec<(usize, Unit)>,
-    /// What those sentences share.
-    common: Common,
     themes: Vec<Theme>,
 }
 
-/// A question's ideas and themes. `made`: the sentences of the interviews
-/// whose stored digest has none yet, made for this request (by interview and question).
-fn group<'d>(question: Question<'d>, made: &HashMap<(usize, &'d str), Vec<Unit>>) -> Grouped<'d> {
+/// A question's ideas (of the interviews read in a language with meanings,
+/// whose meanings `meanings` made) and term themes (of the others).
+fn group(question: Question, meanings: Option<MeaningModel>) -> Grouped {
     let answered = question.interviews.iter().filter(|i| !i.answers.is_empty()).count();
     let (with_meanings, by_terms): (Vec<InterviewAnswers>, Vec<InterviewAnswers>) =
         question.interviews.into_iter().partition(|i| units::has_meanings(i.language));
-    let mut sentences: Vec<(usize, Unit)> = Vec::new();
-    for interview in &with_meanings {
-        let found = match interview.units {
-            Some(stored) => units::decode(stored),
-            None => made.get(&(interview.interview, question.question)).cloned().unwrap_or_default(),
-        };
-        sentences.extend(found.into_iter().map(|unit| (interview.interview, unit)));
-    }
-    let (ideas, common) = group_ideas(&sentences);
+    let sentences: Vec<(usize, Unit)> = with_meanings
+        .iter()
+        .filter_map(|interview| Some(units::decode(interview.units?).into_iter().map(move |unit| (interview.interview, unit))))
+        .flatten()
+        .collect();
+    let ideas = match meanings {
+        Some(model) => group_ideas(&sentences, model),
+        None => Vec::new(),
+    };
     let mut echoed: HashMap<Language, HashSet<String>> = HashMap::new();
     for interview in &by_terms {
         echoed.entry(interview.language).or_insert_with(|| {
             crate::text::terms::answer_terms(question.question, &Lexicon::of(interview.language)).into_iter().collect()
         });
     }
-    Grouped { question: question.question, answered, ideas, sentences, common, themes: themes::group(&by_terms, &echoed) }
+    Grouped { question: question.question, answered, ideas, sentences, themes: themes::group(&by_terms, &echoed) }
 }
 
-/// The ideas of a question's sentences (`(interview, unit)`), and what the sentences share.
-fn group_ideas(sentences: &[(usize, Unit)]) -> (Vec<Idea>, Common) {
+/// The ideas of a question's sentences (`(interview, unit)`), by the scale of the model that made their meanings.
+fn group_ideas(sentences: &[(usize, Unit)], model: MeaningModel) -> Vec<Idea> {
     let sentences: Vec<Sentence> = sentences.iter().map(|(interview, unit)| Sentence { interview: *interview, unit }).collect();
-    let question = ideas::Question::of(&sentences);
-    (ideas::group(&sentences, &question), question.common)
+    ideas::group(&sentences, model.scale())
 }
 
-/// The sentences of the digests (of interviews read in a language with
-/// meanings) that the maintenance run has not given meanings yet, made from
-/// their answers now: the synthesis shows an interview the moment it ends.
-fn make_missing_units<'d>(
-    db: &Db,
-    questions: &[Question<'d>],
-    analysed: &Analysed,
-) -> ApiResult<HashMap<(usize, &'d str), Vec<Unit>>> {
-    let missing: Vec<(&'d str, &InterviewAnswers<'d>)> = questions
-        .iter()
-        .flat_map(|q| q.interviews.iter().map(move |i| (q.question, i)))
-        .filter(|(_, i)| i.units.is_none() && units::has_meanings(i.language))
-        .collect();
-    let asked: Vec<(&str, Language, Vec<i64>)> = missing
-        .iter()
-        .map(|(_, i)| (analysed.interviews[i.interview].interview_id.as_str(), i.language, i.answers.iter().map(|a| a.seq).collect()))
-        .collect();
-    let made = super::units_of(db, &asked)?;
-    Ok(missing.iter().zip(made).map(|((question, interview), found)| ((interview.interview, *question), found)).collect())
+/// Which model's meanings a synthesis groups (the best any of its digests
+/// has), and the interviews that wait for theirs: those with answers to group
+/// by meaning whose digests have no meanings yet, or a lesser model's. The
+/// maintenance run gives them meanings seconds after they end; a synthesis
+/// never makes them (the model runs in the maintenance run only).
+fn meanings_of(digests: &[store::Digest]) -> (Option<MeaningModel>, usize) {
+    let grouped_by_meaning = || digests.iter().filter(|d| units::has_meanings(d.language));
+    let best = grouped_by_meaning().filter_map(|d| d.units_by).max_by_key(|model| model.rank());
+    let mut waiting: Vec<&str> = grouped_by_meaning().filter(|d| d.units_by.is_none() || d.units_by != best).map(|d| d.interview_id.as_str()).collect();
+    waiting.sort_unstable();
+    waiting.dedup();
+    (best, waiting.len())
 }
 
 /// A theme of the synthesis before it is written out: from an idea or from a term.
@@ -186,10 +178,10 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
     let place: HashMap<&str, usize> =
         analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();
     let digests = read_digests(db, project_id, &place)?;
+    let (meanings, waiting) = meanings_of(&digests);
     let plan = plan_questions(project);
-    let questions = questions(&plan, &digests, &place);
-    let made = make_missing_units(db, &questions, &analysed)?;
-    let grouped: Vec<Grouped> = questions.into_iter().map(|q| group(q, &made)).collect();
+    let questions = questions(&plan, &digests, &place, meanings);
+    let grouped: Vec<Grouped> = questions.into_iter().map(|q| group(q, meanings)).collect();
     let ids: Vec<&str> = analysed.interviews.iter().map(|e| e.interview_id.as_str()).collect();
     let id_of = |at: usize| ids[at];
 
@@ -239,6 +231,7 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
         generated_at: time::rfc3339_now(),
         interviews_analyzed: analysed.interviews.len(),
         interviews_excluded: analysed.excluded,
+        interviews_waiting: waiting,
         written_by: WrittenBy::BuiltIn,
         questions,
     })
@@ -246,7 +239,7 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
 
 /// A question's ideas, labelled and quoted: an idea no phrase can name is
 /// left out, and one whose label says what an earlier one's does (its words
-/// within the other's, or the same meaning) joins it.
+/// within the other's, or the same meaning, of the same polarity) joins it.
 fn named_ideas(g: &Grouped, text_of: &HashMap<(&str, i64), &str>, ids: &[&str]) -> Vec<Named> {
     let lexicon = Lexicon::of(Language::En);
     let question_stems: HashSet<String> = crate::text::terms::answer_terms(g.question, &lexicon).into_iter().collect();
@@ -254,21 +247,22 @@ fn named_ideas(g: &Grouped, text_of: &HashMap<(&str, i64), &str>, ids: &[&str]) 
         let (at, unit) = &g.sentences[k];
         text_of.get(&(ids[*at], unit.seq)).and_then(|text| text.get(unit.start..unit.end))
     };
+    let described: Vec<Described> = g
+        .ideas
+        .iter()
+        .map(|idea| {
+            let sources = idea.sentences.iter().take(SAMPLED_ANSWERS).filter_map(|&k| Some(Source { interview: g.sentences[k].0, text: unit_text(k)? }));
+            Described::of(sources.collect())
+        })
+        .collect();
     let mut named: Vec<NamedIdea> = Vec::new();
-    for (index, idea) in g.ideas.iter().enumerate() {
-        let others: Vec<&Meaning> = g.ideas.iter().enumerate().filter(|(i, _)| *i != index).map(|(_, o)| &o.centre).collect();
-        let sources: Vec<Source> = idea
-            .sentences
-            .iter()
-            .take(SAMPLED_ANSWERS)
-            .filter_map(|&k| Some(Source { interview: g.sentences[k].0, text: unit_text(k)? }))
-            .collect();
-        let Some(label) = naming::label(idea, &sources, &question_stems, &g.common, &others) else { continue };
+    for (index, (idea, this)) in g.ideas.iter().zip(&described).enumerate() {
+        let others: Vec<&Meaning> = described.iter().enumerate().filter(|(i, _)| *i != index).map(|(_, o)| &o.centre).collect();
+        let Some(label) = naming::label(this, &question_stems, &others) else { continue };
         let candidate = NamedIdea {
             key: naming::label_stems(&label).into_iter().filter(|stem| !question_stems.contains(stem)).collect(),
-            meaning: vectors::table().meaning(&label).beyond(&g.common),
-            defining: naming::defining_terms(&sources, &question_stems),
-            centre: idea.centre.clone(),
+            negated: crate::text::terms::negated_terms(&label, &lexicon),
+            meaning: vectors::table().meaning(&label),
             sentences: idea.sentences.clone(),
             theme: Named {
                 theme_id: super::theme_id(g.question, Language::En.as_str(), &naming::label_stems(&label).join(" ")),
@@ -307,26 +301,20 @@ struct NamedIdea {
     sentences: Vec<usize>,
     /// The label's stems, the question's aside.
     key: Vec<String>,
-    /// The label's meaning, beyond what the question's sentences share.
+    /// The terms the label negates.
+    negated: Vec<String>,
+    /// The label's meaning (the table's).
     meaning: Meaning,
-    centre: Meaning,
-    /// The terms every one of its interviews uses (the question's aside).
-    defining: Vec<String>,
 }
 
 impl NamedIdea {
-    /// Whether `other` says what this one says: its label's words are within
-    /// this one's or the other way round ("shipping costs", "surprise shipping
-    /// costs at the end"), the two labels mean the same, or both ideas are
-    /// about one word every interview of each uses ("create an account", "yet
-    /// another account with a password") and are not far apart.
+    /// Whether `other` says what this one says: of the same polarity, its
+    /// label's words are within this one's or the other way round ("shipping
+    /// costs", "surprise shipping costs at the end"), or the two labels mean the same.
     fn says_what(&self, other: &NamedIdea) -> bool {
         let within = |a: &[String], b: &[String]| !a.is_empty() && a.iter().all(|stem| b.contains(stem));
-        within(&self.key, &other.key)
-            || within(&other.key, &self.key)
-            || self.meaning.cosine(&other.meaning) >= naming::ONE_LABEL
-            || (self.defining.iter().any(|term| other.defining.contains(term))
-                && self.centre.cosine(&other.centre) >= ideas::SAME_WORD_IDEA)
+        self.negated == other.negated
+            && (within(&self.key, &other.key) || within(&other.key, &self.key) || self.meaning.cosine(&other.meaning) >= naming::ONE_LABEL)
     }
 }
 

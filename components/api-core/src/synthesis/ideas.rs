@@ -1,43 +1,60 @@
-//! The built-in grouping of one question's sentences into ideas, by meaning:
-//! sentences whose meanings (`text::vectors`) are alike are one idea, whatever
-//! words they use ("it saves me hours" and "I get through my admin much
-//! faster"); an idea that two interviews or more hold is a theme.
+//! The built-in grouping of one question's sentences into ideas, by what
+//! they mean and the words they share: sentences that say one thing in other
+//! words ("I get back two hours I lost on the train", "not sitting in traffic
+//! every morning") are one idea, and so are sentences that name the same
+//! thing ("shipping"); an idea that two interviews or more hold is a theme,
+//! and its count is every interview with a sentence in it.
 //!
-//! What every sentence of the question shares (the mean of their meanings:
-//! the question's subject, "AI in my work") is taken out of each first, so
-//! that sentences are grouped by what they say about it, not by the subject
-//! they all name: the more of it the more interviews answered (`(n - k) /
-//! (n + k)`, k = [`SHARED_PRIOR`]: none up to 3 interviews, half at 9,
-//! 0.9 at 60), since with a few interviews what they share may well be the
-//! one idea they hold. Sentences are then grouped by average linkage: the two groups whose sentences
-//! are most alike on average are joined, again and again, while that average
-//! is at least [`SAME_IDEA`] (computed by the nearest-neighbour chain, in time
-//! and memory quadratic in the sentences). A question with more sentences
-//! than [`MAX_GROUPED`] groups an even sample of them, then gives every other
-//! sentence to the idea whose centre it is closest to, when close enough
-//! ([`JOINS_IDEA`]). Ideas whose centres are nearly the same ([`ONE_IDEA`]) are
-//! one. Everything is ordered by the interviews' order and the sentences'
-//! place in them, never by chance: the same interviews give the same ideas.
+//! 1. **Links.** Each sentence is linked to the [`NEIGHBOURS`] sentences most
+//!    like it: the cosine of their meanings, plus [`WORD_WEIGHT`] times the
+//!    cosine of the terms they use (each term weighed by how rare it is among
+//!    the question's sentences: sharing "shipping" says more than sharing
+//!    "price" when everyone talks prices). Two sentences of opposite polarity
+//!    ("I don't have concerns", "I have a lot of concerns": one negates a term
+//!    the other affirms) are never linked.
+//! 2. **Communities.** The linked sentences are cut into communities by
+//!    modularity (`communities`): a group is an idea when its sentences are
+//!    linked more among themselves than the question's sentences are on
+//!    average. Nothing of what the sentences share is taken out first, so the
+//!    majority's idea stays whole.
+//! 3. **Ideas.** Communities whose centres say the same ([`Scale::one_idea`])
+//!    are one. Then every sentence belongs to the idea whose centre it is
+//!    closest to, when it is close enough ([`Scale::joins`]) and of the same
+//!    polarity, twice over (the centres are those of the members of the pass
+//!    before): a sentence that says an idea in its own words counts for it,
+//!    one that fits no idea well counts for none.
+//!
+//! A question with more sentences than [`MAX_GROUPED`] finds its communities
+//! in an even sample of them; step 3 then places every sentence. Everything
+//! is ordered by the interviews' order and the sentences' place in them,
+//! never by chance: the same interviews give the same ideas.
 
+use super::communities::{self, Graph};
 use super::units::Unit;
-use crate::text::vectors::{Common, Meaning};
+use crate::text::vectors::Meaning;
+use std::collections::HashMap;
 
-/// Two groups whose sentences are this alike on average (cosine) are one idea.
-pub const SAME_IDEA: f32 = 0.45;
-/// A sentence left out of the sample joins an idea whose centre is this close.
-pub const JOINS_IDEA: f32 = 0.62;
-/// Two ideas whose centres are this close say the same thing.
-pub const ONE_IDEA: f32 = 0.60;
-/// Two ideas that every one of their interviews names with the same word
-/// are one when their centres are at least this alike (`builtin`).
-pub const SAME_WORD_IDEA: f32 = 0.25;
-/// Sentences grouped directly, at most (about 6 MB of similarities).
+/// Links per sentence to the sentences most like it.
+pub const NEIGHBOURS: usize = 6;
+/// How much the terms two sentences share weigh beside their meanings.
+pub const WORD_WEIGHT: f32 = 0.3;
+/// Modularity's resolution: 1, its own.
+pub const RESOLUTION: f32 = 1.0;
+/// Sentences whose communities are found directly, at most (about 6 MB of similarities).
 pub const MAX_GROUPED: usize = 1_200;
-/// Up to this many interviews, nothing of what a question's sentences share
-/// is taken out before grouping them; more of it the more interviews.
-pub const SHARED_PRIOR: f32 = 3.0;
 /// An idea is a theme when this many interviews hold it.
 pub const MIN_INTERVIEWS: usize = 2;
+/// Passes that give every sentence to its closest idea.
+const PLACING_PASSES: usize = 2;
+
+/// The cosines that decide, for one model's meanings (`units::MeaningModel::scale`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    /// A sentence this close to an idea's centre belongs to it.
+    pub joins: f32,
+    /// Two ideas whose centres are this close say the same thing.
+    pub one_idea: f32,
+}
 
 /// One sentence of the question, from the interview at `interview` (its place in the synthesis).
 pub struct Sentence<'u> {
@@ -45,31 +62,8 @@ pub struct Sentence<'u> {
     pub unit: &'u Unit,
 }
 
-/// The question's sentences as they are grouped: each one's meaning beyond
-/// what they all share.
-pub struct Question {
-    /// What the sentences share, as much of it as is taken out: part of the mean of their meanings.
-    pub common: Common,
-    /// Per sentence, its meaning beyond `common`.
-    pub meanings: Vec<Meaning>,
-}
-
-impl Question {
-    pub fn of(sentences: &[Sentence]) -> Question {
-        let mut interviews: Vec<usize> = sentences.iter().map(|s| s.interview).collect();
-        interviews.sort_unstable();
-        interviews.dedup();
-        let n = interviews.len() as f32;
-        let share = ((n - SHARED_PRIOR) / (n + SHARED_PRIOR)).max(0.0);
-        let common = Common::of(sentences.iter().map(|s| &s.unit.meaning)).part(share);
-        let meanings = sentences.iter().map(|s| s.unit.meaning.beyond(&common)).collect();
-        Question { common, meanings }
-    }
-}
-
 /// An idea: its sentences (indices into the question's sentences, the most
-/// representative first), the interviews that hold it (in order) and its
-/// centre (beyond what the question's sentences share).
+/// representative first), the interviews that hold it (in order) and its centre.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Idea {
     pub sentences: Vec<usize>,
@@ -79,31 +73,189 @@ pub struct Idea {
 
 /// The ideas of one question's sentences that two interviews or more hold,
 /// most interviews first.
-pub fn group(sentences: &[Sentence], question: &Question) -> Vec<Idea> {
+pub fn group(sentences: &[Sentence], scale: Scale) -> Vec<Idea> {
+    if sentences.is_empty() {
+        return Vec::new();
+    }
     let sample: Vec<usize> = match sentences.len() <= MAX_GROUPED {
         true => (0..sentences.len()).collect(),
         false => (0..MAX_GROUPED).map(|k| k * sentences.len() / MAX_GROUPED).collect(),
     };
-    let meanings: Vec<&Meaning> = sample.iter().map(|&i| &question.meanings[i]).collect();
-    let mut groups: Vec<Vec<usize>> =
-        average_linkage(&meanings, SAME_IDEA).into_iter().map(|group| group.into_iter().map(|k| sample[k]).collect()).collect();
-    groups.retain(|group| interviews_of(sentences, group).len() >= MIN_INTERVIEWS);
-    join_the_rest(&question.meanings, &mut groups);
-    let mut ideas: Vec<Idea> = groups.into_iter().map(|group| idea(sentences, question, group)).collect();
+    let words = Words::of(sentences);
+    let graph = links(sentences, &sample, &words);
+    let found: Vec<Vec<usize>> = communities::communities(&graph, RESOLUTION)
+        .into_iter()
+        .map(|community| community.into_iter().map(|k| sample[k]).collect())
+        .collect();
+    let mut members = merged(sentences, found, scale);
+    for _ in 0..PLACING_PASSES {
+        members = place(sentences, &members, scale);
+        members.retain(|group| interviews_of(sentences, group).len() >= MIN_INTERVIEWS);
+    }
+    let mut ideas: Vec<Idea> = members.into_iter().map(|group| idea(sentences, group)).collect();
     ideas.sort_by(|a, b| b.interviews.len().cmp(&a.interviews.len()).then(b.sentences.len().cmp(&a.sentences.len())).then(first(a).cmp(&first(b))));
-    let mut distinct: Vec<Idea> = Vec::new();
-    for candidate in ideas {
-        match distinct.iter_mut().find(|idea| idea.centre.cosine(&candidate.centre) >= ONE_IDEA) {
-            Some(same) => {
-                let mut joined = std::mem::take(&mut same.sentences);
-                joined.extend(candidate.sentences);
-                *same = idea(sentences, question, joined);
+    ideas
+}
+
+/// The terms of the question's sentences, each weighed by how rare it is
+/// among them (inverse document frequency), per sentence as a unit vector.
+struct Words {
+    /// Per sentence: `(term index, weight)`, sorted by term, unit length.
+    weighted: Vec<Vec<(usize, f32)>>,
+}
+
+impl Words {
+    fn of(sentences: &[Sentence]) -> Words {
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        let mut frequency: Vec<usize> = Vec::new();
+        let ids: Vec<Vec<usize>> = sentences
+            .iter()
+            .map(|s| {
+                let mut ids: Vec<usize> = s
+                    .unit
+                    .terms
+                    .iter()
+                    .map(|t| {
+                        let next = index.len();
+                        *index.entry(t.as_str()).or_insert(next)
+                    })
+                    .collect();
+                ids.sort_unstable();
+                ids.dedup();
+                for &id in &ids {
+                    if id == frequency.len() {
+                        frequency.push(0);
+                    }
+                    frequency[id] += 1;
+                }
+                ids
+            })
+            .collect();
+        let n = sentences.len() as f32;
+        let weighted = ids
+            .into_iter()
+            .map(|ids| {
+                let mut weights: Vec<(usize, f32)> = ids.into_iter().map(|id| (id, ((n + 1.0) / frequency[id] as f32).ln())).collect();
+                let norm = weights.iter().map(|(_, w)| w * w).sum::<f32>().sqrt();
+                if norm > 0.0 {
+                    weights.iter_mut().for_each(|(_, w)| *w /= norm);
+                }
+                weights
+            })
+            .collect();
+        Words { weighted }
+    }
+
+    /// How alike the terms of sentences `a` and `b` are: the cosine of their weights.
+    fn cosine(&self, a: usize, b: usize) -> f32 {
+        let (x, y) = (&self.weighted[a], &self.weighted[b]);
+        let (mut i, mut j, mut sum) = (0, 0, 0.0);
+        while i < x.len() && j < y.len() {
+            match x[i].0.cmp(&y[j].0) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    sum += x[i].1 * y[j].1;
+                    i += 1;
+                    j += 1;
+                }
             }
-            None => distinct.push(candidate),
+        }
+        sum
+    }
+}
+
+/// Whether two sentences say opposite things of one term: one negates what
+/// the other affirms ("I don't have concerns", "a lot of concerns").
+pub fn opposed(a: &Unit, b: &Unit) -> bool {
+    let affirms = |unit: &Unit, term: &String| unit.terms.contains(term) && !unit.negated.contains(term);
+    a.negated.iter().any(|t| affirms(b, t)) || b.negated.iter().any(|t| affirms(a, t))
+}
+
+/// The graph of the sampled sentences: each linked to its [`NEIGHBOURS`]
+/// most alike (meanings and words), never to one of opposite polarity.
+fn links(sentences: &[Sentence], sample: &[usize], words: &Words) -> Graph {
+    let n = sample.len();
+    let mut graph = Graph::new(n);
+    let mut row: Vec<(usize, f32)> = Vec::with_capacity(n);
+    for a in 0..n {
+        row.clear();
+        let (i, unit) = (sample[a], sentences[sample[a]].unit);
+        for b in (0..n).filter(|&b| b != a) {
+            let j = sample[b];
+            if opposed(unit, sentences[j].unit) {
+                continue;
+            }
+            row.push((b, unit.meaning.cosine(&sentences[j].unit.meaning) + WORD_WEIGHT * words.cosine(i, j)));
+        }
+        let nearest = NEIGHBOURS.min(row.len());
+        if nearest == 0 {
+            continue;
+        }
+        row.select_nth_unstable_by(nearest - 1, |x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+        for &(b, similarity) in &row[..nearest] {
+            graph.link(a, b, similarity);
         }
     }
-    distinct.sort_by(|a, b| b.interviews.len().cmp(&a.interviews.len()).then(b.sentences.len().cmp(&a.sentences.len())).then(first(a).cmp(&first(b))));
-    distinct
+    graph
+}
+
+/// Communities whose centres say the same, joined (the closest pair first).
+fn merged(sentences: &[Sentence], mut groups: Vec<Vec<usize>>, scale: Scale) -> Vec<Vec<usize>> {
+    loop {
+        let centres: Vec<Meaning> = groups.iter().map(|g| centre(sentences, g)).collect();
+        let mut best: Option<(f32, usize, usize)> = None;
+        for a in 0..groups.len() {
+            for b in a + 1..groups.len() {
+                let similarity = centres[a].cosine(&centres[b]);
+                if similarity >= scale.one_idea && best.is_none_or(|(s, _, _)| similarity > s) {
+                    best = Some((similarity, a, b));
+                }
+            }
+        }
+        let Some((_, a, b)) = best else { return groups };
+        let joined = groups.remove(b);
+        groups[a].extend(joined);
+        groups[a].sort_unstable();
+    }
+}
+
+/// Each sentence to the idea (of `groups`) whose centre it is closest to,
+/// when it is close enough and not at odds with that idea's polarity.
+fn place(sentences: &[Sentence], groups: &[Vec<usize>], scale: Scale) -> Vec<Vec<usize>> {
+    let centres: Vec<Meaning> = groups.iter().map(|g| centre(sentences, g)).collect();
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
+    for (i, sentence) in sentences.iter().enumerate() {
+        let mut order: Vec<(usize, f32)> = centres.iter().enumerate().map(|(g, c)| (g, sentence.unit.meaning.cosine(c))).collect();
+        order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let fits = order.iter().take_while(|(_, s)| *s >= scale.joins).find(|(g, _)| !at_odds(sentences, sentence.unit, &groups[*g]));
+        if let Some(&(g, _)) = fits {
+            members[g].push(i);
+        }
+    }
+    members
+}
+
+/// Whether `unit` negates a term that most of the group's sentences with it
+/// affirm, or affirms one they mostly negate.
+fn at_odds(sentences: &[Sentence], unit: &Unit, group: &[usize]) -> bool {
+    unit.terms.iter().any(|term| {
+        let (mut affirmed, mut negated) = (0, 0);
+        for member in group.iter().map(|&m| sentences[m].unit).filter(|m| m.terms.contains(term)) {
+            match member.negated.contains(term) {
+                true => negated += 1,
+                false => affirmed += 1,
+            }
+        }
+        match unit.negated.contains(term) {
+            true => affirmed > negated,
+            false => negated > affirmed,
+        }
+    })
+}
+
+fn centre(sentences: &[Sentence], group: &[usize]) -> Meaning {
+    Meaning::mean(group.iter().map(|&i| &sentences[i].unit.meaning))
 }
 
 fn first(idea: &Idea) -> usize {
@@ -118,176 +270,10 @@ fn interviews_of(sentences: &[Sentence], group: &[usize]) -> Vec<usize> {
 }
 
 /// An idea of `group`: its centre, its sentences by closeness to it.
-fn idea(sentences: &[Sentence], question: &Question, group: Vec<usize>) -> Idea {
-    let centre = Meaning::mean(group.iter().map(|&i| &question.meanings[i]));
-    let mut closeness: Vec<(usize, f32)> = group.iter().map(|&i| (i, question.meanings[i].cosine(&centre))).collect();
+fn idea(sentences: &[Sentence], group: Vec<usize>) -> Idea {
+    let centre = centre(sentences, &group);
+    let mut closeness: Vec<(usize, f32)> = group.iter().map(|&i| (i, sentences[i].unit.meaning.cosine(&centre))).collect();
     closeness.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let group: Vec<usize> = closeness.into_iter().map(|(i, _)| i).collect();
     Idea { interviews: interviews_of(sentences, &group), sentences: group, centre }
-}
-
-/// Gives each sentence in no group (left out of the sample, or of no idea two
-/// interviews hold) to the group whose centre it is closest to, when that is
-/// at least [`JOINS_IDEA`]: a sentence that says an idea in other words than
-/// its neighbours still counts for it.
-fn join_the_rest(meanings: &[Meaning], groups: &mut [Vec<usize>]) {
-    let centres: Vec<Meaning> = groups.iter().map(|g| Meaning::mean(g.iter().map(|&i| &meanings[i]))).collect();
-    let mut grouped = vec![false; meanings.len()];
-    groups.iter().flatten().for_each(|&i| grouped[i] = true);
-    for (i, meaning) in meanings.iter().enumerate().filter(|(i, _)| !grouped[*i]) {
-        let best = centres.iter().enumerate().map(|(g, c)| (g, meaning.cosine(c))).max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
-        if let Some((g, _)) = best.filter(|b| b.1 >= JOINS_IDEA) {
-            groups[g].push(i);
-        }
-    }
-}
-
-/// The groups of `meanings` (indices) by average linkage, cut where the
-/// average similarity of two groups falls below `threshold`; groups of one
-/// included, in order of their first member.
-///
-/// The nearest-neighbour chain: follow each group to the one most like it
-/// until two are each other's nearest, join them (Lance–Williams: the joined
-/// group's similarity to any other is the size-weighted mean of its parts'),
-/// and go on. Average linkage never joins two groups more alike than an
-/// earlier join, so the joins at or above the threshold are exactly the
-/// groups a greedy cut would make.
-pub fn average_linkage(meanings: &[&Meaning], threshold: f32) -> Vec<Vec<usize>> {
-    let n = meanings.len();
-    let mut similarity = vec![0.0f32; n * n];
-    for i in 0..n {
-        for j in i + 1..n {
-            let s = meanings[i].cosine(meanings[j]);
-            similarity[i * n + j] = s;
-            similarity[j * n + i] = s;
-        }
-    }
-    let mut size = vec![1usize; n];
-    let mut active = vec![true; n];
-    // Each group's members while it is still open; a group joined below the threshold is closed.
-    let mut members: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
-    let mut closed = vec![false; n];
-    let mut done: Vec<Vec<usize>> = Vec::new();
-    let mut chain: Vec<usize> = Vec::new();
-    let mut remaining = n;
-    while remaining > 1 {
-        if chain.is_empty() {
-            chain.push(active.iter().position(|&a| a).unwrap_or(0));
-        }
-        let a = chain[chain.len() - 1];
-        let previous = chain.len().checked_sub(2).map(|k| chain[k]);
-        let mut best = previous;
-        let mut best_similarity = previous.map_or(f32::NEG_INFINITY, |p| similarity[a * n + p]);
-        for x in 0..n {
-            if x != a && active[x] && similarity[a * n + x] > best_similarity {
-                best = Some(x);
-                best_similarity = similarity[a * n + x];
-            }
-        }
-        let Some(b) = best else { break };
-        if Some(b) != previous {
-            chain.push(b);
-            continue;
-        }
-        chain.truncate(chain.len() - 2);
-        let (keep, gone) = (a.min(b), a.max(b));
-        if best_similarity >= threshold && !closed[keep] && !closed[gone] {
-            let moved = std::mem::take(&mut members[gone]);
-            members[keep].extend(moved);
-        } else {
-            for g in [keep, gone] {
-                if !closed[g] {
-                    done.push(std::mem::take(&mut members[g]));
-                    closed[g] = true;
-                }
-            }
-        }
-        for x in 0..n {
-            if active[x] && x != keep && x != gone {
-                let joined = (size[keep] as f32 * similarity[keep * n + x] + size[gone] as f32 * similarity[gone * n + x])
-                    / (size[keep] + size[gone]) as f32;
-                similarity[keep * n + x] = joined;
-                similarity[x * n + keep] = joined;
-            }
-        }
-        size[keep] += size[gone];
-        active[gone] = false;
-        remaining -= 1;
-    }
-    for g in 0..n {
-        if active[g] && !closed[g] {
-            done.push(std::mem::take(&mut members[g]));
-        }
-    }
-    for group in &mut done {
-        group.sort_unstable();
-    }
-    done.retain(|g| !g.is_empty());
-    done.sort_by_key(|g| g[0]);
-    done
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::text::vectors::table;
-
-    fn unit(seq: i64, text: &str) -> Unit {
-        Unit { seq, start: 0, end: text.len(), meaning: table().meaning(text) }
-    }
-
-    #[test]
-    fn average_linkage_cuts_at_the_threshold() {
-        let m = |v: &[f32]| Meaning::from_bytes(&v.iter().map(|x| (x * 100.0) as i8 as u8).collect::<Vec<_>>());
-        let points = [m(&[1.0, 0.0, 0.0]), m(&[0.9, 0.1, 0.0]), m(&[0.0, 1.0, 0.0]), m(&[0.1, 0.9, 0.0]), m(&[0.0, 0.0, 1.0])];
-        let refs: Vec<&Meaning> = points.iter().collect();
-        assert_eq!(average_linkage(&refs, 0.9), vec![vec![0, 1], vec![2, 3], vec![4]]);
-        assert_eq!(average_linkage(&refs, -1.0), vec![vec![0, 1, 2, 3, 4]]);
-        assert_eq!(average_linkage(&refs, 1.1), vec![vec![0], vec![1], vec![2], vec![3], vec![4]]);
-    }
-
-    #[test]
-    fn sentences_that_mean_the_same_are_one_idea_across_interviews() {
-        let said = [
-            "The shipping costs only show up on the very last page.",
-            "Honestly it is the surprise shipping costs at the end.",
-            "I leave when the shipping costs are higher than the item itself.",
-            "Hidden shipping costs, every single time.",
-            "Being forced to create an account before I can pay.",
-            "When the shop insists that I create an account first.",
-            "I do not want yet another account with a password to remember.",
-        ];
-        let noise = [
-            "My grandmother grew tomatoes in the garden.",
-            "The saxophone lessons in Lisbon were fun.",
-            "Our dolphin trip to Oslo was cold.",
-            "A glacier hike near Reykjavik last winter.",
-            "The violin concert in Vienna sold out.",
-            "Kayaking around the fjords with my cousin.",
-            "We baked rhubarb pie for the neighbours.",
-            "The lighthouse museum was closed on Monday.",
-        ];
-        // Interview i said theme sentences i % 4 (shipping) and, for i < 3, an account sentence; and a noise sentence.
-        let mut texts: Vec<(usize, &str)> = Vec::new();
-        for i in 0..8 {
-            texts.push((i, said[i % 4]));
-            if i < 3 {
-                texts.push((i, said[4 + i]));
-            }
-            texts.push((i, noise[i]));
-        }
-        let units: Vec<Unit> = texts.iter().map(|(_, t)| unit(1, t)).collect();
-        let sentences: Vec<Sentence> = texts.iter().zip(&units).map(|((i, _), u)| Sentence { interview: *i, unit: u }).collect();
-        let ideas = group(&sentences, &Question::of(&sentences));
-        // Each idea says one thing: all its sentences are of one planted theme, none is noise.
-        let theme_of = |k: usize| said.iter().position(|t| *t == texts[k].1).map(|p| if p < 4 { "shipping" } else { "account" });
-        for idea in &ideas {
-            let themes: Vec<Option<&str>> = idea.sentences.iter().map(|&k| theme_of(k)).collect();
-            assert!(themes.iter().all(|t| t.is_some() && *t == themes[0]), "{themes:?}");
-        }
-        // Every interview that spoke of shipping costs is in an idea of them.
-        let shipping: Vec<usize> = ideas.iter().filter(|i| theme_of(i.sentences[0]) == Some("shipping")).flat_map(|i| i.interviews.clone()).collect();
-        assert!((0..8).all(|i| shipping.contains(&i)), "{ideas:?}");
-        assert!(ideas.iter().any(|i| theme_of(i.sentences[0]) == Some("account")), "{ideas:?}");
-    }
 }

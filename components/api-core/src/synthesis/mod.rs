@@ -14,6 +14,7 @@
 
 pub mod answers;
 pub mod builtin;
+pub mod communities;
 pub mod digest;
 pub mod ideas;
 pub mod labels;
@@ -53,6 +54,9 @@ pub struct Synthesis {
     pub generated_at: String,
     pub interviews_analyzed: usize,
     pub interviews_excluded: usize,
+    /// Analysed interviews whose sentences wait for their meanings (the
+    /// maintenance run after they end gives them): not in the themes yet.
+    pub interviews_waiting: usize,
     pub written_by: WrittenBy,
     pub questions: Vec<QuestionSynthesis>,
 }
@@ -201,40 +205,36 @@ pub fn assess_unassessed(db: &Db) -> ApiResult<usize> {
 
 /// Digests the maintenance run gives meanings per run, at most.
 pub const EMBED_BATCH: i64 = 200;
+/// A maintenance run stops giving meanings once this long has passed (the
+/// model takes about 50 ms a sentence: a run that overran its tick would
+/// overlap the next); what is left waits for the next run.
+pub const EMBED_BUDGET: std::time::Duration = std::time::Duration::from_secs(3);
 
-/// The maintenance run: gives the sentences of ended interviews' answers their
-/// meanings (`units`), for the digests that have none yet (answers read in a
-/// language without meanings get none, once). How many digests it wrote.
-pub fn embed_pending(db: &Db) -> ApiResult<usize> {
-    let pending = store::unembedded(db, EMBED_BATCH)?;
-    let asked: Vec<(&str, Language, Vec<i64>)> = pending
-        .iter()
-        .map(|(key, language, terms)| (key.interview_id.as_str(), *language, digest::decode(terms).iter().map(|a| a.seq).collect()))
-        .collect();
-    for ((key, _, _), found) in pending.iter().zip(units_of(db, &asked)?) {
-        store::write_units(db, key, &units::encode(&found))?;
+/// The maintenance run: gives the sentences of ended interviews' answers
+/// their meanings with `encoder` (`units`), for the digests that have none
+/// yet or a lesser model's (answers read in a language without meanings get
+/// none, once), until [`EMBED_BUDGET`] has passed. How many digests it wrote.
+pub fn embed_pending(db: &Db, encoder: &mut dyn units::Encoder) -> ApiResult<usize> {
+    let started = std::time::Instant::now();
+    let model = encoder.model();
+    let pending = store::unembedded(db, model, EMBED_BATCH)?;
+    let mut written = 0;
+    for digest in &pending {
+        if started.elapsed() >= EMBED_BUDGET {
+            break;
+        }
+        let seqs: Vec<(&str, i64)> = match units::has_meanings(digest.language) {
+            true => digest::decode(&digest.terms).iter().map(|a| (digest.key.interview_id.as_str(), a.seq)).collect(),
+            false => Vec::new(),
+        };
+        let texts = if seqs.is_empty() { Vec::new() } else { record::store::answer_texts(db, &seqs)? };
+        let answers: Vec<(i64, &str)> = texts.iter().map(|(_, seq, text)| (*seq, text.as_str())).collect();
+        let found = units::of_answers(&answers, &digest.question, digest.language, encoder)
+            .map_err(|error| ApiError::internal(anyhow::anyhow!("giving sentences their meanings with {model}: {error}")))?;
+        store::write_units(db, &digest.key, &units::encode(&found), model)?;
+        written += 1;
     }
-    Ok(pending.len())
-}
-
-/// The sentences and meanings of several interviews' answers, read from the
-/// record in one pass: per `(interview_id, language, the answers' seqs)`.
-pub(crate) fn units_of(db: &Db, asked: &[(&str, Language, Vec<i64>)]) -> ApiResult<Vec<Vec<units::Unit>>> {
-    let wanted: Vec<(&str, i64)> = asked
-        .iter()
-        .filter(|(_, language, _)| units::has_meanings(*language))
-        .flat_map(|(id, _, seqs)| seqs.iter().map(move |seq| (*id, *seq)))
-        .collect();
-    let texts = if wanted.is_empty() { Vec::new() } else { record::store::answer_texts(db, &wanted)? };
-    let text_of: std::collections::HashMap<(&str, i64), &str> =
-        texts.iter().map(|(id, seq, text)| ((id.as_str(), *seq), text.as_str())).collect();
-    Ok(asked
-        .iter()
-        .map(|(id, language, seqs)| {
-            let answers: Vec<(i64, &str)> = seqs.iter().filter_map(|seq| Some((*seq, *text_of.get(&(*id, *seq))?))).collect();
-            units::of_answers(&answers, *language)
-        })
-        .collect())
+    Ok(written)
 }
 
 /// A theme id that stays the same while the theme does: from its question,

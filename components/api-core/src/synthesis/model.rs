@@ -342,7 +342,7 @@ fn synthesize(db: &Db, project_id: &str, llm: &LlmConfig) -> Result<Stored, RunF
     let place: HashMap<&str, usize> = analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();
     let digests = builtin::read_digests(db, project_id, &place)?;
     let plan = builtin::plan_questions(&project);
-    let questions = builtin::questions(&plan, &digests, &place);
+    let questions = builtin::questions(&plan, &digests, &place, None);
     let ended = &analysed.interviews;
     let wanted: Vec<(&str, i64)> = questions
         .iter()
@@ -434,6 +434,8 @@ pub fn as_now(stored: &Stored, project_id: &str, generated_at: &str, analysed: &
         generated_at: generated_at.to_string(),
         interviews_analyzed: still(&stored.interviews),
         interviews_excluded: analysed.excluded,
+        // The model reads the answers themselves, not their meanings: nothing waits.
+        interviews_waiting: 0,
         written_by: super::WrittenBy::Model,
         questions,
     }

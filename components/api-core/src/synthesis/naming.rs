@@ -5,30 +5,36 @@
 //! representative sentences that a quote could be: inside one clause, never
 //! leaving out a negation or modal that reaches them (`text::audit`),
 //! beginning on a word that names something (not a generic word like "use"
-//! or "new") or on a negation, ending on a word that names something, and not
-//! only the question's own words. The label is the candidate whose meaning
-//! is closest to the idea's centre, helped by how many of its interviews use
-//! its words and held back when it is as close to another idea of the question
-//! (two themes never read alike); spelled as the answers write it most often.
+//! or "new") or on a negation, ending on a word that names something, and
+//! naming something beyond the question's own words and generic ones ("AI
+//! tools", "AI to be useful" name no idea). A candidate whose polarity is the
+//! opposite of its sentences' (it negates a term most of them affirm, or the
+//! other way round: "don't have concerns" over "a lot of concerns") is none.
+//! The label is the candidate whose meaning is closest to the idea's
+//! sentences', helped by how many of its interviews use its words (a label
+//! most of them would agree with) and held back when it is as close to
+//! another idea of the question (two themes never read alike); spelled as the
+//! answers write it most often. Meanings here are the static table's
+//! (`text::vectors`), for the phrases and the sentences alike: a request
+//! never runs the model.
 
-use super::ideas::Idea;
 use crate::projects::Language;
 use crate::text::audit::{dropped_qualifier, edge_fault};
 use crate::text::lexicon::{Lexicon, Qualifier};
-use crate::text::vectors::{self, Common, Meaning};
+use crate::text::vectors::{self, Meaning};
 use crate::text::{terms, words};
 use std::collections::{BTreeMap, HashSet};
 
 /// Words a label holds, at least and at most.
 pub const MIN_LABEL_WORDS: usize = 2;
 pub const MAX_LABEL_WORDS: usize = 6;
-/// Two labels whose meanings (beyond what the question's sentences share) are
-/// this alike say the same thing: their ideas are one theme.
+/// Two labels whose meanings are this alike say the same thing: their ideas are one theme.
 pub const ONE_LABEL: f32 = 0.80;
 /// The idea's sentences its label is looked for in, at most.
 pub const LABEL_SOURCES: usize = 12;
-/// How much a label gains when all of the idea's interviews use its words.
-const SUPPORT_WEIGHT: f32 = 0.25;
+/// How much a label gains when all of the idea's interviews use its words:
+/// as much as its meaning, for a label is what most of them would agree with.
+const SUPPORT_WEIGHT: f32 = 0.5;
 /// How much a label loses per unit it is closer to another idea than to its own (less this margin).
 const AMBIGUITY_WEIGHT: f32 = 0.5;
 const AMBIGUITY_MARGIN: f32 = 0.05;
@@ -42,6 +48,21 @@ pub struct Source<'t> {
     pub text: &'t str,
 }
 
+/// What a label is weighed against: the idea's sentences, the most
+/// representative first, and their meaning (the table's centre of them).
+pub struct Described<'t> {
+    pub sources: Vec<Source<'t>>,
+    pub centre: Meaning,
+}
+
+impl<'t> Described<'t> {
+    pub fn of(sources: Vec<Source<'t>>) -> Described<'t> {
+        let table = vectors::table();
+        let meanings: Vec<Meaning> = sources.iter().take(LABEL_SOURCES).map(|s| table.meaning(s.text)).collect();
+        Described { centre: Meaning::mean(&meanings), sources }
+    }
+}
+
 /// A candidate label, keyed by its lower-case text.
 struct Candidate {
     /// Each spelling, how often.
@@ -52,15 +73,14 @@ struct Candidate {
     order: usize,
 }
 
-/// The label of `idea` from its sources (its most representative sentences,
-/// in order), or `None` when no phrase of them can be one. `question`: the
-/// question's stems; `common`: what the question's sentences share (a
-/// phrase's meaning is weighed beyond it, as the ideas are); `others`: the
-/// centres of the question's other ideas.
-pub fn label(idea: &Idea, sources: &[Source], question: &HashSet<String>, common: &Common, others: &[&Meaning]) -> Option<String> {
+/// The label of an idea from its sentences (`described`), or `None` when
+/// no phrase of them can be one. `question`: the question's stems;
+/// `others`: the centres of the question's other ideas.
+pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meaning]) -> Option<String> {
     let lexicon = Lexicon::of(Language::En);
-    let sources = &sources[..sources.len().min(LABEL_SOURCES)];
+    let sources = &described.sources[..described.sources.len().min(LABEL_SOURCES)];
     let used_by = terms_by_interview(sources, &lexicon);
+    let polarity = Polarity::of(sources, &lexicon);
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
     for source in sources {
         let words = words::words(source.text);
@@ -76,12 +96,19 @@ pub fn label(idea: &Idea, sources: &[Source], question: &HashSet<String>, common
                 if !leads || terms::term(&words, last, &lexicon).is_none() {
                     continue;
                 }
+                // Never stopping inside a run of words that name something: "shipping on a ten" of "a ten euro order".
+                if words.get(last + 1).is_some_and(|next| next.follows_closely && terms::term(&words, last + 1, &lexicon).is_some()) {
+                    continue;
+                }
                 let text = &source.text[words[first].start..words[last].end];
                 let stems: Vec<String> = (first..=last).filter_map(|i| terms::term(&words, i, &lexicon)).collect();
                 if stems.iter().all(|s| question.contains(s)) {
                     continue;
                 }
                 if edge_fault(text, Language::En).is_some() || dropped_qualifier(source.text, text, Language::En).is_some() {
+                    continue;
+                }
+                if polarity.contradicted_by(text, &lexicon) {
                     continue;
                 }
                 let order = candidates.len();
@@ -101,8 +128,8 @@ pub fn label(idea: &Idea, sources: &[Source], question: &HashSet<String>, common
     let table = vectors::table();
     let interviews = used_by.len().max(1) as f32;
     let score = |candidate: &Candidate, text: &str| {
-        let meaning = table.meaning(text).beyond(common);
-        let fit = meaning.cosine(&idea.centre);
+        let meaning = table.meaning(text);
+        let fit = meaning.cosine(&described.centre);
         let support = used_by.iter().filter(|(_, stems)| candidate.stems.iter().all(|s| stems.contains(s))).count() as f32 / interviews;
         let closest_other = others.iter().map(|o| meaning.cosine(o)).fold(f32::NEG_INFINITY, f32::max);
         let ambiguity = (closest_other - fit + AMBIGUITY_MARGIN).max(0.0);
@@ -115,6 +142,47 @@ pub fn label(idea: &Idea, sources: &[Source], question: &HashSet<String>, common
         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.order.cmp(&a.1.order)))?;
     let spelling = best.1.spellings.iter().fold(&best.1.spellings[0], |best, s| if s.1 > best.1 { s } else { best });
     Some(spelling.0.clone())
+}
+
+/// How an idea's sentences hold their terms: per term, how many affirm it
+/// and how many negate it.
+struct Polarity {
+    held: Vec<(String, usize, usize)>,
+}
+
+impl Polarity {
+    fn of(sources: &[Source], lexicon: &Lexicon) -> Polarity {
+        let mut held: Vec<(String, usize, usize)> = Vec::new();
+        for source in sources {
+            let negated = terms::negated_terms(source.text, lexicon);
+            for term in terms::answer_terms(source.text, lexicon) {
+                let at = match held.iter().position(|(t, _, _)| *t == term) {
+                    Some(at) => at,
+                    None => {
+                        held.push((term.clone(), 0, 0));
+                        held.len() - 1
+                    }
+                };
+                match negated.contains(&term) {
+                    true => held[at].2 += 1,
+                    false => held[at].1 += 1,
+                }
+            }
+        }
+        Polarity { held }
+    }
+
+    /// Whether `phrase` negates a term the sentences mostly affirm, or affirms one they mostly negate.
+    fn contradicted_by(&self, phrase: &str, lexicon: &Lexicon) -> bool {
+        let negated = terms::negated_terms(phrase, lexicon);
+        terms::answer_terms(phrase, lexicon).iter().any(|term| {
+            let Some((_, affirmed, negations)) = self.held.iter().find(|(t, _, _)| t == term) else { return false };
+            match negated.contains(term) {
+                true => affirmed > negations,
+                false => negations > affirmed,
+            }
+        })
+    }
 }
 
 /// The terms of `sources`, per interview (in the order they first come).
@@ -154,24 +222,24 @@ pub fn label_stems(label: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synthesis::ideas::{group, Question, Sentence};
-    use crate::synthesis::units::Unit;
+
+    fn described<'t>(texts: &[(usize, &'t str)]) -> Described<'t> {
+        Described::of(texts.iter().map(|&(interview, text)| Source { interview, text }).collect())
+    }
+
+    fn stems(words: &[&str]) -> HashSet<String> {
+        let lexicon = Lexicon::of(Language::En);
+        words.iter().map(|w| lexicon.stem(&words::words(w)[0])).collect()
+    }
 
     #[test]
     fn the_label_is_a_phrase_of_the_answers_that_names_the_idea() {
-        let texts = [
+        let idea = described(&[
             (0, "Honestly, it saves me so much time on emails."),
             (1, "It saves me time with the boring admin work."),
             (2, "The biggest thing is that it saves me time every day."),
-        ];
-        let table = vectors::table();
-        let units: Vec<Unit> = texts.iter().map(|(_, t)| Unit { seq: 1, start: 0, end: t.len(), meaning: table.meaning(t) }).collect();
-        let sentences: Vec<Sentence> = texts.iter().zip(&units).map(|((i, _), u)| Sentence { interview: *i, unit: u }).collect();
-        let question = Question::of(&sentences);
-        let ideas = group(&sentences, &question);
-        assert_eq!(ideas.len(), 1);
-        let sources: Vec<Source> = ideas[0].sentences.iter().map(|&i| Source { interview: texts[i].0, text: texts[i].1 }).collect();
-        let label = label(&ideas[0], &sources, &HashSet::new(), &question.common, &[]).unwrap();
+        ]);
+        let label = label(&idea, &HashSet::new(), &[]).unwrap();
         assert!(label.contains("saves me") && label.contains("time"), "{label}");
         let words = label.split_whitespace().count();
         assert!((MIN_LABEL_WORDS..=MAX_LABEL_WORDS).contains(&words), "{label}");
@@ -179,18 +247,28 @@ mod tests {
 
     #[test]
     fn a_label_never_drops_a_negation_nor_echoes_the_question() {
-        let texts = [(0, "I don't trust the output at all."), (1, "I don't trust the output of these tools.")];
-        let table = vectors::table();
-        let units: Vec<Unit> = texts.iter().map(|(_, t)| Unit { seq: 1, start: 0, end: t.len(), meaning: table.meaning(t) }).collect();
-        let sentences: Vec<Sentence> = texts.iter().zip(&units).map(|((i, _), u)| Sentence { interview: *i, unit: u }).collect();
-        let question = Question::of(&sentences);
-        let idea = &group(&sentences, &question)[0];
-        let sources: Vec<Source> = idea.sentences.iter().map(|&i| Source { interview: texts[i].0, text: texts[i].1 }).collect();
-        let label = label(idea, &sources, &HashSet::new(), &question.common, &[]).unwrap();
+        let idea = described(&[(0, "I don't trust the output at all."), (1, "I don't trust the output of these tools.")]);
+        let label = label(&idea, &HashSet::new(), &[]).unwrap();
         assert!(!label.contains("trust") || label.starts_with("don't"), "{label}");
-        let lexicon = Lexicon::of(Language::En);
-        let question_stems: HashSet<String> = ["trust", "output"].iter().map(|w| lexicon.stem(&words::words(w)[0])).collect();
-        let echo = super::label(idea, &sources, &question_stems, &question.common, &[]);
+        let echo = super::label(&idea, &stems(&["trust", "output"]), &[]);
         assert!(echo.as_deref().is_none_or(|l| !l.ends_with("output")), "{echo:?}");
+    }
+
+    #[test]
+    fn a_label_never_says_the_opposite_of_its_sentences() {
+        let idea = described(&[
+            (0, "I don't have concerns about my job."),
+            (1, "I have a lot of concerns about job losses."),
+            (2, "There are real concerns about jobs disappearing."),
+            (3, "My concerns are about people losing their jobs."),
+        ]);
+        let label = label(&idea, &stems(&["AI"]), &[]).unwrap();
+        assert!(!label.contains("don't"), "{label}");
+    }
+
+    #[test]
+    fn a_generic_phrase_names_no_idea() {
+        let idea = described(&[(0, "AI tools are useful."), (1, "Honestly AI tools are so useful.")]);
+        assert_eq!(label(&idea, &stems(&["AI"]), &[]), None);
     }
 }

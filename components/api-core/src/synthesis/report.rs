@@ -260,6 +260,7 @@ mod tests {
             generated_at: "2026-11-27T10:00:00.000Z".into(),
             interviews_analyzed: 4,
             interviews_excluded: 1,
+            interviews_waiting: 0,
             written_by: WrittenBy::BuiltIn,
             questions: vec![QuestionSynthesis {
                 question: "What <b>stops</b> you?".into(),

@@ -7,6 +7,7 @@
 use crate::db::{self, Db, SqlValue, Tx};
 use crate::error::ApiResult;
 use crate::projects::Language;
+use crate::synthesis::units::MeaningModel;
 
 /// One interview's answers to one question, as the interview asked it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +22,9 @@ pub struct Digest {
     /// Its sentences and their meanings (`units::encode`); `None` until the
     /// maintenance run writes them.
     pub units: Option<String>,
+    /// The model that made the meanings (`None`: none yet, or written before
+    /// models were recorded, to be made again).
+    pub units_by: Option<MeaningModel>,
 }
 
 /// Digests per statement when a synthesis reads them.
@@ -30,7 +34,7 @@ pub const DIGEST_PAGE: i64 = 2_000;
 pub fn digests(db: &Db, project_id: &str, after: Option<(&str, i64)>) -> ApiResult<Vec<Digest>> {
     let (after_id, after_index) = after.unwrap_or(("", -1));
     let result = db.query(
-        "SELECT interview_id, question_index, question, language, terms, units FROM answer_terms
+        "SELECT interview_id, question_index, question, language, terms, units, units_by FROM answer_terms
          WHERE project_id = ? AND (interview_id, question_index) > (?, ?)
          ORDER BY interview_id, question_index LIMIT ?",
         &[db::text(project_id), db::text(after_id), SqlValue::Integer(after_index), SqlValue::Integer(DIGEST_PAGE)],
@@ -43,25 +47,50 @@ pub fn digests(db: &Db, project_id: &str, after: Option<(&str, i64)>) -> ApiResu
             language: row.named("language")?,
             terms: row.text("terms")?,
             units: row.opt_text("units")?,
+            units_by: row.opt_text("units_by")?.as_deref().and_then(MeaningModel::parse),
         })
     })
 }
 
-/// Digests whose sentences have no meanings yet, up to `limit`: `(digest
-/// key, language, terms)`, on the partial index `answer_terms_unembedded`.
-pub fn unembedded(db: &Db, limit: i64) -> ApiResult<Vec<(DigestKey, Language, String)>> {
-    let result = db.query(
-        "SELECT project_id, interview_id, question_index, language, terms FROM answer_terms WHERE units IS NULL LIMIT ?",
-        &[SqlValue::Integer(limit)],
-    )?;
-    db::read_all(&result, |row| {
-        let key = DigestKey {
-            project_id: row.text("project_id")?,
-            interview_id: row.text("interview_id")?,
-            question_index: row.int("question_index")?,
-        };
-        Ok((key, row.named("language")?, row.text("terms")?))
-    })
+/// Digests whose sentences `model` is to give meanings, up to `limit`:
+/// those with none (or none recorded by model), then those a lesser model
+/// gave theirs. `(digest key, question, language, terms)`, on the index `answer_terms_units_by`.
+pub fn unembedded(db: &Db, model: MeaningModel, limit: i64) -> ApiResult<Vec<Pending>> {
+    let read = |condition: &str, values: &[SqlValue]| -> ApiResult<Vec<Pending>> {
+        let result = db.query(
+            &format!("SELECT project_id, interview_id, question_index, question, language, terms FROM answer_terms WHERE {condition} LIMIT ?"),
+            values,
+        )?;
+        db::read_all(&result, |row| {
+            Ok(Pending {
+                key: DigestKey {
+                    project_id: row.text("project_id")?,
+                    interview_id: row.text("interview_id")?,
+                    question_index: row.int("question_index")?,
+                },
+                question: row.text("question")?,
+                language: row.named("language")?,
+                terms: row.text("terms")?,
+            })
+        })
+    };
+    let mut pending = read("units_by IS NULL", &[SqlValue::Integer(limit)])?;
+    for lesser in <MeaningModel as crate::text_enum::TextEnum>::NAMES.iter().filter_map(|name| MeaningModel::parse(name)) {
+        let room = limit - pending.len() as i64;
+        if lesser.rank() < model.rank() && room > 0 {
+            pending.extend(read("units_by = ?", &[db::text(lesser.as_str()), SqlValue::Integer(room)])?);
+        }
+    }
+    Ok(pending)
+}
+
+/// A digest whose sentences are to get meanings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    pub key: DigestKey,
+    pub question: String,
+    pub language: Language,
+    pub terms: String,
 }
 
 /// Which digest: one interview's answers to one question.
@@ -72,12 +101,24 @@ pub struct DigestKey {
     pub question_index: i64,
 }
 
-/// Stores a digest's sentences and their meanings, unless another run did
-/// (or the interview was erased meanwhile: then there is no row to update).
-pub fn write_units(db: &Db, key: &DigestKey, units: &str) -> ApiResult<()> {
+/// Stores a digest's sentences and their meanings, made by `model`, unless
+/// another run gave it this model's or a better one's meanings meanwhile (or
+/// the interview was erased: then there is no row to update).
+pub fn write_units(db: &Db, key: &DigestKey, units: &str, model: MeaningModel) -> ApiResult<()> {
+    let lesser: Vec<&str> = <MeaningModel as crate::text_enum::TextEnum>::NAMES
+        .iter()
+        .filter(|name| MeaningModel::parse(name).is_some_and(|m| m.rank() < model.rank()))
+        .copied()
+        .collect();
+    let mut values = vec![db::text(units), db::text(model.as_str()), db::text(&key.project_id), db::text(&key.interview_id), SqlValue::Integer(key.question_index)];
+    values.extend(lesser.iter().map(|name| db::text(*name)));
+    let replaceable = match lesser.len() {
+        0 => "units_by IS NULL".to_string(),
+        n => format!("(units_by IS NULL OR units_by IN ({}))", vec!["?"; n].join(", ")),
+    };
     db.execute(
-        "UPDATE answer_terms SET units = ? WHERE project_id = ? AND interview_id = ? AND question_index = ? AND units IS NULL",
-        &[db::text(units), db::text(&key.project_id), db::text(&key.interview_id), SqlValue::Integer(key.question_index)],
+        &format!("UPDATE answer_terms SET units = ?, units_by = ? WHERE project_id = ? AND interview_id = ? AND question_index = ? AND {replaceable}"),
+        &values,
     )
 }
 

@@ -1,26 +1,85 @@
-//! The sentences of an interview's answers to one question, each with its
-//! meaning (`text::vectors`): what the built-in synthesis groups into ideas
-//! and quotes from. They are made once per interview and question, after the
-//! interview ends (the maintenance run, `embed_pending`), and stored beside
-//! its terms (`answer_terms.units`), so that a synthesis reads them instead of
-//! reading and embedding every answer again.
+//! The sentences of an interview's answers to one question that the built-in
+//! synthesis groups into ideas and quotes from, each with its meaning, its
+//! terms and the terms it negates. They are made once per interview and
+//! question, after the interview ends (the maintenance run, `embed_pending`),
+//! and stored beside its digest (`answer_terms.units`, with the model that
+//! made the meanings in `units_by`), so that a synthesis reads them instead
+//! of reading and embedding every answer again.
 //!
 //! A unit is a sentence that can be quoted as it stands and says something
-//! (`text::sentences::quotable_spans`).
+//! (`text::sentences::quotable_spans`) about the question beyond the
+//! question's own words: a sentence whose every term the question holds
+//! ("This is where AI comes in" to a question about AI) is no unit. Its
+//! meaning is what it says beyond the question's subject: the question's own
+//! meaning is taken out of it ([`Meaning::apart_from`]), so that answers are
+//! grouped by what they say about the question, not by the subject they all
+//! name; nothing of what the answers share is taken out, so the majority's
+//! idea stays whole.
 
+use super::ideas::Scale;
 use crate::projects::Language;
-use crate::text::sentences;
+use crate::text::lexicon::Lexicon;
 use crate::text::vectors::{self, Meaning};
+use crate::text::{sentences, terms};
+use crate::text_enum;
 use base64::engine::general_purpose::STANDARD_NO_PAD as BASE64;
 use base64::Engine;
 
-/// The languages whose answers get meanings: those of the table's model
-/// (English). Answers read in another language are grouped by their terms.
+text_enum! {
+    /// What made a digest's meanings: the static table compiled into every
+    /// component, or all-MiniLM-L6-v2 itself, run by the maintenance run
+    /// where the model's files are mounted (docs/design-decisions.md, "The
+    /// model's own sentence meanings"). A synthesis never groups the two together.
+    pub enum MeaningModel { Table = "table", MiniLm = "all-MiniLM-L6-v2" }
+}
+
+impl MeaningModel {
+    /// The cosines that decide for this model's meanings (measured on the
+    /// planted and the real corpora: docs/synthesis.md).
+    pub fn scale(self) -> Scale {
+        match self {
+            MeaningModel::MiniLm => Scale { joins: 0.50, one_idea: 0.70 },
+            MeaningModel::Table => Scale { joins: 0.50, one_idea: 0.80 },
+        }
+    }
+
+    /// The model's meanings are better than the table's: a digest the table
+    /// gave meanings is given the model's where the model runs.
+    pub fn rank(self) -> u8 {
+        match self {
+            MeaningModel::Table => 0,
+            MeaningModel::MiniLm => 1,
+        }
+    }
+}
+
+/// What gives sentences their meanings (unit vectors, one per text, in order).
+pub trait Encoder {
+    fn model(&self) -> MeaningModel;
+    fn encode(&mut self, texts: &[&str]) -> Result<Vec<Meaning>, String>;
+}
+
+/// The static table: on every host, microseconds a sentence.
+pub struct TableEncoder;
+
+impl Encoder for TableEncoder {
+    fn model(&self) -> MeaningModel {
+        MeaningModel::Table
+    }
+
+    fn encode(&mut self, texts: &[&str]) -> Result<Vec<Meaning>, String> {
+        let table = vectors::table();
+        Ok(texts.iter().map(|text| table.meaning(text)).collect())
+    }
+}
+
+/// The languages whose answers get meanings: those of the models (English).
+/// Answers read in another language are grouped by their terms.
 pub fn has_meanings(language: Language) -> bool {
     language == Language::En
 }
 
-/// One quotable sentence of an answer and its meaning.
+/// One sentence of an answer and what the synthesis knows of it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unit {
     /// The answer's seq in the transcript.
@@ -28,39 +87,70 @@ pub struct Unit {
     /// Its bytes in the answer's text.
     pub start: usize,
     pub end: usize,
+    /// What it says beyond the question's subject.
     pub meaning: Meaning,
+    /// Its terms, the question's aside, in order.
+    pub terms: Vec<String>,
+    /// The terms its negations reach (`text::terms::negated_terms`).
+    pub negated: Vec<String>,
 }
 
-/// The units of one interview's answers to a question (`(seq, text)`), read in `language`.
-pub fn of_answers(answers: &[(i64, &str)], language: Language) -> Vec<Unit> {
+/// The units of one interview's answers to `question` (`(seq, text)`), read
+/// in `language`, with meanings from `encoder`; none in a language without meanings.
+pub fn of_answers(answers: &[(i64, &str)], question: &str, language: Language, encoder: &mut dyn Encoder) -> Result<Vec<Unit>, String> {
     if !has_meanings(language) {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    let table = vectors::table();
-    answers
-        .iter()
-        .flat_map(|&(seq, text)| {
-            // As stored (one byte a dimension): a synthesis gives the same answer before the meanings are stored and after.
-            sentences::quotable_spans(text, language).into_iter().map(move |(start, end)| Unit {
-                seq,
-                start,
-                end,
-                meaning: Meaning::from_bytes(&table.meaning(&text[start..end]).to_bytes()),
-            })
-        })
-        .filter(|unit| !unit.meaning.is_empty())
-        .collect()
+    let lexicon = Lexicon::of(language);
+    let question_terms = terms::answer_terms(question, &lexicon);
+    let beyond_question = |found: Vec<String>| -> Vec<String> { found.into_iter().filter(|t| !question_terms.contains(t)).collect() };
+    let mut units: Vec<Unit> = Vec::new();
+    let mut texts: Vec<&str> = vec![question];
+    for &(seq, text) in answers {
+        for (start, end) in sentences::quotable_spans(text, language) {
+            let sentence = &text[start..end];
+            let terms = beyond_question(terms::answer_terms(sentence, &lexicon));
+            if terms.is_empty() {
+                continue;
+            }
+            let negated = beyond_question(terms::negated_terms(sentence, &lexicon));
+            units.push(Unit { seq, start, end, meaning: Meaning::default(), terms, negated });
+            texts.push(sentence);
+        }
+    }
+    if units.is_empty() {
+        return Ok(units);
+    }
+    let mut meanings = encoder.encode(&texts)?.into_iter();
+    let subject = meanings.next().unwrap_or_default();
+    for (unit, meaning) in units.iter_mut().zip(meanings) {
+        // As stored (one byte a dimension): a synthesis reads exactly what was written.
+        unit.meaning = Meaning::from_bytes(&meaning.apart_from(&subject).to_bytes());
+    }
+    units.retain(|unit| !unit.meaning.is_empty());
+    Ok(units)
 }
 
-/// As stored: a line per unit, its seq, start, end and meaning (base64).
+/// As stored: a line per unit, its seq, start, end, meaning (base64), terms
+/// and negated terms (each list joined by commas, `-` when empty; a term
+/// holds neither white space nor a comma).
 pub fn encode(units: &[Unit]) -> String {
-    let lines: Vec<String> =
-        units.iter().map(|u| format!("{} {} {} {}", u.seq, u.start, u.end, BASE64.encode(u.meaning.to_bytes()))).collect();
+    let list = |terms: &[String]| if terms.is_empty() { "-".to_string() } else { terms.join(",") };
+    let lines: Vec<String> = units
+        .iter()
+        .map(|u| format!("{} {} {} {} {} {}", u.seq, u.start, u.end, BASE64.encode(u.meaning.to_bytes()), list(&u.terms), list(&u.negated)))
+        .collect();
     lines.join("\n")
 }
 
 /// The units stored by [`encode`]; a line that does not parse is skipped.
 pub fn decode(stored: &str) -> Vec<Unit> {
+    let list = |part: &str| -> Vec<String> {
+        match part {
+            "-" => Vec::new(),
+            terms => terms.split(',').map(String::from).collect(),
+        }
+    };
     stored
         .lines()
         .filter_map(|line| {
@@ -69,7 +159,9 @@ pub fn decode(stored: &str) -> Vec<Unit> {
             let start = parts.next()?.parse().ok()?;
             let end = parts.next()?.parse().ok()?;
             let meaning = Meaning::from_bytes(&BASE64.decode(parts.next()?).ok()?);
-            Some(Unit { seq, start, end, meaning })
+            let terms = list(parts.next()?);
+            let negated = list(parts.next()?);
+            Some(Unit { seq, start, end, meaning, terms, negated })
         })
         .collect()
 }
@@ -79,10 +171,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn units_are_the_quotable_sentences_that_say_something() {
-        let text = "Yes. It saves me hours every week on invoices!\nasdf qwer zxcv. I don't know.";
-        let found: Vec<&str> = sentences::quotable_spans(text, Language::En).into_iter().map(|(s, e)| &text[s..e]).collect();
+    fn units_are_the_sentences_that_say_something_beyond_the_question() {
+        let text = "Yes. It saves me hours every week on invoices!\nasdf qwer zxcv. I don't know. This is where AI comes in.";
+        let units = of_answers(&[(3, text)], "Where does AI come in for you?", Language::En, &mut TableEncoder).unwrap();
+        let found: Vec<&str> = units.iter().map(|u| &text[u.start..u.end]).collect();
         assert_eq!(found, ["It saves me hours every week on invoices!"]);
+        assert_eq!(units[0].terms, ["save", "hour", "week", "invoic"]);
         let filler = "and then there was a long story about the weekend, ".repeat(5);
         let long = format!("{filler}but I would not trust its citations, {filler}the end");
         let found: Vec<&str> = sentences::quotable_spans(&long, Language::En).into_iter().map(|(s, e)| &long[s..e]).collect();
@@ -92,14 +186,18 @@ mod tests {
 
     #[test]
     fn units_round_trip_through_storage() {
-        let units = of_answers(&[(3, "It saves me hours every week. The rest is noise, honestly.")], Language::En);
+        let units = of_answers(
+            &[(3, "It saves me hours every week. I don't have any concerns about my job.")],
+            "What do you think of it?",
+            Language::En,
+            &mut TableEncoder,
+        )
+        .unwrap();
         assert_eq!(units.len(), 2);
+        assert_eq!(units[1].negated, ["concern"]);
         let stored = decode(&encode(&units));
-        assert_eq!(stored.len(), 2);
-        for (a, b) in units.iter().zip(&stored) {
-            assert_eq!((a.seq, a.start, a.end), (b.seq, b.start, b.end));
-            assert!(a.meaning.cosine(&b.meaning) > 0.999);
-        }
-        assert!(of_answers(&[(1, "Das spart mir viel Zeit.")], Language::De).is_empty(), "no German model");
+        assert_eq!(stored, units);
+        let nothing = of_answers(&[(1, "Das spart mir viel Zeit.")], "Was?", Language::De, &mut TableEncoder).unwrap();
+        assert!(nothing.is_empty(), "no German model");
     }
 }

@@ -11,7 +11,7 @@
 
 use crate::projects::Language;
 use crate::text::lexicon::{Lexicon, Qualifier};
-use crate::text::noise;
+use crate::text::{courtesy, noise};
 use crate::text::words;
 
 /// The longest quote, in characters.
@@ -113,7 +113,9 @@ const MIN_CONTENT_WORDS: usize = 2;
 /// The spans of `text` that can be quoted as they stand and say something:
 /// its sentences that fit a quote (a longer one gives the clauses that do,
 /// each with the negations of its sentence: [`quote_span`]), each once, that
-/// hold two content words or more and are neither a refusal nor keyboard mash.
+/// hold two content words or more and are neither a refusal, keyboard mash,
+/// nor a pleasantry (a greeting, thanks, a goodbye, "that's all", a word on
+/// the interview itself: `courtesy`), which says nothing about any question.
 pub fn quotable_spans(text: &str, language: Language) -> Vec<(usize, usize)> {
     let lexicon = Lexicon::of(language);
     let mut spans: Vec<(usize, usize)> = Vec::new();
@@ -128,7 +130,11 @@ pub fn quotable_spans(text: &str, language: Language) -> Vec<(usize, usize)> {
         for span in candidates {
             let piece = &text[span.0..span.1];
             let content = words::words(piece).iter().filter(|w| lexicon.is_content(w)).count();
-            if content >= MIN_CONTENT_WORDS && !noise::is_gibberish(piece) && !noise::declines(piece, language) && !spans.contains(&span) {
+            let says_something = content >= MIN_CONTENT_WORDS
+                && !noise::is_gibberish(piece)
+                && !noise::declines(piece, language)
+                && courtesy::courtesy(piece, language).is_none();
+            if says_something && !spans.contains(&span) {
                 spans.push(span);
             }
         }
@@ -152,6 +158,16 @@ mod tests {
         assert_eq!(quote(text, "left", Language::En), Some("So I left, e.g. yesterday."));
         assert_eq!(quote("Line one\nshipping is slow", "slow", Language::En), Some("shipping is slow"));
         assert_eq!(quote("配送が遅い。送料が高くない。", "送料", Language::Ja), Some("送料が高くない。"));
+    }
+
+    #[test]
+    fn pleasantries_are_never_quoted() {
+        let text = "This was a great conversation, thank you! I believe we've covered everything so far, thank you for your time! The shipping costs were a shock.";
+        let quoted: Vec<&str> = quotable_spans(text, Language::En).into_iter().map(|(s, e)| &text[s..e]).collect();
+        assert_eq!(quoted, ["The shipping costs were a shock."]);
+        let german = "Vielen Dank für das Gespräch! Die Versandkosten waren zu hoch.";
+        let quoted: Vec<&str> = quotable_spans(german, Language::De).into_iter().map(|(s, e)| &german[s..e]).collect();
+        assert_eq!(quoted, ["Die Versandkosten waren zu hoch."]);
     }
 
     #[test]

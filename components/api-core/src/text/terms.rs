@@ -24,7 +24,7 @@ fn generic_words(language: Language) -> &'static [&'static str] {
         Language::En => &[
             "use", "used", "uses", "using", "make", "makes", "made", "making", "need", "needs", "needed", "want",
             "wants", "wanted", "feel", "feels", "felt", "know", "knew", "see", "saw", "seen", "say", "said", "says",
-            "take", "took", "taken", "give", "gave", "given", "try", "tried", "trying", "come", "came", "put", "let",
+            "take", "took", "taken", "give", "gave", "given", "try", "tried", "trying", "come", "comes", "coming", "came", "put", "let",
             "keep", "kept", "seem", "seems", "seemed", "look", "looks", "find", "found", "tell", "told", "ask", "asked",
             "mean", "means", "meant", "like", "liked", "help", "helps", "helped", "way", "ways", "specific",
             "specifically", "different", "new", "good", "great", "better", "best", "bad", "big", "small", "large",
@@ -35,6 +35,7 @@ fn generic_words(language: Language) -> &'static [&'static str] {
             "already", "almost", "enough", "simply", "typically", "certainly", "completely", "easily", "exactly",
             "fairly", "highly", "necessarily", "particularly", "recently", "truly", "totally", "currently", "either",
             "whether", "someone", "everyone", "anyone", "somebody", "everybody", "definitely", "obviously", "instead",
+            "tool", "tools", "useful", "helpful", "stuff", "thing", "things", "lot", "lots", "kind", "sort", "bit",
         ],
         Language::De => &[
             "machen", "macht", "gemacht", "brauchen", "braucht", "finden", "findet", "sagen", "sagt", "gesagt",
@@ -123,9 +124,43 @@ pub fn term(words: &[Word], i: usize, lexicon: &Lexicon) -> Option<String> {
     Some(lexicon.stem(word))
 }
 
+/// The terms an answer's negations reach: per negation, the term of the
+/// first content word after it in its clause ("I don't have any *concerns*",
+/// "*no* guest checkout"). When that word is a generic one, the negation is
+/// about it and reaches no term: "I don't want another password" is about
+/// the password as much as "they asked for a password" is.
+pub fn negated_terms(text: &str, lexicon: &Lexicon) -> Vec<String> {
+    let words = words::words(text);
+    let mut negated: Vec<String> = Vec::new();
+    for i in 0..words.len() {
+        if lexicon.qualifier(&words, i) != Some(crate::text::lexicon::Qualifier::Negation) {
+            continue;
+        }
+        let reached = (i + 1..words.len())
+            .take_while(|&j| !lexicon.begins_clause(&words, j))
+            .find(|&j| lexicon.is_content(&words[j]) && lexicon.qualifier(&words, j).is_none());
+        if let Some(stem) = reached.and_then(|j| term(&words, j, lexicon)) {
+            if !negated.contains(&stem) {
+                negated.push(stem);
+            }
+        }
+    }
+    negated
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_negation_reaches_the_first_word_after_it_that_names_something() {
+        let lexicon = Lexicon::of(Language::En);
+        assert_eq!(negated_terms("I don't have any concerns about it.", &lexicon), ["concern"]);
+        assert_eq!(negated_terms("There are a lot of concerns, not all of them fair.", &lexicon), ["fair"]);
+        assert_eq!(negated_terms("No guest checkout, so I left.", &lexicon), ["guest"]);
+        assert_eq!(negated_terms("I don't want another password.", &lexicon), Vec::<String>::new());
+        assert_eq!(negated_terms("It is not reliable, but the speed is great.", &lexicon), ["reliabl"]);
+    }
 
     #[test]
     fn terms_are_stems_of_words_that_name_something() {

@@ -40,7 +40,7 @@ pub struct Table {
 }
 
 /// A sentence's meaning: a unit vector (all zeros for a text without a known token).
-#[derive(Clone, PartialEq)]
+#[derive(Clone, PartialEq, Default)]
 pub struct Meaning(Vec<f32>);
 
 impl std::fmt::Debug for Meaning {
@@ -231,6 +231,11 @@ impl Meaning {
         Meaning(values)
     }
 
+    /// A meaning from a model's vector (made unit length).
+    pub fn from_vector(values: Vec<f32>) -> Meaning {
+        Meaning::unit(values)
+    }
+
     /// The mean direction of several meanings (their centroid, unit length).
     pub fn mean<'m>(meanings: impl IntoIterator<Item = &'m Meaning>) -> Meaning {
         Meaning::unit(Common::of(meanings).0)
@@ -240,6 +245,13 @@ impl Meaning {
     /// as the subject of the question they answer): the difference, unit length.
     pub fn beyond(&self, common: &Common) -> Meaning {
         Meaning::unit(self.0.iter().zip(&common.0).map(|(a, b)| a - b).collect())
+    }
+
+    /// What this meaning says beyond `subject` (the question a sentence
+    /// answers): the part of it along `subject` taken out, unit length.
+    pub fn apart_from(&self, subject: &Meaning) -> Meaning {
+        let along = self.cosine(subject);
+        Meaning::unit(self.0.iter().zip(subject.0.iter().chain(std::iter::repeat(&0.0))).map(|(v, s)| v - along * s).collect())
     }
 
     /// Whether it says anything at all (a text of unknown tokens says nothing).
