@@ -199,16 +199,6 @@ fn terms_by_interview(sources: &[Source], lexicon: &Lexicon) -> Vec<(usize, Hash
     by_interview
 }
 
-/// The terms (the question's aside) that every interview among `sources` uses.
-pub fn defining_terms(sources: &[Source], question: &HashSet<String>) -> Vec<String> {
-    let by_interview = terms_by_interview(sources, &Lexicon::of(Language::En));
-    let Some(((_, first), rest)) = by_interview.split_first() else { return Vec::new() };
-    let mut defining: Vec<String> =
-        first.iter().filter(|t| !question.contains(*t) && rest.iter().all(|(_, terms)| terms.contains(*t))).cloned().collect();
-    defining.sort_unstable();
-    defining
-}
-
 /// What a label says, for telling two apart: the stems of its terms, sorted.
 pub fn label_stems(label: &str) -> Vec<String> {
     let lexicon = Lexicon::of(Language::En);

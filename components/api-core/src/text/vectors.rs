@@ -196,32 +196,6 @@ fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2A6DF | 0x2A700..=0x2B73F | 0x2B740..=0x2B81F | 0x2B820..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
 }
 
-/// What a set of meanings shares: their average (not unit length).
-#[derive(Clone, PartialEq)]
-pub struct Common(Vec<f32>);
-
-impl Common {
-    pub fn of<'m>(meanings: impl IntoIterator<Item = &'m Meaning>) -> Common {
-        let mut sum: Vec<f32> = Vec::new();
-        let mut count = 0;
-        for meaning in meanings {
-            if sum.is_empty() {
-                sum = vec![0.0; meaning.0.len()];
-            }
-            sum.iter_mut().zip(&meaning.0).for_each(|(s, v)| *s += v);
-            count += 1;
-        }
-        sum.iter_mut().for_each(|s| *s /= count.max(1) as f32);
-        Common(sum)
-    }
-
-    /// The same, `share` of it (from 0 to 1).
-    pub fn part(mut self, share: f32) -> Common {
-        self.0.iter_mut().for_each(|v| *v *= share);
-        self
-    }
-}
-
 impl Meaning {
     fn unit(mut values: Vec<f32>) -> Meaning {
         let norm = values.iter().map(|v| v * v).sum::<f32>().sqrt();
@@ -238,13 +212,14 @@ impl Meaning {
 
     /// The mean direction of several meanings (their centroid, unit length).
     pub fn mean<'m>(meanings: impl IntoIterator<Item = &'m Meaning>) -> Meaning {
-        Meaning::unit(Common::of(meanings).0)
-    }
-
-    /// What this meaning says beyond what a set of sentences shares (such
-    /// as the subject of the question they answer): the difference, unit length.
-    pub fn beyond(&self, common: &Common) -> Meaning {
-        Meaning::unit(self.0.iter().zip(&common.0).map(|(a, b)| a - b).collect())
+        let mut sum: Vec<f32> = Vec::new();
+        for meaning in meanings {
+            if sum.is_empty() {
+                sum = vec![0.0; meaning.0.len()];
+            }
+            sum.iter_mut().zip(&meaning.0).for_each(|(s, v)| *s += v);
+        }
+        Meaning::unit(sum)
     }
 
     /// What this meaning says beyond `subject` (the question a sentence
