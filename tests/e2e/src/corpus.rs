@@ -1,90 +1,80 @@
-//! Scripted interview corpora for the synthesis (docs/synthesis.md): answers
-//! with planted themes at known counts, unique noise and low-effort
-//! interviews, and a replay of any interview's answers through the session API.
+//! Scripted interview corpora for the synthesis (docs/synthesis.md): the
+//! planted corpora (answers with planted ideas at known counts, every answer
+//! a sentence of its own), unique noise and low-effort interviews, and a
+//! replay of any interview's answers through the session API.
 
 use crate::sessions::{start_body, Session};
 use crate::TestApp;
 use serde_json::Value;
 
-/// A planted theme: the words its label must hold, and sentences that carry it.
-pub struct Planted {
-    pub words: &'static [&'static str],
-    pub interviews: usize,
-    pub sentences: &'static [&'static str],
+/// A planted corpus of `tests/fixtures/synthesis-corpora`: 30 interviews,
+/// per question three planted ideas held by 12, 8 and 6 of them and four
+/// answers of their own, every answer a sentence of its own.
+pub struct Corpus {
+    pub questions: Vec<CorpusQuestion>,
 }
 
-/// One research question of the corpus and its three planted themes (12, 8 and 6 interviews).
-pub struct PlantedQuestion {
-    pub question: &'static str,
-    pub themes: [Planted; 3],
+/// One research question of a corpus.
+pub struct CorpusQuestion {
+    pub question: String,
+    pub ideas: Vec<PlantedIdea>,
+    /// Per interview, in order: the planted idea its answer says (`None`:
+    /// one of its own) and the answer.
+    pub answers: Vec<(Option<usize>, String)>,
 }
 
-pub const CHECKOUT: PlantedQuestion = PlantedQuestion {
-    question: "What makes you abandon an online checkout?",
-    themes: [
-        Planted {
-            words: &["shipping"],
-            interviews: 12,
-            sentences: &[
-                "The shipping costs only show up on the very last page.",
-                "Honestly it is the surprise shipping costs at the end.",
-                "I leave when the shipping costs are higher than the item itself.",
-                "Hidden shipping costs, every single time.",
-            ],
-        },
-        Planted {
-            words: &["account"],
-            interviews: 8,
-            sentences: &[
-                "Being forced to create an account before I can pay.",
-                "When the shop insists that I create an account first.",
-                "I do not want yet another account with a password to remember.",
-            ],
-        },
-        Planted {
-            words: &["payment"],
-            interviews: 6,
-            sentences: &[
-                "My preferred payment method was missing.",
-                "They did not offer the payment method I use.",
-                "Too few payment methods, so I gave up.",
-            ],
-        },
-    ],
-};
+/// A planted idea: how many interviews say it, and the words one of which
+/// names it (empty where its answers share no word: the paraphrased corpus).
+pub struct PlantedIdea {
+    pub held_by: usize,
+    pub label_words: Vec<String>,
+}
 
-pub const TRUST: PlantedQuestion = PlantedQuestion {
-    question: "What would make you trust a shop you have never bought from?",
-    themes: [
-        Planted {
-            words: &["reviews"],
-            interviews: 12,
-            sentences: &[
-                "Plenty of customer reviews from real buyers.",
-                "I read the customer reviews before anything else.",
-                "Honest customer reviews, including the bad ones.",
-            ],
-        },
-        Planted {
-            words: &["return"],
-            interviews: 8,
-            sentences: &[
-                "A clear return policy that is easy to find.",
-                "Free returns within thirty days.",
-                "If the return policy is vague I will not buy.",
-            ],
-        },
-        Planted {
-            words: &["phone"],
-            interviews: 6,
-            sentences: &[
-                "A phone number where a person actually answers.",
-                "Being able to call them on the phone.",
-                "A real phone line for support.",
-            ],
-        },
-    ],
-};
+impl Corpus {
+    /// `checkout` (each idea's answers often name it) or `remote-work` (each
+    /// idea's answers share no content word: paraphrases).
+    pub fn read(name: &str) -> Corpus {
+        let path = crate::workspace_root().join(format!("tests/fixtures/synthesis-corpora/{name}.json"));
+        let corpus: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let strings = |list: &Value| -> Vec<String> { list.as_array().map_or(Vec::new(), |l| l.iter().map(|w| w.as_str().unwrap().to_string()).collect()) };
+        let questions = corpus["questions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|q| CorpusQuestion {
+                question: q["question"].as_str().unwrap().to_string(),
+                ideas: q["ideas"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|idea| PlantedIdea { held_by: idea["held_by"].as_u64().unwrap() as usize, label_words: strings(&idea["label_words"]) })
+                    .collect(),
+                answers: q["answers"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| (a["idea"].as_u64().map(|k| k as usize), a["text"].as_str().unwrap().to_string()))
+                    .collect(),
+            })
+            .collect();
+        Corpus { questions }
+    }
+
+    /// The research questions, one a line, as a project's `research_questions`.
+    pub fn research_questions(&self) -> String {
+        self.questions.iter().map(|q| q.question.as_str()).collect::<Vec<_>>().join("\n")
+    }
+
+    /// How many interviews the corpus holds.
+    pub fn interviews(&self) -> usize {
+        self.questions[0].answers.len()
+    }
+
+    /// Interview `i`'s answers, per question (one each).
+    pub fn answers(&self, i: usize) -> Vec<Vec<String>> {
+        self.questions.iter().map(|q| vec![q.answers[i].1.clone()]).collect()
+    }
+}
 
 /// Words for noise sentences, each used once in a corpus (80 of each), so
 /// that no noise recurs across interviews.
@@ -114,39 +104,6 @@ const NOISE_PLACES: [&str; 80] = [
 /// A noise sentence no other interview repeats a word of: the `n`th (0..80) of the corpus.
 pub fn noise(n: usize) -> String {
     format!("{} and {}.", NOISE_THINGS[n], NOISE_PLACES[n])
-}
-
-/// Whether interview `i` (of 30) carries theme `t`: overlapping sets of 12, 8 and 6.
-pub fn carries(question: usize, theme: usize, i: usize) -> bool {
-    let shifted = (i + question * 11) % 30;
-    match theme {
-        0 => shifted < 12,
-        1 => (9..17).contains(&shifted),
-        _ => (20..26).contains(&shifted),
-    }
-}
-
-/// The answers of genuine interview `i` (of 30) to each planted question: the
-/// first names its themes, the second is noise.
-pub fn planted_answers(questions: &[&PlantedQuestion], i: usize) -> Vec<Vec<String>> {
-    questions
-        .iter()
-        .enumerate()
-        .map(|(q, question)| {
-            let mut first: Vec<&str> = Vec::new();
-            for (t, theme) in question.themes.iter().enumerate() {
-                if carries(q, t, i) {
-                    first.push(theme.sentences[(i + t) % theme.sentences.len()]);
-                }
-            }
-            let own_noise = noise(i * questions.len() + q);
-            if first.is_empty() {
-                // Nothing planted: its unique noise only.
-                return vec![own_noise];
-            }
-            vec![first.join(" "), own_noise]
-        })
-        .collect()
 }
 
 /// Low-effort interviews, each with what it answers when it has nothing

@@ -251,6 +251,21 @@ impl TestApp {
         json_of(request.send().unwrap())
     }
 
+    /// The project's synthesis once no interview waits for its sentences'
+    /// meanings: maintenance runs (each gives meanings for a few seconds, as
+    /// the cron trigger's do) until its `interviews_waiting` is 0.
+    pub fn settled_synthesis(&self, tenant: &TenantCredentials, project_id: &str) -> Value {
+        for _ in 0..200 {
+            let (status, body) = json_of(self.get(&format!("/v1/projects/{project_id}/synthesis")).auth(tenant).send().unwrap());
+            assert_eq!(status, 200, "{body}");
+            if body["interviews_waiting"] == 0 {
+                return body;
+            }
+            self.host.run_cron("maintenance").unwrap();
+        }
+        panic!("interviews still wait for their meanings after 200 maintenance runs");
+    }
+
     /// POST /v1/tenants with the partnership key.
     pub fn create_tenant_raw(&self, body: &Value) -> Response {
         self.post("/v1/tenants")

@@ -8,7 +8,7 @@
 //! malformed answer keeps the built-in synthesis; an erasure takes the
 //! interview out at once.
 
-use e2e::corpus::{self, CHECKOUT, MOVE_ON, TRUST};
+use e2e::corpus::{self, Corpus, MOVE_ON};
 use e2e::fake_model::{FakeModel, ModelReply, ModelRequest};
 use e2e::sessions::*;
 use e2e::*;
@@ -46,8 +46,8 @@ fn script(request: &ModelRequest) -> ModelReply {
             let Some((first, text)) = holding.first() else { continue };
             let mut quotes = vec![json!({"answer": first, "text": text}), json!({"answer": first, "text": format!("I love {word}!")})];
             quotes.push(json!({"answer": "A9999", "text": text}));
-            if let Some((id, text)) = holding.iter().find(|(_, t)| t.contains("did not offer")) {
-                // "offer the payment method I use": verbatim, but without its "did not".
+            if let Some((id, text)) = holding.iter().find(|(_, t)| t.contains("did not accept")) {
+                // "accept my debit card as payment": verbatim, but without its "did not".
                 quotes.push(json!({"answer": id, "text": text.split("did not ").nth(1).unwrap()}));
             }
             let mut ids: Vec<String> = holding.iter().map(|(id, _)| id.clone()).collect();
@@ -115,11 +115,12 @@ fn the_model_groups_and_names_but_the_evidence_stays_exact() {
     let overrides: Vec<(&str, &str)> = variables.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let app = TestApp::start(&overrides);
     let tenant = app.create_tenant();
-    let questions = format!("{}\n{}", CHECKOUT.question, TRUST.question);
+    let corpus = Corpus::read("checkout");
+    let questions = corpus.research_questions();
     let project = active_project(&app, &tenant, json!({"research_questions": questions, "interview_length": 10}));
     let mut sent = std::collections::HashMap::new();
     for i in 0..30 {
-        let replayed = corpus::replay(&app, &project, "en", &corpus::planted_answers(&[&CHECKOUT, &TRUST], i), MOVE_ON);
+        let replayed = corpus::replay(&app, &project, "en", &corpus.answers(i), MOVE_ON);
         sent.insert(replayed.session.interview_id.clone(), replayed.sent);
     }
 
@@ -139,13 +140,13 @@ fn the_model_groups_and_names_but_the_evidence_stays_exact() {
     assert_eq!(model_calls(&app, &tenant, &project) - calls_before, made as i64, "every call counted");
 
     let checkout = &body["questions"][0];
-    assert_eq!(checkout["question"], CHECKOUT.question);
+    assert_eq!(checkout["question"], corpus.questions[0].question.as_str());
     assert_eq!(checkout["finding"], "Merged finding.");
-    for planted in &CHECKOUT.themes {
-        let word = planted.words[0];
+    for word in ["shipping", "account", "payment"] {
         let theme = checkout["themes"].as_array().unwrap().iter().find(|t| t["label"] == word).unwrap_or_else(|| panic!("{word}: {body}"));
         // The assignment counts: every interview whose answers hold the word, the unknown answer id aside.
-        assert_eq!(theme["interviews"], planted.interviews, "{theme}");
+        let holding = corpus.questions[0].answers.iter().filter(|(_, text)| text.to_lowercase().contains(word)).count();
+        assert_eq!(theme["interviews"], holding, "{theme}");
         assert_eq!(theme["description"], format!("Merged: {word}."));
         for quote in theme["quotes"].as_array().unwrap() {
             let text = quote["text"].as_str().unwrap();
@@ -153,12 +154,12 @@ fn the_model_groups_and_names_but_the_evidence_stays_exact() {
             let (_, answer) = answers.iter().find(|(seq, _)| *seq == quote["seq"].as_i64().unwrap()).unwrap();
             assert!(answer.contains(text), "not verbatim: {text:?}");
             assert!(!text.starts_with("I love"), "an invented quote was kept: {text}");
-            assert!(!text.starts_with("offer the payment"), "a quote without its negation was kept: {text}");
+            assert!(!text.starts_with("accept my debit card"), "a quote without its negation was kept: {text}");
         }
     }
     let payment = checkout["themes"].as_array().unwrap().iter().find(|t| t["label"] == "payment").unwrap();
     assert!(
-        payment["quotes"].as_array().unwrap().iter().any(|q| q["text"] == "They did not offer the payment method I use."),
+        payment["quotes"].as_array().unwrap().iter().any(|q| q["text"] == "They did not accept my debit card as payment."),
         "the quote cut from its negation is widened to its sentence: {payment}"
     );
 

@@ -57,8 +57,7 @@ fn replayed(app: &TestApp, tenant: &TenantCredentials, fixture: &Value, question
         let (id, answers) = replay(app, &project, language, &messages(interview));
         sent.insert(id, answers);
     }
-    let (status, body) = json_of(app.get(&format!("/v1/projects/{project}/synthesis")).auth(tenant).send().unwrap());
-    assert_eq!(status, 200, "{body}");
+    let body = app.settled_synthesis(tenant, &project);
     let title = fixture["source"]["title"].as_str().unwrap_or_default();
     assert_eq!(body["interviews_excluded"], 0, "{title}: a genuine interview was left out: {body}");
     assert_eq!(body["interviews_analyzed"], interviews.len(), "{title}");
