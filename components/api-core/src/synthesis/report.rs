@@ -27,6 +27,7 @@ pub struct ReportStrings {
     pub title: String,
     pub analyzed: String,
     pub excluded: String,
+    pub waiting: String,
     pub generated: String,
     pub builtin: String,
     pub model: String,
@@ -200,6 +201,9 @@ pub fn page(synthesis: &Synthesis, project_name: &str, language: &str) -> String
     if synthesis.interviews_excluded > 0 {
         facts.push(fill(&strings.excluded, &[("n", &synthesis.interviews_excluded.to_string())]));
     }
+    if synthesis.interviews_waiting > 0 {
+        facts.push(fill(&strings.waiting, &[("n", &synthesis.interviews_waiting.to_string())]));
+    }
     facts.push(fill(&strings.generated, &[("at", &shown_time(&synthesis.generated_at))]));
     let facts: String = facts.iter().map(|f| format!("<li>{}</li>", escape_html(f))).collect();
     let method = match synthesis.written_by {
@@ -311,5 +315,13 @@ mod tests {
             assert!(html.contains(&format!("direction=\"{}\"", if rtl { "rtl" } else { "ltr" })), "{language}");
         }
         assert!(page(&synthesis(), "p", "de").contains("3 von 4 Interviews (75 %)"));
+    }
+
+    #[test]
+    fn the_page_says_how_many_interviews_wait_for_their_meanings() {
+        assert!(!page(&synthesis(), "p", "en").contains("waiting"));
+        let waiting = Synthesis { interviews_waiting: 3, ..synthesis() };
+        assert!(page(&waiting, "p", "en").contains("<li>3 still waiting for their meanings (seconds after they end)</li>"));
+        assert!(page(&waiting, "p", "fr").contains("3 encore en attente"));
     }
 }
