@@ -210,6 +210,11 @@ impl Meaning {
         Meaning::unit(values)
     }
 
+    /// Its numbers (unit length, or all zeros).
+    pub fn values(&self) -> &[f32] {
+        &self.0
+    }
+
     /// The mean direction of several meanings (their centroid, unit length).
     pub fn mean<'m>(meanings: impl IntoIterator<Item = &'m Meaning>) -> Meaning {
         let mut sum: Vec<f32> = Vec::new();
