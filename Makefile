@@ -14,7 +14,7 @@ NATIVE := -p api-core -p spin-host -p e2e
 SQLD ?= $(if $(SPIN),$(wildcard $(dir $(SPIN))sqld))
 export SQLD
 
-.PHONY: up test build wasm host unit e2e fuzz bench clean setup setup-browser setup-redis setup-media clients
+.PHONY: up test build wasm host unit e2e fuzz bench clean setup setup-browser setup-redis setup-media clients model
 
 setup:
 	@scripts/wasm-toolchain.sh >/dev/null
@@ -35,6 +35,13 @@ setup-media:
 wasm: setup
 	scripts/build-wasm.sh
 
+# The sentence model's files (fetched once into target/models) and the
+# component that runs it from its files mount (tests/fixtures/bench-embed),
+# which `make build` leaves out: the tests of the model need them.
+model: setup
+	@scripts/setup-model.sh
+	scripts/build-wasm.sh -p bench-embed
+
 host:
 	cargo build $(NATIVE)
 
@@ -47,7 +54,7 @@ unit:
 	cargo test $(NATIVE) --lib
 
 # The end-to-end suite under the selected runtime (SPIN set: the real Spin).
-e2e: build setup-browser setup-redis setup-media
+e2e: build model setup-browser setup-redis setup-media
 	cargo test $(NATIVE) --test '*'
 
 # Every test under the test host; with SPIN set, the end-to-end suite (README

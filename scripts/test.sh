@@ -16,15 +16,18 @@ part() {
     summary+=("$(printf '%-48s %4d s' "$name" $((SECONDS - start)))")
 }
 
-part "setup and build (wasm, host, browser, Redis, FFmpeg)" make --no-print-directory build setup-browser setup-redis setup-media
+part "setup and build (wasm, host, model, browser, Redis, FFmpeg)" make --no-print-directory build model setup-browser setup-redis setup-media
+# The sentence model against its numpy reference, natively (components/sentence-model).
+part "sentence model, exactness" cargo test -p sentence-model
 part "clients (generated SDKs)" make --no-print-directory clients
 part "unit and end-to-end tests, test host" env -u SPIN cargo test "${NATIVE[@]}"
 # The end-to-end test binaries for the edge pass: every one but those whose
 # subject is Spin's own database (a local file's journal and upgrades, the
 # runtime config's libSQL and Redis backends, the test host's libSQL client, the
-# statements counted there, the deploy files, `make up`) and edge.rs, which
-# runs from the edge manifest in every pass: those run from spin.toml whatever
-# the pass, so they ran just before.
+# statements counted there, the deploy files, `make up`), edge.rs, which
+# runs from the edge manifest in every pass, and sentence_model.rs, which runs
+# its own manifest: those run from the same manifest whatever the pass, so
+# they ran just before.
 edge_tests() {
     local name
     for path in tests/e2e/tests/*.rs tests/e2e/tests/*/main.rs; do
@@ -32,7 +35,7 @@ edge_tests() {
         name=${name%/main.rs}
         name=${name%.rs}
         case $name in
-            storage | migration | redis | libsql | statements | deploy | up_script | edge) ;;
+            storage | migration | redis | libsql | statements | deploy | up_script | edge | sentence_model) ;;
             *) printf -- '--test=%s\n' "$name" ;;
         esac
     done

@@ -7,7 +7,8 @@
 //!
 //! - reads `spin.toml` (manifest v2): `[variables]`, `[[trigger.http]]`,
 //!   `[[trigger.cron]]`, `[component.<id>]` (`source`, `sqlite_databases`,
-//!   `key_value_stores`, `allowed_outbound_hosts`, `variables`, `environment`);
+//!   `key_value_stores`, `allowed_outbound_hosts`, `variables`, `environment`,
+//!   `files` and `exclude_files`, mounted read-only as Spin does: `files.rs`);
 //! - routes HTTP requests like Spin's router (exact > `:param` > wildcard,
 //!   longest prefix first, `/...` catch-all), sets Spin's `spin-*` headers,
 //!   answers 404 (empty body) when nothing matches and 500 (empty body) when a
@@ -65,6 +66,7 @@
 
 pub mod bindings;
 pub mod cron;
+pub mod files;
 pub mod key_value;
 pub mod manifest;
 pub mod outbound;

@@ -93,9 +93,12 @@ pub struct ComponentDecl {
     /// Environment variables Spin passes to the component's WASI environment.
     #[serde(default)]
     pub environment: BTreeMap<String, String>,
-    /// Static files to mount; not supported by this host (a warning is printed).
+    /// Files the component reads, mounted read-only (files.rs).
     #[serde(default)]
-    pub files: Vec<toml::Value>,
+    pub files: Vec<crate::files::FilesMount>,
+    /// Globs, relative to the manifest's directory, of files `files` leaves out.
+    #[serde(default)]
+    pub exclude_files: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

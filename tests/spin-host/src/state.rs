@@ -69,6 +69,8 @@ pub struct ComponentInfo {
     pub key_value_stores: Vec<String>,
     pub allowed_hosts: Arc<AllowedHosts>,
     pub environment: Vec<(String, String)>,
+    /// Its `files`, preopened read-only in every instance.
+    pub mounts: crate::files::Mounts,
 }
 
 /// The data of one instance's `Store`.
@@ -354,9 +356,6 @@ pub fn load(
 ) -> Result<LoadedComponent> {
     let decl = &manifest.component[id];
     let path = manifest.component_source(manifest_dir, id)?;
-    if !decl.files.is_empty() {
-        eprintln!("warning: component {id:?}: `files` are not mounted by this host");
-    }
     let component = compile(&path)?;
     let pre: InstancePre<StoreState> = linker(&component)
         .and_then(|l| Ok(l.instantiate_pre(&component)?))
@@ -389,6 +388,8 @@ pub fn load(
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect(),
+        mounts: crate::files::Mounts::prepare(manifest_dir, &decl.files, &decl.exclude_files)
+            .with_context(|| format!("component {id:?}: cannot mount its files"))?,
     };
     Ok(LoadedComponent {
         info: Arc::new(info),
@@ -423,15 +424,14 @@ fn resolved_hosts(entries: &[String], variables: &Resolver) -> Result<Vec<String
 
 /// A fresh store for one instance: its own WASI context with stdout and
 /// stderr logged as Spin does (`stdio.rs`: the component's log files, opened
-/// now, and the host's stderr), no stdin, no preopened directories, and only
-/// the manifest's `environment` variables.
+/// now, and the host's stderr), no stdin, its `files` preopened read-only,
+/// and only the manifest's `environment` variables.
 pub fn new_store(info: &Arc<ComponentInfo>, app: &Arc<AppState>) -> Result<Store<StoreState>> {
     let (stdout, stderr) = crate::stdio::instance_output(app.log_dir.as_deref(), &info.id)?;
-    let wasi = WasiCtx::builder()
-        .stdout(stdout)
-        .stderr(stderr)
-        .envs(&info.environment)
-        .build();
+    let mut wasi = WasiCtx::builder();
+    wasi.stdout(stdout).stderr(stderr).envs(&info.environment);
+    info.mounts.preopen(&mut wasi)?;
+    let wasi = wasi.build();
     let mut store = Store::new(
         engine(),
         StoreState {
