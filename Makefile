@@ -32,14 +32,16 @@ setup-redis:
 setup-media:
 	@scripts/setup-media.sh
 
+# spin.toml mounts the sentence model's files into the maintenance and
+# operator components: they are fetched once into target/models.
 wasm: setup
+	@scripts/setup-model.sh
 	scripts/build-wasm.sh
 
-# The sentence model's files (fetched once into target/models) and the
-# component that runs it from its files mount (tests/fixtures/bench-embed),
-# which `make build` leaves out: the tests of the model need them.
-model: setup
-	@scripts/setup-model.sh
+# The component that runs the sentence model from its files mount
+# (tests/fixtures/bench-embed), which `make build` leaves out: the tests of
+# the model need it.
+model: wasm
 	scripts/build-wasm.sh -p bench-embed
 
 host:

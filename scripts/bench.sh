@@ -32,6 +32,8 @@ for arg in "$@"; do
     fi
 done
 
+# spin.toml mounts the sentence model's files (the maintenance run's meanings).
+scripts/setup-model.sh
 scripts/build-wasm.sh -p bench-hello -p bench-select
 # The host binary and the driver in one build of the same packages as `make
 # build`, so that dependency features resolve alike and wasmtime is compiled

@@ -18,7 +18,7 @@ struct Maintenance;
 impl Guest for Maintenance {
     fn handle_cron_event(_metadata: Metadata) -> Result<(), Error> {
         let db = Db::open().map_err(|e| Error::Other(format!("opening the database: {e:?}")))?;
-        let report = maintenance::run(&db, time::now(), &mut api_core::synthesis::units::TableEncoder).map_err(Error::Other)?;
+        let report = maintenance::run(&db, time::now(), &mut *sentence_model::meanings::maker()).map_err(Error::Other)?;
         if report != maintenance::Report::default() {
             eprintln!("maintenance: {}", summary(&report));
         }

@@ -22,7 +22,7 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
 /// syntheses_written,
 /// deliveries:{attempted,delivered,retrying,failed}}`.
 fn run(context: &Context, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let report = maintenance::run(&context.db, time::now(), &mut api_core::synthesis::units::TableEncoder).map_err(failed)?;
+    let report = maintenance::run(&context.db, time::now(), &mut *sentence_model::meanings::maker()).map_err(failed)?;
     Ok(ApiResponse::json(200, &report))
 }
 
@@ -32,7 +32,7 @@ fn run(context: &Context, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiRespon
 fn tick(context: &Context, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     let seconds = api_core::config::var_u64(maintenance::TICK_VARIABLE, 60).max(1);
     let now = time::now();
-    let ran = maintenance::run_if_due(&context.db, now, std::time::Duration::from_secs(seconds), &mut api_core::synthesis::units::TableEncoder).map_err(failed)?;
+    let ran = maintenance::run_if_due(&context.db, now, std::time::Duration::from_secs(seconds), &mut *sentence_model::meanings::maker()).map_err(failed)?;
     if let Some(report) = &ran {
         eprintln!("maintenance tick: {}", serde_json::to_string(report).unwrap_or_default());
     }

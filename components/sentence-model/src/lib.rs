@@ -19,6 +19,7 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
 use tokenizers::{Tokenizer, TruncationParams};
 
+pub mod meanings;
 mod weights;
 
 use weights::Weights;

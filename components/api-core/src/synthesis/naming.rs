@@ -9,7 +9,8 @@
 //! naming something beyond the question's own words and generic ones ("AI
 //! tools", "AI to be useful" name no idea). A candidate whose polarity is the
 //! opposite of its sentences' (it negates a term most of them affirm, or the
-//! other way round: "don't have concerns" over "a lot of concerns") is none.
+//! other way round: "don't have concerns" over "a lot of concerns"; or it
+//! holds a negation where most of them hold none) is none.
 //! The label is the candidate whose meaning is closest to the idea's
 //! sentences', helped by how many of its interviews use its words (a label
 //! most of them would agree with) and held back when it is as close to
@@ -22,7 +23,7 @@ use crate::projects::Language;
 use crate::text::audit::{dropped_qualifier, edge_fault};
 use crate::text::lexicon::{Lexicon, Qualifier};
 use crate::text::vectors::{self, Meaning};
-use crate::text::{terms, words};
+use crate::text::{sentences, terms, words};
 use std::collections::{BTreeMap, HashSet};
 
 /// Words a label holds, at least and at most.
@@ -40,7 +41,7 @@ const AMBIGUITY_WEIGHT: f32 = 0.5;
 const AMBIGUITY_MARGIN: f32 = 0.05;
 /// A label of more words than this loses a little per word: a label is to be short.
 const SHORT_LABEL_WORDS: usize = 3;
-const LONG_LABEL_COST: f32 = 0.02;
+const LONG_LABEL_COST: f32 = 0.0;
 
 /// One sentence of the idea, as its label is looked for in it.
 pub struct Source<'t> {
@@ -58,7 +59,7 @@ pub struct Described<'t> {
 impl<'t> Described<'t> {
     pub fn of(sources: Vec<Source<'t>>) -> Described<'t> {
         let table = vectors::table();
-        let meanings: Vec<Meaning> = sources.iter().take(LABEL_SOURCES).map(|s| table.meaning(s.text)).collect();
+        let meanings: Vec<Meaning> = sources.iter().take(super::MAX_QUOTES).map(|s| table.meaning(s.text)).collect();
         Described { centre: Meaning::mean(&meanings), sources }
     }
 }
@@ -145,14 +146,16 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meani
 }
 
 /// How an idea's sentences hold their terms: per term, how many affirm it
-/// and how many negate it.
+/// and how many negate it; and whether most of them negate at all.
 struct Polarity {
     held: Vec<(String, usize, usize)>,
+    mostly_negated: bool,
 }
 
 impl Polarity {
     fn of(sources: &[Source], lexicon: &Lexicon) -> Polarity {
         let mut held: Vec<(String, usize, usize)> = Vec::new();
+        let negating = sources.iter().filter(|s| sentences::has_negation(s.text, Language::En)).count();
         for source in sources {
             let negated = terms::negated_terms(source.text, lexicon);
             for term in terms::answer_terms(source.text, lexicon) {
@@ -169,11 +172,17 @@ impl Polarity {
                 }
             }
         }
-        Polarity { held }
+        Polarity { held, mostly_negated: negating * 2 > sources.len() }
     }
 
-    /// Whether `phrase` negates a term the sentences mostly affirm, or affirms one they mostly negate.
+    /// Whether `phrase` negates a term the sentences mostly affirm, or affirms
+    /// one they mostly negate, or holds a negation where most of them hold none
+    /// ("can't see the shipping price" names no idea of sentences that say
+    /// what shipping costs).
     fn contradicted_by(&self, phrase: &str, lexicon: &Lexicon) -> bool {
+        if !self.mostly_negated && sentences::has_negation(phrase, Language::En) {
+            return true;
+        }
         let negated = terms::negated_terms(phrase, lexicon);
         terms::answer_terms(phrase, lexicon).iter().any(|term| {
             let Some((_, affirmed, negations)) = self.held.iter().find(|(t, _, _)| t == term) else { return false };

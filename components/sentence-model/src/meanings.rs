@@ -1,0 +1,44 @@
+//! The model as the synthesis' maker of meanings
+//! (`api_core::synthesis::units::Encoder`), for the components that run the
+//! maintenance: all-MiniLM-L6-v2 where its files are mounted (spin.toml's
+//! `files` of the maintenance and operator components), else the static
+//! table (an edge host without the mount). The model loads on the first
+//! sentence a run gives meanings, so an idle run costs no load.
+
+use crate::Encoder;
+use api_core::synthesis::units::{self, MeaningModel, TableEncoder};
+use api_core::text::vectors::Meaning;
+use std::path::{Path, PathBuf};
+
+/// Where the components mount the model's folder.
+pub const MOUNTED: &str = "/models/all-minilm-l6-v2";
+
+/// The model if its files are at [`MOUNTED`], else the static table.
+pub fn maker() -> Box<dyn units::Encoder> {
+    let dir = Path::new(MOUNTED);
+    match dir.join("model.safetensors").is_file() {
+        true => Box::new(Mounted { dir: dir.to_path_buf(), loaded: None }),
+        false => Box::new(TableEncoder),
+    }
+}
+
+/// The mounted model, loaded when first needed.
+struct Mounted {
+    dir: PathBuf,
+    loaded: Option<Encoder>,
+}
+
+impl units::Encoder for Mounted {
+    fn model(&self) -> MeaningModel {
+        MeaningModel::MiniLm
+    }
+
+    fn encode(&mut self, texts: &[&str]) -> Result<Vec<Meaning>, String> {
+        let encoder = match &mut self.loaded {
+            Some(encoder) => encoder,
+            loaded => loaded.insert(Encoder::load(&self.dir).map_err(|error| format!("loading {}: {error:#}", crate::MODEL))?),
+        };
+        let vectors = encoder.encode(texts).map_err(|error| format!("{error:#}"))?;
+        Ok(vectors.into_iter().map(Meaning::from_vector).collect())
+    }
+}
