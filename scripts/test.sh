@@ -17,8 +17,10 @@ part() {
 }
 
 part "setup and build (wasm, host, model, browser, Redis, FFmpeg)" make --no-print-directory build model setup-browser setup-redis setup-media
-# The sentence model against its numpy reference, natively (components/sentence-model).
-part "sentence model, exactness" cargo test -p sentence-model
+# The sentence model's exactness against its numpy reference is held in the
+# component, under each runtime (tests/e2e/tests/sentence_model.rs);
+# `cargo test -p sentence-model` holds it natively too, but builds candle a
+# second time, natively, which the CI budget does not spare.
 part "clients (generated SDKs)" make --no-print-directory clients
 part "unit and end-to-end tests, test host" env -u SPIN cargo test "${NATIVE[@]}"
 # The end-to-end test binaries for the edge pass: every one but those whose
