@@ -202,8 +202,8 @@ fn links(sentences: &[Sentence], sample: &[usize], words: &Words) -> Graph {
 
 /// Communities whose centres say the same, joined (the closest pair first).
 fn merged(sentences: &[Sentence], mut groups: Vec<Vec<usize>>, scale: Scale) -> Vec<Vec<usize>> {
+    let mut centres: Vec<Meaning> = groups.iter().map(|g| centre(sentences, g)).collect();
     loop {
-        let centres: Vec<Meaning> = groups.iter().map(|g| centre(sentences, g)).collect();
         let mut best: Option<(f32, usize, usize)> = None;
         for a in 0..groups.len() {
             for b in a + 1..groups.len() {
@@ -215,8 +215,10 @@ fn merged(sentences: &[Sentence], mut groups: Vec<Vec<usize>>, scale: Scale) -> 
         }
         let Some((_, a, b)) = best else { return groups };
         let joined = groups.remove(b);
+        centres.remove(b);
         groups[a].extend(joined);
         groups[a].sort_unstable();
+        centres[a] = centre(sentences, &groups[a]);
     }
 }
 
@@ -224,11 +226,12 @@ fn merged(sentences: &[Sentence], mut groups: Vec<Vec<usize>>, scale: Scale) -> 
 /// when it is close enough and not at odds with that idea's polarity.
 fn place(sentences: &[Sentence], groups: &[Vec<usize>], scale: Scale) -> Vec<Vec<usize>> {
     let centres: Vec<Meaning> = groups.iter().map(|g| centre(sentences, g)).collect();
+    let polarities: Vec<Polarity> = groups.iter().map(|g| Polarity::of(sentences, g)).collect();
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
     for (i, sentence) in sentences.iter().enumerate() {
         let mut order: Vec<(usize, f32)> = centres.iter().enumerate().map(|(g, c)| (g, sentence.unit.meaning.cosine(c))).collect();
         order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let fits = order.iter().take_while(|(_, s)| *s >= scale.joins).find(|(g, _)| !at_odds(sentences, sentence.unit, &groups[*g]));
+        let fits = order.iter().take_while(|(_, s)| *s >= scale.joins).find(|(g, _)| !polarities[*g].at_odds(sentence.unit));
         if let Some(&(g, _)) = fits {
             members[g].push(i);
         }
@@ -236,22 +239,37 @@ fn place(sentences: &[Sentence], groups: &[Vec<usize>], scale: Scale) -> Vec<Vec
     members
 }
 
-/// Whether `unit` negates a term that most of the group's sentences with it
-/// affirm, or affirms one they mostly negate.
-fn at_odds(sentences: &[Sentence], unit: &Unit, group: &[usize]) -> bool {
-    unit.terms.iter().any(|term| {
-        let (mut affirmed, mut negated) = (0, 0);
-        for member in group.iter().map(|&m| sentences[m].unit).filter(|m| m.terms.contains(term)) {
-            match member.negated.contains(term) {
-                true => negated += 1,
-                false => affirmed += 1,
+/// How an idea's sentences hold their terms: per term, how many affirm it and how many negate it.
+struct Polarity<'u> {
+    held: HashMap<&'u str, (usize, usize)>,
+}
+
+impl<'u> Polarity<'u> {
+    fn of(sentences: &[Sentence<'u>], group: &[usize]) -> Polarity<'u> {
+        let mut held: HashMap<&'u str, (usize, usize)> = HashMap::new();
+        for unit in group.iter().map(|&m| sentences[m].unit) {
+            for term in &unit.terms {
+                let counts = held.entry(term.as_str()).or_default();
+                match unit.negated.contains(term) {
+                    true => counts.1 += 1,
+                    false => counts.0 += 1,
+                }
             }
         }
-        match unit.negated.contains(term) {
-            true => affirmed > negated,
-            false => negated > affirmed,
-        }
-    })
+        Polarity { held }
+    }
+
+    /// Whether `unit` negates a term that most of the idea's sentences with
+    /// it affirm, or affirms one they mostly negate.
+    fn at_odds(&self, unit: &Unit) -> bool {
+        unit.terms.iter().any(|term| {
+            let Some(&(affirmed, negated)) = self.held.get(term.as_str()) else { return false };
+            match unit.negated.contains(term) {
+                true => affirmed > negated,
+                false => negated > affirmed,
+            }
+        })
+    }
 }
 
 fn centre(sentences: &[Sentence], group: &[usize]) -> Meaning {
