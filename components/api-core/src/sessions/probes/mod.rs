@@ -513,7 +513,7 @@ mod tests {
         for name in Language::NAMES {
             let language = Language::parse(name).unwrap();
             let strings = strings::for_language(name).interviewer;
-            let cued = !cue_words::words(language, cues::Cue::Judges).is_empty();
+            let cued = !cues::Cue::Judges.words(language).is_empty();
             for kind in ProbeKind::NAMES.iter().map(|name| ProbeKind::parse(name).unwrap()) {
                 let wordings = kind.wordings(&strings.asking);
                 let needed = if ProbeKind::ROTATION.contains(&kind) || cued { 3 } else { 0 };
