@@ -2,10 +2,12 @@
 //! answer's words ([`words`]), what each interview language knows of them
 //! ([`lexicon`], [`function_words`]: stop words, fillers, negations, modals,
 //! stems), whole phrases ([`phrase`]), sentences and clauses ([`sentences`]),
-//! terms ([`terms`]), what says nothing ([`noise`]), and the meaning of a
-//! sentence as a vector ([`vectors`]).
+//! terms ([`terms`]), what says nothing ([`noise`]), what only greets, thanks
+//! or says goodbye ([`courtesy`]), and the meaning of a sentence as a vector
+//! ([`vectors`]).
 
 pub mod audit;
+pub mod courtesy;
 pub mod function_words;
 pub mod lexicon;
 pub mod noise;
