@@ -264,7 +264,7 @@ fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], 
     let declined = crate::text::noise::declines(answer, plan.language);
     // "Thanks!", "Bye!", "That's all", "Great questions!": nothing to follow up.
     let courteous = courtesy::only_courtesies(answer, plan.language);
-    let closed = courtesy::closes(answer, plan.language);
+    let closed = courteous && courtesy::closes(answer, plan.language);
     let acknowledged = |next: &str| {
         if declined {
             fill(&strings.after_refusal, "question", next)

@@ -257,7 +257,7 @@ pub fn degree_adverbs(language: Language) -> &'static [&'static str] {
 /// Unternehmen" is no phrase). Normalized words, space-separated.
 pub fn adverbial_phrases(language: Language) -> &'static [&'static str] {
     match language {
-        Language::En => &["at the end of the day", "first of all", "in fact", "in the first place", "of course"],
+        Language::En => &["at the end of the day", "first of all", "in fact", "in order to", "in the first place", "of course"],
         Language::De => &[
             "auf jeden fall", "im grunde", "im prinzip", "in erster linie", "unter anderem", "vor allem",
             "zum beispiel", "zum teil",

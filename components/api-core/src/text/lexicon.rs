@@ -371,6 +371,7 @@ pub fn refusals(language: Language) -> &'static [&'static str] {
             "nothing", "not really", "none", "no comment", "pass", "skip", "rather not say", "prefer not to say",
             "can't remember", "cannot remember", "don't remember", "can't say", "nothing comes to mind",
             "nothing to add", "nothing else", "no thanks", "idk", "dunno", "n/a", "not applicable", "that's all", "i don't think so",
+            "nothing that i can think of", "not that i can think of", "nothing i can think of",
             "don't think so", "dont think so",
         ],
         Language::Fr => &[

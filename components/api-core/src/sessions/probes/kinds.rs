@@ -35,7 +35,9 @@ pub fn kind_in(answer: &str, phrase: &str, language: Language) -> PhraseKind {
         return kind;
     }
     let start = phrase.as_ptr() as usize - answer.as_ptr() as usize;
-    let before: Vec<String> = words(&answer[..start]).iter().rev().take(3).map(|w| w.normalized.clone()).collect();
+    // The three words before it lie within the forty characters before it.
+    let from = (0..=start.saturating_sub(40)).rev().find(|&at| answer.is_char_boundary(at)).unwrap_or(0);
+    let before: Vec<String> = words(&answer[from..start]).iter().rev().take(3).map(|w| w.normalized.clone()).collect();
     let before: Vec<&str> = before.iter().map(String::as_str).collect();
     match before.as_slice() {
         ["a" | "an", "i'm" | "im" | "am" | "as", ..] | ["a" | "an", "be" | "is", ..] => PhraseKind::Role,

@@ -161,7 +161,7 @@ impl ProbeContext<'_> {
 /// phrase that only marks how the answer goes ("last week", "always"). A
 /// phrase that begins inside a run of the answer's words reads as a fragment:
 /// it comes after the others, in every language.
-fn quotable_phrases<'a>(answer: &'a str, context: &ProbeContext) -> Vec<&'a str> {
+fn quotable_phrases<'a>(answer: &'a str, context: &ProbeContext, courtesies: &[(usize, usize)]) -> Vec<&'a str> {
     let lexicon = Lexicon::of(context.language);
     if noise::is_gibberish(answer) {
         return Vec::new();
@@ -169,7 +169,6 @@ fn quotable_phrases<'a>(answer: &'a str, context: &ProbeContext) -> Vec<&'a str>
     let mut phrases = phrase::telling_phrases(answer, &lexicon, &context.named(&lexicon));
     // Only the most salient are ever asked about: the rest need no checking.
     phrases.truncate(CHECKED_PHRASES);
-    let courtesies = courtesy::courtesy_spans(answer, context.language);
     phrases.retain(|phrase| {
         let start = offset_in(answer, phrase);
         !courtesies.iter().any(|&(from, to)| from <= start && start < to)
@@ -255,13 +254,15 @@ fn begins_inside(answer: &str, all: &[Word], phrase: &str, phrases: &[&str], lex
 /// a contrast.
 pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
     let lexicon = Lexicon::of(context.language);
-    if noise::is_refusal(answer, &lexicon) || courtesy::only_courtesies(answer, context.language) {
+    let courtesies = courtesy::courtesy_spans(answer, context.language);
+    let only_courtesies = !courtesies.is_empty() && courtesies.len() == sentences(answer).len();
+    if noise::is_refusal(answer, &lexicon) || only_courtesies {
         return None;
     }
     let turn = context.earlier_probes.len();
     let ways = cues::ways_of_asking(answer, context.language, turn);
     let used = context.used();
-    let phrases = quotable_phrases(answer, context);
+    let phrases = quotable_phrases(answer, context, &courtesies);
     // The wordings of `way` that quote `quotes` phrases, fit `kind` and this interview has not used.
     let open = |way: ProbeKind, quotes: usize, kind: PhraseKind| -> Vec<&Wording> {
         way.wordings(&context.strings.asking)
@@ -370,7 +371,7 @@ fn is_whole_answer(phrase: &str, answer: &str, lexicon: &Lexicon) -> bool {
 /// or the wrap-up); `None` when there is nothing new to name.
 pub fn after_example(answer: &str, next: &str, context: &ProbeContext) -> Option<String> {
     let template = fill(&context.strings.after_example, "question", next);
-    quotable_phrases(answer, context)
+    quotable_phrases(answer, context, &courtesy::courtesy_spans(answer, context.language))
         .into_iter()
         .take(PHRASES_TRIED)
         .map(|phrase| fill(&template, "phrase", phrase))
