@@ -1,19 +1,22 @@
 //! The built-in interviewer's follow-up probes (docs/sessions.md, "The
 //! interviewer"): offline and deterministic, on what the interviewee actually said.
 //!
-//! A probe quotes the phrase at the heart of the answer ([`phrase`]: a whole
-//! phrase, in the interviewee's own words, with its negation; in English the
-//! one closest to what the whole answer means and furthest from what the
-//! question and the earlier probes named, by the sentence vectors) and asks
-//! about it in one of six ways: a specific instance, a reason, a consequence,
-//! a contrast, a worry, a wish. The way follows what the answer does
-//! ([`cues`]), equals taken in turn through the interview. Each way has
-//! several wordings per language (`asking` in `strings.json`), some for a kind
-//! of phrase only ([`kinds`]), some in the interviewer's own words without a
-//! quote; an interview never uses one twice. An answer with nothing to quote
-//! ("Yes.") gets a plain probe; an answer that declines ("I don't know",
-//! "no", "nothing") gets none. No probe repeats anything the interviewer
-//! already said.
+//! A probe asks about one thing: it quotes the phrase at the heart of the
+//! answer ([`phrase`]: a whole phrase, in the interviewee's own words, with its
+//! negation; in English the one closest to what the whole answer means and
+//! furthest from what the question and the earlier probes named, by the
+//! sentence vectors) and asks about it in one of six ways: a specific
+//! instance, a reason, a consequence, a contrast, a worry, a wish. The way
+//! follows what the answer does ([`cues`]), equals taken in turn through the
+//! interview. Each way has several wordings per language (`asking` in
+//! `strings.json`), each for the kinds of phrase it reads well with
+//! ([`kinds`]), some in the interviewer's own words without a quote; an
+//! interview never uses one twice. Two phrases are quoted only where the
+//! answer sets them against each other ("rather than"), as a contrast. An
+//! answer with nothing to quote ("Yes.") gets a plain probe; an answer that
+//! declines ("I don't know", "no", "nothing") or says nothing but courtesies
+//! ("Thanks, bye!", `text::courtesy`) gets none. No probe repeats anything the
+//! interviewer already said.
 
 pub mod audit;
 pub mod cue_words;
