@@ -540,6 +540,44 @@ fn scripted_interviewees_get_probes_on_what_they_said_in_every_language() {
     }
 }
 
+/// A goodbye is a goodbye (issue 48): an answer that only thanks, says goodbye
+/// or says it is done gets no follow-up in any interview language; the next
+/// question follows, and after the last one the closing, with no wrap-up to
+/// ask again what was just answered. A greeting alone to the opening gets the
+/// first question again.
+#[test]
+fn a_goodbye_thanks_or_thats_all_is_never_followed_up() {
+    let app = shared_app();
+    let tenant = app.create_tenant();
+    let goodbyes = [
+        ("en", "Bye!", "No, that's all. Thanks!"),
+        ("de", "Tschüss!", "Nein, das war's. Danke!"),
+        ("fr", "Au revoir !", "Non, c'est tout. Merci !"),
+        ("es", "¡Adiós!", "No, eso es todo. ¡Gracias!"),
+        ("it", "Arrivederci!", "No, è tutto. Grazie!"),
+        ("ja", "さようなら。", "以上です。ありがとうございました。"),
+    ];
+    for (language, goodbye, done) in goodbyes {
+        let script = SCRIPTS.iter().find(|s| s.language == language).unwrap();
+        let project_id = published_project(app, &tenant, script);
+        let mut session = Session::start(app, &json!({"project_id": project_id, "language": language, "mode": "typing"}));
+        let kind = |session: &Session| interviewer_turns(&session.body).pop().unwrap()["kind"].as_str().unwrap().to_string();
+        session.answer(app, script.answers[0][0]);
+        assert_eq!(kind(&session), "probe", "{language}: a first answer is probed");
+        let reply = session.answer(app, goodbye);
+        assert_eq!(kind(&session), "question", "{language}: {goodbye:?} got {reply:?}");
+        assert!(reply.ends_with(script.questions[1]), "{language}: {reply}");
+        session.answer(app, done);
+        assert_eq!(kind(&session), "closing", "{language}: {done:?} after the last question closes");
+        assert_eq!(session.body["interviewer_closed"], true);
+    }
+    let script = &SCRIPTS[0];
+    let project_id = published_project(app, &tenant, script);
+    let mut session = Session::start(app, &json!({"project_id": project_id, "mode": "typing"}));
+    let again = session.answer(app, "Hi, thanks for having me!");
+    assert_eq!(again, format!("Thank you. {}", script.questions[0]));
+}
+
 /// The export's built-in summary summarises: per question answered, the
 /// question, then the interviewee's own sentences that carry what they said,
 /// verbatim and quoted; no interviewer message; at most 0.3 of their words.

@@ -55,9 +55,9 @@ fn a_typed_interview_goes_from_initiated_to_partial_to_completed() {
     assert_eq!(session.body["state"], "in_progress");
 
     // Every answer is probed while its question's budget lasts (10 minutes, 3
-    // questions: 2 probes each), quoting what the interviewee said and asking
-    // what fits it: this one narrates ("we visited"), so what it led to.
-    assert_eq!(session.answer(app, LONG_ANSWER), "What changed for you because of “visited three daycares”?");
+    // questions: 2 probes each), quoting one thing the interviewee said and
+    // asking what fits it: this one narrates ("we visited"), so what came of it.
+    assert_eq!(session.answer(app, LONG_ANSWER), "You said “visited three daycares”. What happened next?");
     assert_eq!(status_of(&session), ("INITIATED", 1));
     // A short answer a quote would repeat whole: asked about in the interviewer's own words.
     assert_eq!(session.answer(app, "The price."), "Why does that matter to you?");

@@ -11,8 +11,11 @@
 //! budget and the time last ([`super::probes`]), or until an answer is rich
 //! (long, with a concrete example, after a first probe), then the next question ->
 //! wrap-up ("anything else?") -> closing. An answer that declines ("I don't
-//! know") is never probed: the interviewer moves on politely. When the
-//! interview's length has passed, the next message is the closing.
+//! know") is never probed: the interviewer moves on politely. Nor is one that
+//! only thanks, says goodbye or says it is done ("That's all, thanks!",
+//! `text::courtesy`): the interviewer moves on, or closes after the last
+//! question; a greeting alone to the opening gets the first question again.
+//! When the interview's length has passed, the next message is the closing.
 //!
 //! With a language model, the model chooses between a probe and the next
 //! question whenever the plan allows a probe, and words each message; a
@@ -25,6 +28,7 @@ use super::summary;
 use super::{Speaker, Turn, TurnKind, TurnSource};
 use crate::llm::{self, LlmConfig};
 use crate::projects::{Language, ProjectFields};
+use crate::text::courtesy;
 use crate::text_enum;
 
 /// Minutes of interview per research question (10 minutes: 4 questions).
@@ -253,7 +257,14 @@ fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], 
         return only(closing(strings, true));
     }
     let asked = last.question_index.unwrap_or(0);
+    // A greeting or thanks alone to the opening has not answered the first question yet: it is asked again.
+    if last.kind == TurnKind::Opening && courtesy::only_courtesies(answer, plan.language) {
+        return only(builtin(TurnKind::Question, Some(asked), fill(&strings.next_question, "question", &plan.questions[asked])));
+    }
     let declined = crate::text::noise::declines(answer, plan.language);
+    // "Thanks!", "Bye!", "That's all", "Great questions!": nothing to follow up.
+    let courteous = courtesy::only_courtesies(answer, plan.language);
+    let closed = courteous && courtesy::closes(answer, plan.language);
     let acknowledged = |next: &str| {
         if declined {
             fill(&strings.after_refusal, "question", next)
@@ -263,6 +274,8 @@ fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], 
     };
     let move_on = match plan.questions.get(asked + 1) {
         Some(question) => builtin(TurnKind::Question, Some(asked + 1), acknowledged(question)),
+        // After the last question, "that's all, thanks" has answered the wrap-up already.
+        None if closed => closing(strings, false),
         None if declined => builtin(TurnKind::WrapUp, None, acknowledged(&strings.wrap_up)),
         None => builtin(TurnKind::WrapUp, None, strings.wrap_up.clone()),
     };
@@ -273,7 +286,7 @@ fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], 
     // This probe, the questions after this one and the wrap-up must still fit.
     let exchanges_needed = 1 + plan.questions.len().saturating_sub(asked + 1) + 1;
     let probe_fits = plan.length_minutes as f64 - elapsed_minutes >= exchanges_needed as f64 * MINUTES_PER_EXCHANGE;
-    if declined || probes_left == 0 || !probe_fits {
+    if declined || courteous || probes_left == 0 || !probe_fits {
         return only(move_on);
     }
     let context = ProbeContext {

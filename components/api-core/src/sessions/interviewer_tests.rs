@@ -119,10 +119,10 @@ fn substantive_and_thin_answers_are_probed_until_the_budget_is_spent() {
     let mut talk = Conversation::start(plan("How do you choose?\nWhat matters most?"));
     let first = talk.answer("Hidden shipping costs at the last step make me leave.");
     assert_eq!((first.kind, first.question_index), (TurnKind::Probe, Some(0)));
-    assert_eq!(first.text, "Can you walk me through a recent time when “Hidden shipping costs” came up?");
+    assert_eq!(first.text, "When did “Hidden shipping costs” last come up for you?");
     // It narrates: what did that lead to; never about "Last week", which only says when.
     let second = talk.answer("Last week a shoe shop added twelve euros for delivery.");
-    assert_eq!(second.text, "How did “delivery” affect what you did next?");
+    assert_eq!(second.text, "You said “delivery”. What happened next?");
     // The quote would be the whole answer: asked in the interviewer's own words.
     let third = talk.answer("Price.");
     assert_eq!(third.text, "And what happened after that?");
@@ -144,6 +144,44 @@ fn an_answer_that_declines_moves_on_politely_and_the_closing_follows_the_wrap_up
     assert_eq!((closing.kind, closing.text.as_str()), (TurnKind::Closing, talk.strings.closing.as_str()));
     let said: Vec<&str> = talk.turns.iter().filter(|t| t.speaker == Speaker::Interviewer).map(|t| t.text.as_str()).collect();
     assert_eq!(said.len(), 4);
+}
+
+#[test]
+fn a_goodbye_thanks_or_thats_all_gets_no_follow_up_in_any_language() {
+    // Mid-interview: the next question, thanked; after the last question: the closing, no wrap-up.
+    let mut talk = Conversation::start(plan("How do you choose?\nWhat matters most?"));
+    assert_eq!(talk.answer("Hidden shipping costs at the last step make me leave.").kind, TurnKind::Probe);
+    let next_question = talk.answer("Thank you!");
+    assert_eq!((next_question.kind, next_question.text.as_str()), (TurnKind::Question, "Thank you. What matters most?"));
+    let closing = talk.answer("No, that's it! I enjoyed getting to talk about this, thank you :)");
+    assert_eq!(closing.kind, TurnKind::Closing);
+    // After a probe too, and a pleasantry that does not close still gets no probe.
+    let mut talk = Conversation::start(plan("How do you choose?\nWhat matters most?\nWho decides?"));
+    assert_eq!(talk.answer("Hidden shipping costs at the last step make me leave.").kind, TurnKind::Probe);
+    assert_eq!(talk.answer("Bye!").kind, TurnKind::Question);
+    let after_praise = talk.answer("Great questions!");
+    assert_eq!((after_praise.kind, after_praise.question_index), (TurnKind::Question, Some(2)));
+    // A greeting alone to the opening: the first question again.
+    let mut talk = Conversation::start(plan("How do you choose?\nWhat matters most?"));
+    let again = talk.answer("Hi, thanks for having me!");
+    assert_eq!((again.kind, again.question_index, again.text.as_str()), (TurnKind::Question, Some(0), "Thank you. How do you choose?"));
+    assert_eq!(talk.answer("Reviews from other buyers.").kind, TurnKind::Probe);
+    // Every interview language: a goodbye, thanks or "that's all" to a question is never probed.
+    let closing_answers = [
+        (Language::En, "Bye!"), (Language::En, "That's all that comes to mind for now. Thanks!"), (Language::De, "Danke, das war's!"),
+        (Language::De, "Tschüss!"), (Language::Fr, "Merci, c'est tout !"), (Language::Fr, "Au revoir !"),
+        (Language::Es, "¡Muchas gracias, eso es todo!"), (Language::Es, "¡Adiós!"), (Language::It, "Grazie mille, è tutto!"),
+        (Language::Ar, "شكراً جزيلاً!"), (Language::Ru, "Спасибо, это всё."), (Language::Ja, "以上です。ありがとうございました。"),
+        (Language::He, "תודה רבה!"), (Language::El, "Ευχαριστώ πολύ!"), (Language::Uk, "Дякую, це все."),
+    ];
+    for (language, answer) in closing_answers {
+        let mut questions = plan("First?\nSecond?\nThird?");
+        questions.language = language;
+        let mut talk = Conversation::start(questions);
+        assert_eq!(talk.answer("Hidden shipping costs at the last step make me leave.").kind, TurnKind::Probe, "{language}");
+        let reply = talk.answer(answer);
+        assert_eq!((reply.kind, reply.question_index), (TurnKind::Question, Some(1)), "{language}: {answer} got {reply:?}");
+    }
 }
 
 #[test]

@@ -16,6 +16,11 @@ use super::sentences::sentences;
 use super::words::{words, Word};
 use crate::projects::Language;
 
+/// A sentence longer than this says more than a courtesy ("I believe we've
+/// covered everything so far, thank you for your time!" has 12 words); it is
+/// not read further, which keeps the check cheap on long answers.
+const MAX_COURTESY_WORDS: usize = 24;
+
 /// What a courtesy does, from the strongest close to the weakest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Courtesy {
@@ -28,7 +33,8 @@ pub enum Courtesy {
     /// "Great conversation", "Good questions", "Hope this helps", "I enjoyed
     /// this", "We've covered everything", "Hope we can continue".
     AboutInterview,
-    /// "Hello!", "Good morning", "Hallo", "Bonjour".
+    /// "Hello!", "Good morning", "Hallo", "Bonjour"; and what only
+    /// acknowledges: "All right", "Sounds good, let's start".
     Greeting,
 }
 
@@ -45,6 +51,9 @@ impl Courtesy {
 /// about the question.
 pub fn courtesy(sentence: &str, language: Language) -> Option<Courtesy> {
     let words = words(sentence);
+    if words.len() > MAX_COURTESY_WORDS {
+        return None;
+    }
     let lists = lists(language);
     let mut covered = vec![false; words.len()];
     let mut found: Option<Courtesy> = None;
@@ -120,19 +129,19 @@ fn mark(pattern: &str, sentence: &str, words: &[Word], language: Language, cover
         }
         return any;
     }
-    let steps: Vec<Vec<&str>> = pattern.split(' ').map(|step| step.split('|').collect()).collect();
-    let is = |i: usize, step: &[&str]| forms(&words[i]).any(|form| step.contains(&form));
+    let is = |i: usize, step: &str| forms(&words[i]).any(|form| step.split('|').any(|choice| choice == form));
+    let Some(first) = pattern.split(' ').next() else { return false };
     let mut any = false;
-    for start in (0..words.len()).filter(|&i| is(i, &steps[0])) {
-        let mut at = vec![start];
-        for step in &steps[1..] {
-            match (at[at.len() - 1] + 1..words.len()).find(|&i| is(i, step)) {
-                Some(i) => at.push(i),
+    for start in (0..words.len()).filter(|&i| is(i, first)) {
+        let mut matched = vec![start];
+        for step in pattern.split(' ').skip(1) {
+            match (matched[matched.len() - 1] + 1..words.len()).find(|&i| is(i, step)) {
+                Some(i) => matched.push(i),
                 None => break,
             }
         }
-        if at.len() == steps.len() {
-            at.iter().for_each(|&i| covered[i] = true);
+        if matched.len() == pattern.split(' ').count() {
+            matched.iter().for_each(|&i| covered[i] = true);
             any = true;
         }
     }
@@ -188,9 +197,12 @@ fn lists(language: Language) -> Lists {
                 "happy|glad help|helped|continue|share|talk|chat|contribute|participate|answer", "covered",
                 "feel free reach|contact", "let know questions",
             ],
-            greeting: &["hi|hello|hey|hiya|howdy|greetings", "good morning|afternoon|evening", "nice|pleased|glad meet"],
+            greeting: &[
+                "hi|hello|hey|hiya|howdy|greetings", "good morning|afternoon|evening", "nice|pleased|glad meet", "all right",
+                "alright|ok|okay|sure", "sounds good|great", "let's|lets start|begin|go",
+            ],
             vocabulary: &[
-                "add", "afternoon", "alright", "amazing", "answer", "answers", "appreciate", "appreciated", "asking",
+                "add", "afternoon", "alright", "begin", "go", "sounds", "start", "amazing", "answer", "answers", "appreciate", "appreciated", "asking",
                 "awesome", "believe", "best", "care", "chance", "chat", "chatting", "come", "comes", "continue",
                 "conversation", "conversations", "cool", "covered", "covers", "day", "discussion", "done", "engaging",
                 "enjoy", "enjoyable", "enjoyed", "evening", "everybody", "everyone", "excellent", "experience",
@@ -419,6 +431,9 @@ mod tests {
         (Language::En, "I believe we've covered everything so far.", Some(AboutInterview)),
         (Language::En, "Hi there!", Some(Greeting)),
         (Language::En, "Good morning!", Some(Greeting)),
+        (Language::En, "Sounds good, let's start.", Some(Greeting)),
+        (Language::En, "all right", Some(Greeting)),
+        (Language::En, "All right, the export takes ages.", None),
         (Language::En, "Thanks to AI I save hours every week.", None),
         (Language::En, "I'm grateful for the transcription tool.", None),
         (Language::En, "Good questions about privacy keep coming up with clients.", None),

@@ -180,8 +180,8 @@ pub fn prepositions(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
             "along", "among", "amongst", "behind", "beside", "beyond", "concerning", "despite", "except",
-            "including", "near", "onto", "regarding", "throughout", "till", "toward", "towards", "unto", "upon",
-            "whilst", "within",
+            "including", "near", "onto", "regarding", "throughout", "till", "toward", "towards", "unlike", "unto", "upon",
+            "versus", "vs", "whilst", "within",
         ],
         Language::Fr => &[
             "chez", "contre", "depuis", "durant", "dès", "entre", "envers", "hors", "jusqu", "malgré", "outre",
@@ -217,7 +217,7 @@ pub fn degree_adverbs(language: Language) -> &'static [&'static str] {
         Language::De => &[
             "absolut", "beinahe", "besonders", "bisschen", "durchaus", "eher", "einigermaßen", "enorm", "etwas",
             "extrem", "fast", "ganz", "gar", "genug", "größtenteils", "höchst", "massiv", "mehr", "meisten",
-            "nahezu", "recht", "relativ", "sehr", "stark", "super", "teilweise", "total", "unbedingt", "ungemein",
+            "nahezu", "recht", "relativ", "schlicht", "sehr", "stark", "super", "teilweise", "total", "unbedingt", "ungemein",
             "unglaublich", "vergleichsweise", "vermehrt", "verstärkt", "viel", "vollkommen", "völlig", "weitgehend",
             "wenig", "weniger", "wirklich", "ziemlich", "zu", "zutiefst", "äußerst", "überaus",
         ],
@@ -248,6 +248,30 @@ pub fn degree_adverbs(language: Language) -> &'static [&'static str] {
         Language::He => &["ביותר", "יותר", "כמעט", "לגמרי", "מדי", "ממש", "פחות"],
         Language::Ar => &["أقل", "أكثر", "تقريبا", "تماما", "جدا", "قليلا", "كثيرا", "للغاية"],
         Language::Ja => &["一番", "全然", "多少", "大変", "少", "最", "結構", "非常"],
+    }
+}
+
+/// Set phrases that work as one adverb or connective ("in erster Linie", "par
+/// exemple", "of course"): their words say nothing of their own there, so a
+/// phrase never begins, ends or runs through them ("*erster Linie* sollen die
+/// Unternehmen" is no phrase). Normalized words, space-separated.
+pub fn adverbial_phrases(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &["at the end of the day", "first of all", "in fact", "in order to", "in the first place", "of course"],
+        Language::De => &[
+            "auf jeden fall", "im grunde", "im prinzip", "in erster linie", "unter anderem", "vor allem",
+            "zum beispiel", "zum teil",
+        ],
+        Language::Fr => &[
+            "au fond", "avant tout", "bien sûr", "d'autre part", "d'une part", "de nos jours", "en effet", "en fait",
+            "en l'état actuel des choses", "en premier lieu", "par exemple", "tout d'abord", "à l'heure actuelle", "à mon avis",
+        ],
+        Language::Es => &[
+            "ante todo", "de hecho", "de todas formas", "en primer lugar", "en realidad", "por ejemplo",
+            "por supuesto", "sobre todo",
+        ],
+        Language::It => &["ad esempio", "di fatto", "di sicuro", "in primo luogo", "in realtà", "per esempio", "prima di tutto"],
+        _ => &[],
     }
 }
 
@@ -392,6 +416,7 @@ mod tests {
             for (list, words) in lists {
                 assert_sorted_and_normalized(&format!("{name} {list}"), words);
             }
+            assert!(adverbial_phrases(language).iter().all(|p| normalize(p) == *p && p.contains(' ')), "{name}");
             // A connective that opens a clause is a connective; a local negation a negation.
             assert!(clause_breaks(language).iter().all(|w| connectives(language).contains(w)), "{name}");
             assert!(local_negations(language).iter().all(|w| negations(language).contains(w)), "{name}");

@@ -287,6 +287,9 @@ fn fillers(language: Language) -> &'static [&'static str] {
             "vielleicht", "ziemlich", "ganz", "eher", "echt", "okay", "also", "sache", "sachen", "etwa", "gibt",
             "finde", "glaube", "denke", "meistens", "oft", "manchmal", "besonders", "ne", "naja", "gar", "genau",
             "mehr", "weniger", "sehr", "viele", "wenig", "bisschen", "beim", "zum", "zur", "vom", "jeden", "jede", "jedes", "danke", "bitte", "entschuldigung",
+            // Question words and relative pronouns the stop-word list lacks, and written abbreviations.
+            "wer", "wem", "wen", "wann", "warum", "wieso", "wozu", "woher", "wohin", "denen", "deren", "zb", "bspw",
+            "ua", "ca", "evtl", "ggf", "inkl", "div", "etc",
         ],
         Language::Es => &[
             "sí", "bueno", "pues", "realmente", "cosa", "cosas", "vez", "veces", "creo", "pienso", "quizás", "quizá",
@@ -367,7 +370,9 @@ pub fn refusals(language: Language) -> &'static [&'static str] {
             "i don't know", "don't know", "dont know", "do not know", "no idea", "not sure", "no", "nope", "nah",
             "nothing", "not really", "none", "no comment", "pass", "skip", "rather not say", "prefer not to say",
             "can't remember", "cannot remember", "don't remember", "can't say", "nothing comes to mind",
-            "nothing to add", "nothing else", "no thanks", "idk", "dunno", "n/a", "not applicable", "that's all",
+            "nothing to add", "nothing else", "no thanks", "idk", "dunno", "n/a", "not applicable", "that's all", "i don't think so",
+            "nothing that i can think of", "not that i can think of", "nothing i can think of",
+            "don't think so", "dont think so",
         ],
         Language::Fr => &[
             "je ne sais pas", "je sais pas", "sais pas", "aucune idée", "non", "rien", "pas vraiment", "aucun",

@@ -48,6 +48,10 @@ const MAX_JOINERS: usize = 2;
 /// quote is to be short.
 const LENGTH_FACTORS: [f64; MAX_CONTENT_WORDS] = [1.0, 1.0, 0.9, 0.8];
 const ECHO_WEIGHT: f64 = 0.35;
+/// What may stand after the verb a German modal governs, at the clause's end:
+/// "Inlandsflüge müssen verboten *werden*".
+const GERMAN_AUXILIARIES: [&str; 15] =
+    ["habe", "haben", "hat", "hatte", "hatten", "ist", "sein", "sind", "war", "waren", "werden", "wird", "worden", "wurde", "wurden"];
 const PROBED_WEIGHT: f64 = 0.15;
 const REPEATED_WEIGHT: f64 = 1.3;
 
@@ -95,19 +99,41 @@ pub fn whole_phrases(answer: &str, language: Language) -> Vec<Phrase<'_>> {
 
 fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec<Phrase<'a>> {
     let qualifiers: Vec<Option<Qualifier>> = (0..words.len()).map(|i| lexicon.qualifier(words, i)).collect();
-    let content: Vec<bool> = (0..words.len()).map(|i| qualifiers[i].is_none() && lexicon.is_content(&words[i])).collect();
+    let set_phrase = in_set_phrases(words, lexicon.language());
+    let content: Vec<bool> =
+        (0..words.len()).map(|i| qualifiers[i].is_none() && !set_phrase[i] && lexicon.is_content(&words[i])).collect();
     let clauses = Clauses::of(words, lexicon);
-    // A phrase ends where its compound does: not right before a content word it stands next to.
+    // A phrase ends where its compound does: not right before a content word it stands next to,
+    // nor on an abbreviation: a period the sentence goes on after ("organismo internac. c sede"), or
+    // one after a consonant and "r", which ends no word of these languages ("elektr. Sitze", "Dr.").
+    let abbreviated = |i: usize| {
+        let mut after = answer[words[i].end..].chars();
+        let goes_on = after.next() == Some('.') && after.find(|c| !c.is_whitespace()).is_some_and(|c| c.is_lowercase() || c.is_ascii_digit());
+        let letters: Vec<char> = words[i].normalized.chars().rev().take(2).collect();
+        let cut_short = matches!(letters.as_slice(), ['r', before] if before.is_alphabetic() && !"aeiouyäöüéèàáíóú".contains(*before));
+        answer[words[i].end..].starts_with('.') && (goes_on || cut_short)
+    };
     let whole_end = |i: usize| {
         let cuts_compound = words.get(i + 1).is_some_and(|next| next.follows_closely && content[i + 1]);
-        !cuts_compound && lexicon.may_end_phrase(words, i)
+        !cuts_compound && !abbreviated(i) && lexicon.may_end_phrase(words, i)
+    };
+    // German puts the verb a modal governs at the end of its clause (or of its part before
+    // "und"/"oder"): a phrase that holds a modal reaches that verb ("Inlandsflüge *müssen* verboten"),
+    // or it is a fragment ("*muss* vorallem in den Städten").
+    let verb_final = lexicon.language() == Language::De;
+    let reaches_its_verb = |start: usize, b: usize| {
+        let coordinator = |k: usize| super::function_words::coordinators(Language::De).contains(&words[k].normalized.as_str());
+        let auxiliary = |k: usize| qualifiers[k] == Some(Qualifier::Modal) || GERMAN_AUXILIARIES.contains(&words[k].normalized.as_str());
+        !verb_final
+            || !(start..=b).any(|k| qualifiers[k] == Some(Qualifier::Modal))
+            || (b + 1..clauses.clause_end[b]).take_while(|&k| !coordinator(k)).all(auxiliary)
     };
     // Nor does it begin inside a name ("Stable *Diffusion*"), where capitals tell names (not in German).
     let capital = |i: usize| words[i].text.starts_with(char::is_uppercase);
     let cased = matches!(lexicon.language(), Language::En | Language::Fr | Language::Es | Language::It);
     let inside_name = |i: usize| cased && i > 0 && words[i].follows_closely && content[i - 1] && capital(i - 1) && capital(i);
     let mut phrases = Vec::new();
-    for run in runs(words, &content, &qualifiers, lexicon) {
+    for run in runs(words, &content, &qualifiers, &set_phrase, lexicon) {
         let content_words: Vec<usize> = run.into_iter().filter(|&i| content[i]).collect();
         for first in 0..content_words.len() {
             for last in first..content_words.len().min(first + MAX_CONTENT_WORDS) {
@@ -120,6 +146,9 @@ fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec
                     continue;
                 }
                 let Some(start) = clauses.carried(words, a, b, &qualifiers, lexicon) else { continue };
+                if !reaches_its_verb(start, b) {
+                    continue;
+                }
                 let qualified = start < a;
                 let range = lead_start(&words[start], qualified, lexicon)..words[b].end;
                 let text = &answer[range.clone()];
@@ -277,12 +306,28 @@ fn word_weight(word: &Word) -> f64 {
     1.0 + length.min(12) as f64 / 4.0
 }
 
+/// Which words stand in a set phrase of the language that works as one adverb
+/// ("in erster Linie", "par exemple": `function_words::adverbial_phrases`).
+fn in_set_phrases(words: &[Word], language: Language) -> Vec<bool> {
+    let mut bound = vec![false; words.len()];
+    for set in super::function_words::adverbial_phrases(language) {
+        let parts: Vec<&str> = set.split(' ').collect();
+        for start in 0..words.len().saturating_sub(parts.len() - 1) {
+            let at = &words[start..start + parts.len()];
+            if at.iter().zip(&parts).all(|(word, part)| word.normalized == *part) && at[1..].iter().all(|w| w.follows_closely) {
+                bound[start..start + parts.len()].iter_mut().for_each(|b| *b = true);
+            }
+        }
+    }
+    bound
+}
+
 /// Runs of content words, each word following the one before closely, with up
 /// to two joiners allowed between two content words ("answered *every*
 /// question", "coût *de la* livraison"). Word indices, in order.
-fn runs(words: &[Word], content: &[bool], qualifiers: &[Option<Qualifier>], lexicon: &Lexicon) -> Vec<Vec<usize>> {
+fn runs(words: &[Word], content: &[bool], qualifiers: &[Option<Qualifier>], set_phrase: &[bool], lexicon: &Lexicon) -> Vec<Vec<usize>> {
     let closely = |i: usize| i < words.len() && words[i].follows_closely;
-    let joiner = |i: usize| closely(i) && !content[i] && (lexicon.is_joiner(&words[i]) || qualifiers[i].is_some());
+    let joiner = |i: usize| closely(i) && !content[i] && !set_phrase[i] && (lexicon.is_joiner(&words[i]) || qualifiers[i].is_some());
     let mut runs = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -417,6 +462,26 @@ mod tests {
             }
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn no_phrase_is_cut_inside_a_word_a_set_phrase_or_a_clause_in_any_language() {
+        let phrases = |language, answer| -> Vec<&str> { whole_phrases(answer, language).into_iter().map(|p| p.text).collect() };
+        // An abbreviation is no word's end; "zB" and "wer" say nothing of their own.
+        let german = phrases(Language::De, "Wer braucht zB elektr. Sitze?");
+        assert!(german.iter().all(|p| !p.contains("zB") && !p.ends_with("elektr") && !p.starts_with("Wer")), "{german:?}");
+        let spanish = phrases(Language::Es, "Identificar organismo internac. c sede en Cuba");
+        assert!(spanish.iter().all(|p| !p.ends_with("internac")), "{spanish:?}");
+        // A German modal governs the verb at its clause's end: a phrase that holds one reaches it.
+        let modal = phrases(Language::De, "Es muss vorallem in den Städten massiv in die Fahrradinfrastruktur investiert werden");
+        assert!(modal.iter().all(|p| !p.starts_with("muss")), "{modal:?}");
+        let coordinated = phrases(Language::De, "Biologisch angebaute Produkte sollten gefördert werden und somit günstiger angeboten werden");
+        assert!(coordinated.contains(&"Biologisch angebaute Produkte sollten gefördert"), "{coordinated:?}");
+        // A set phrase is one adverb: "in erster Linie", "par exemple".
+        let set = phrases(Language::De, "In erster Linie sollen die Unternehmen weniger Gewinn machen dürfen.");
+        assert!(set.iter().all(|p| !p.contains("Linie") && !p.contains("sollen die Unternehmen")), "{set:?}");
+        let french = phrases(Language::Fr, "Les algorithmes, par exemple les recommandations, favorisent les extrêmes.");
+        assert!(french.iter().all(|p| !p.contains("exemple")), "{french:?}");
     }
 
     #[test]

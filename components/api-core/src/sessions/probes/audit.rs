@@ -52,9 +52,9 @@ mod tests {
 
     #[test]
     fn the_quoted_phrase_of_a_message_and_whether_it_takes_up_the_answer() {
-        let probe = "You said “compare prices”. What makes that matter to you?";
+        let probe = "You said “compare prices”. Why is that?";
         assert_eq!(quoted_phrases(probe, Language::En), ["compare prices"]);
-        let two = "You mentioned “compare prices” and “another shop”. Which worries you more?";
+        let two = "You set “compare prices” against “another shop”. What makes the difference for you?";
         assert_eq!(quoted_phrases(two, Language::En), ["compare prices", "another shop"]);
         let moving_on = "Sie sagten: „Kurze Wege“, und Ihr Beispiel macht das sehr anschaulich. Danke. Was noch?";
         assert_eq!(quoted_phrases(moving_on, Language::De), ["Kurze Wege"]);

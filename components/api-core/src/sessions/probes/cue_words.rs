@@ -2,43 +2,19 @@
 //! asking"): it generalises ("always", "everyone"), judges, feels or predicts
 //! ("frustrating", "love", "will"), narrates ("last week", "we tried"),
 //! compares ("than", "compared to"), worries ("afraid", "risk") or wishes
-//! ("I wish", "ideally"); and whether it already gives a
-//! concrete example ("for example", "yesterday").
+//! ("I wish", "ideally"); whether it already gives a concrete example ("for
+//! example", "yesterday"); and what sets two things against each other
+//! ("rather than", "instead of").
 //!
 //! Per language: single words (normalized and sorted, looked up by binary
 //! search) and phrases of two or three words (normalized, space-separated).
 //! Arabic, Russian, Japanese, Hebrew, Greek and Ukrainian have no cue lists:
-//! their probes keep the rotation. The structural cue of narration (a subject
-//! and a past tense) is in `cues.rs`.
+//! their probes keep the rotation. Only lists live here: which list tells
+//! which cue, and the rules that read them, are `cues.rs`'s.
 
-use super::cues::Cue;
 use crate::projects::Language;
 
-/// The single-word cues of `cue`.
-pub fn words(language: Language, cue: Cue) -> &'static [&'static str] {
-    match cue {
-        Cue::Generalises => generalising_words(language),
-        Cue::Judges => judging_words(language),
-        Cue::Narrates => narrating_words(language),
-        Cue::Compares => comparing_words(language),
-        Cue::Worries => worrying_words(language),
-        Cue::Wishes => wishing_words(language),
-    }
-}
-
-/// The cues of `cue` that are phrases.
-pub fn phrases(language: Language, cue: Cue) -> &'static [&'static str] {
-    match cue {
-        Cue::Generalises => generalising_phrases(language),
-        Cue::Judges => judging_phrases(language),
-        Cue::Narrates => narrating_phrases(language),
-        Cue::Compares => comparing_phrases(language),
-        Cue::Worries => worrying_phrases(language),
-        Cue::Wishes => wishing_phrases(language),
-    }
-}
-
-fn generalising_words(language: Language) -> &'static [&'static str] {
+pub fn generalising_words(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
             "always", "anybody", "anyone", "commonly", "consistently", "constantly", "everybody", "everyone",
@@ -67,7 +43,7 @@ fn generalising_words(language: Language) -> &'static [&'static str] {
     }
 }
 
-fn generalising_phrases(language: Language) -> &'static [&'static str] {
+pub fn generalising_phrases(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
             "all the time", "as a rule", "by and large", "every time", "in general", "more often than",
@@ -81,7 +57,7 @@ fn generalising_phrases(language: Language) -> &'static [&'static str] {
     }
 }
 
-fn judging_words(language: Language) -> &'static [&'static str] {
+pub fn judging_words(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
             "amazing", "angry", "annoyed", "annoying", "appreciate", "awesome", "awful", "bad", "believe", "boring",
@@ -134,7 +110,7 @@ fn judging_words(language: Language) -> &'static [&'static str] {
     }
 }
 
-fn judging_phrases(language: Language) -> &'static [&'static str] {
+pub fn judging_phrases(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &["going to", "i believe", "i feel", "i think", "in the future"],
         Language::De => &["ich denke", "ich finde", "ich glaube", "in zukunft"],
@@ -145,7 +121,7 @@ fn judging_phrases(language: Language) -> &'static [&'static str] {
     }
 }
 
-fn narrating_words(language: Language) -> &'static [&'static str] {
+pub fn narrating_words(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &["afterwards", "ago", "eventually", "later", "once", "recently", "yesterday"],
         Language::De => &[
@@ -166,7 +142,7 @@ fn narrating_words(language: Language) -> &'static [&'static str] {
     }
 }
 
-fn narrating_phrases(language: Language) -> &'static [&'static str] {
+pub fn narrating_phrases(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
             "at one point", "ended up", "last month", "last time", "last week", "last year", "one day", "one time",
@@ -184,7 +160,7 @@ fn narrating_phrases(language: Language) -> &'static [&'static str] {
     }
 }
 
-fn comparing_words(language: Language) -> &'static [&'static str] {
+pub fn comparing_words(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
             "alternatively", "anymore", "better", "compare", "compared", "comparing", "comparison", "contrast",
@@ -212,7 +188,7 @@ fn comparing_words(language: Language) -> &'static [&'static str] {
     }
 }
 
-fn comparing_phrases(language: Language) -> &'static [&'static str] {
+pub fn comparing_phrases(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &["as opposed to", "instead of", "on the other hand", "rather than", "used to"],
         Language::De => &["im gegensatz", "mehr als", "weniger als"],
@@ -223,7 +199,7 @@ fn comparing_phrases(language: Language) -> &'static [&'static str] {
     }
 }
 
-fn worrying_words(language: Language) -> &'static [&'static str] {
+pub fn worrying_words(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
             "afraid", "anxiety", "anxious", "concern", "concerned", "concerning", "concerns", "dangerous", "fear",
@@ -250,7 +226,7 @@ fn worrying_words(language: Language) -> &'static [&'static str] {
     }
 }
 
-fn worrying_phrases(language: Language) -> &'static [&'static str] {
+pub fn worrying_phrases(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &["what if"],
         Language::De => &["was wenn"],
@@ -261,7 +237,7 @@ fn worrying_phrases(language: Language) -> &'static [&'static str] {
     }
 }
 
-fn wishing_words(language: Language) -> &'static [&'static str] {
+pub fn wishing_words(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &["hope", "hopefully", "hoping", "ideally", "wish", "wishes"],
         Language::De => &["hoffe", "hoffentlich", "idealerweise", "wunsch", "wünsche", "wünschen"],
@@ -274,7 +250,7 @@ fn wishing_words(language: Language) -> &'static [&'static str] {
     }
 }
 
-fn wishing_phrases(language: Language) -> &'static [&'static str] {
+pub fn wishing_phrases(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &["i want", "i'd like", "i'd love", "if only", "would be nice", "would like", "would love"],
         Language::De => &["hätte gern", "hätte gerne", "wäre schön", "würde mir"],
@@ -317,6 +293,35 @@ pub fn example_markers(language: Language) -> &'static [&'static str] {
         Language::Ar => &["أمس", "ذات مرة", "على سبيل المثال", "مؤخرا", "مثلا"],
         // Matched as written: Japanese has no spaces.
         Language::Ja => &["ある日", "たとえば", "一度", "例えば", "先日", "先月", "先週", "去年", "昨日", "最近"],
+    }
+}
+
+/// What sets two things of an answer against each other, so that a probe may
+/// ask about the two as a contrast ("editing *rather than* drafting", "*unlike*
+/// image tools, the music plugins …"): normalized phrases of one to four words.
+pub fn contrast_markers(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "as opposed to", "compared to", "compared with", "in contrast to", "instead of", "rather than", "unlike",
+            "versus", "vs", "whereas",
+        ],
+        Language::De => &[
+            "anstatt", "im gegensatz zu", "im gegensatz zum", "im vergleich zu", "im vergleich zum", "statt",
+            "verglichen mit", "wohingegen",
+        ],
+        Language::Fr => &[
+            "au lieu de", "au lieu du", "comparé à", "contrairement à", "contrairement au", "par rapport à",
+            "par rapport au", "plutôt que", "tandis que",
+        ],
+        Language::Es => &[
+            "a diferencia de", "a diferencia del", "comparado con", "en comparación con", "en lugar de", "en lugar del",
+            "en vez de", "en vez del", "mientras que",
+        ],
+        Language::It => &[
+            "a differenza di", "a differenza del", "anziché", "invece di", "invece del", "piuttosto che",
+            "rispetto a", "rispetto al",
+        ],
+        _ => &[],
     }
 }
 
@@ -384,9 +389,11 @@ mod tests {
         };
         for name in Language::NAMES {
             let language = Language::parse(name).unwrap();
-            for cue in Cue::ALL {
-                sorted(&format!("{name} {cue:?}"), words(language, cue));
-                assert!(phrases(language, cue).iter().all(|p| normalize(p) == *p && p.contains(' ')), "{name} {cue:?}");
+            for list in [generalising_words, judging_words, narrating_words, comparing_words, worrying_words, wishing_words] {
+                sorted(name, list(language));
+            }
+            for list in [generalising_phrases, judging_phrases, narrating_phrases, comparing_phrases, worrying_phrases, wishing_phrases] {
+                assert!(list(language).iter().all(|p| normalize(p) == *p && p.contains(' ')), "{name}");
             }
             sorted(&format!("{name} past auxiliaries"), past_auxiliaries(language).0);
             if let Some((intensifiers, comparison)) = comparison_frames(language) {
@@ -394,6 +401,7 @@ mod tests {
                 sorted(name, comparison);
             }
             assert!(example_markers(language).iter().all(|m| normalize(m) == *m), "{name}");
+            assert!(contrast_markers(language).iter().all(|m| normalize(m) == *m), "{name}");
         }
         sorted("irregular pasts", irregular_pasts());
     }

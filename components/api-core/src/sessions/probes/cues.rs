@@ -4,7 +4,7 @@
 //! An answer that generalises is asked for an instance, one that judges,
 //! feels or predicts for the reason, one that narrates for what it led to, one
 //! that compares for the contrast, one that worries for what it fears, one
-//! that wishes for what it would want. Each cue word or phrase of `cue_words` the
+//! that wishes for what it would want. Each cue word or phrase (the lists are `cue_words`'s) the
 //! answer holds counts once, and so does each narrated past ("we tried", "I
 //! went", "habe … gekauft", "j'ai essayé"); the ways with the most cues come
 //! first, equals in the interview's rotation. An answer with no cue keeps the
@@ -28,6 +28,30 @@ pub enum Cue {
 
 impl Cue {
     pub const ALL: [Cue; 6] = [Cue::Generalises, Cue::Judges, Cue::Narrates, Cue::Compares, Cue::Worries, Cue::Wishes];
+
+    /// The single words that tell the cue.
+    pub fn words(self, language: Language) -> &'static [&'static str] {
+        match self {
+            Cue::Generalises => cue_words::generalising_words(language),
+            Cue::Judges => cue_words::judging_words(language),
+            Cue::Narrates => cue_words::narrating_words(language),
+            Cue::Compares => cue_words::comparing_words(language),
+            Cue::Worries => cue_words::worrying_words(language),
+            Cue::Wishes => cue_words::wishing_words(language),
+        }
+    }
+
+    /// The phrases that tell the cue.
+    pub fn phrases(self, language: Language) -> &'static [&'static str] {
+        match self {
+            Cue::Generalises => cue_words::generalising_phrases(language),
+            Cue::Judges => cue_words::judging_phrases(language),
+            Cue::Narrates => cue_words::narrating_phrases(language),
+            Cue::Compares => cue_words::comparing_phrases(language),
+            Cue::Worries => cue_words::worrying_phrases(language),
+            Cue::Wishes => cue_words::wishing_phrases(language),
+        }
+    }
 
     /// The way of asking the cue calls for.
     pub fn ask(self) -> ProbeKind {
@@ -61,9 +85,9 @@ pub fn cue_counts(answer: &str, language: Language) -> [usize; 6] {
     let words = words(answer);
     let normalized: Vec<&str> = words.iter().map(|w| w.normalized.as_str()).collect();
     Cue::ALL.map(|cue| {
-        let listed = cue_words::words(language, cue);
+        let listed = cue.words(language);
         let single = normalized.iter().filter(|w| listed.binary_search(w).is_ok()).count();
-        let phrases = cue_words::phrases(language, cue).iter().map(|phrase| occurrences(&normalized, phrase)).sum::<usize>();
+        let phrases = cue.phrases(language).iter().map(|phrase| occurrences(&normalized, phrase)).sum::<usize>();
         let structural = match cue {
             Cue::Narrates => narrated_pasts(&words, language),
             Cue::Compares => comparatives(&words, language),
@@ -95,10 +119,10 @@ pub fn ways_of_asking(answer: &str, language: Language, turn: usize) -> Vec<Prob
 pub fn is_only_a_cue(phrase: &str, language: Language) -> bool {
     let normalized: Vec<String> = words(phrase).into_iter().map(|w| w.normalized).collect();
     let joined = normalized.join(" ");
-    let listed_phrase = Cue::ALL.iter().any(|&cue| cue_words::phrases(language, cue).contains(&joined.as_str()))
+    let listed_phrase = Cue::ALL.iter().any(|&cue| cue.phrases(language).contains(&joined.as_str()))
         || cue_words::example_markers(language).contains(&joined.as_str());
     let every_word_a_cue =
-        normalized.iter().all(|w| Cue::ALL.iter().any(|&cue| cue_words::words(language, cue).binary_search(&w.as_str()).is_ok()));
+        normalized.iter().all(|w| Cue::ALL.iter().any(|&cue| cue.words(language).binary_search(&w.as_str()).is_ok()));
     !normalized.is_empty() && (listed_phrase || every_word_a_cue)
 }
 

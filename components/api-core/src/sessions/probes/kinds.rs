@@ -1,31 +1,66 @@
 //! What kind of thing a quoted phrase names, so that a probe is worded to fit
-//! it (docs/sessions.md, "The way of asking"): a feeling ("really
-//! frustrating"), an activity ("comparing prices", "comparer les prix"), a
-//! problem ("hidden shipping costs" is none; "can't find a good reference
-//! image" is one), or a thing (anything else: a tool, a place, an idea).
+//! it (docs/sessions.md, "The way of asking"): a claim ("can't find a good
+//! reference image", "should build more bike lanes": it carries a negation or
+//! a modal, so it says what is not, or what ought to be), a problem
+//! ("citation errors"; "hidden shipping costs" is none), a feeling ("really
+//! frustrating"), an activity ("comparing prices", "comparer les prix"), or a
+//! thing (anything else: a tool, a place, an idea). "When did “…” last come
+//! up?" fits a thing or a problem, not a claim; "What makes you say “…”?" fits
+//! them all.
 //!
 //! Told by the phrase's own words, in the languages that have cue lists
-//! (English, German, French, Spanish, Italian); in the others every phrase is
-//! a thing, and their wordings fit every kind.
+//! (English, German, French, Spanish, Italian); in the others a phrase is a
+//! claim or a thing, and their wordings fit every kind.
 
 use crate::projects::Language;
-use crate::text::lexicon::{Lexicon, Qualifier};
+use crate::text::lexicon::Lexicon;
 use crate::text::words::{words, Word};
 use crate::text_enum;
 
 text_enum! {
     /// What a quoted phrase names.
-    pub enum PhraseKind { Thing = "thing", Activity = "activity", Feeling = "feeling", Problem = "problem" }
+    pub enum PhraseKind {
+        Thing = "thing", Activity = "activity", Feeling = "feeling", Problem = "problem", Claim = "claim", Role = "role",
+    }
 }
 
-/// The kind of `phrase` (a whole phrase of an answer in `language`): a problem
-/// when it negates or names a difficulty, else a feeling when it names one,
-/// else an activity when it is led (German: ended) by a verb form, else a thing.
+/// The kind of `phrase` where `answer` (which holds it) says it: as
+/// [`kind_of`], and in English, a thing the answer says someone is ("I'm *a
+/// media composer*", "I work as *an audio engineer*") is a role, and one that
+/// follows a subject or "to" is what someone does ("I *write music for film*",
+/// "AI to *draft a formal warning letter*"): an activity.
+pub fn kind_in(answer: &str, phrase: &str, language: Language) -> PhraseKind {
+    let kind = kind_of(phrase, language);
+    if kind != PhraseKind::Thing || language != Language::En {
+        return kind;
+    }
+    let start = phrase.as_ptr() as usize - answer.as_ptr() as usize;
+    // The three words before it lie within the forty characters before it.
+    let from = (0..=start.saturating_sub(40)).rev().find(|&at| answer.is_char_boundary(at)).unwrap_or(0);
+    let before: Vec<String> = words(&answer[from..start]).iter().rev().take(3).map(|w| w.normalized.clone()).collect();
+    let before: Vec<&str> = before.iter().map(String::as_str).collect();
+    match before.as_slice() {
+        ["a" | "an", "i'm" | "im" | "am" | "as", ..] | ["a" | "an", "be" | "is", ..] => PhraseKind::Role,
+        [first, ..] if DOERS.contains(first) => PhraseKind::Activity,
+        _ => kind,
+    }
+}
+
+/// English words after which a phrase says what someone does: subjects,
+/// relative pronouns, "to".
+const DOERS: &[&str] = &["i", "she", "he", "they", "to", "we", "who", "you"];
+
+/// The kind of `phrase` (a whole phrase of an answer in `language`): a claim
+/// when it carries a negation or a modal, else a problem when it names a
+/// difficulty, else a feeling when it names one, else an activity when it is
+/// led (German: ended) by a verb form, else a thing.
 pub fn kind_of(phrase: &str, language: Language) -> PhraseKind {
     let words = words(phrase);
     let lexicon = Lexicon::of(language);
     let listed = |list: &[&str]| words.iter().any(|w| list.contains(&w.normalized.as_str()));
-    if (0..words.len()).any(|i| lexicon.qualifier(&words, i) == Some(Qualifier::Negation)) || listed(problem_words(language)) {
+    if (0..words.len()).any(|i| lexicon.qualifier(&words, i).is_some()) {
+        PhraseKind::Claim
+    } else if listed(problem_words(language)) {
         PhraseKind::Problem
     } else if listed(feeling_words(language)) {
         PhraseKind::Feeling
@@ -128,12 +163,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn where_the_answer_says_it_a_phrase_may_be_a_role_or_an_activity() {
+        let answer = "I'm a media composer. That means I write music for film, and I use AI to draft emails.";
+        let kind = |phrase: &str| {
+            let start = answer.find(phrase).unwrap();
+            kind_in(answer, &answer[start..start + phrase.len()], Language::En)
+        };
+        assert_eq!(kind("media composer"), PhraseKind::Role);
+        assert_eq!(kind("write music for film"), PhraseKind::Activity);
+        assert_eq!(kind("draft emails"), PhraseKind::Activity);
+        assert_eq!(kind("AI"), PhraseKind::Thing);
+    }
+
+    #[test]
     fn a_phrase_is_a_feeling_an_activity_a_problem_or_a_thing() {
         let cases = [
             (Language::En, "really frustrating", PhraseKind::Feeling),
             (Language::En, "love the speed", PhraseKind::Feeling),
             (Language::En, "comparing prices", PhraseKind::Activity),
-            (Language::En, "can't find a good reference image", PhraseKind::Problem),
+            (Language::En, "can't find a good reference image", PhraseKind::Claim),
+            (Language::En, "should build more bike lanes", PhraseKind::Claim),
             (Language::En, "hidden shipping costs", PhraseKind::Thing),
             (Language::En, "morning routine", PhraseKind::Thing),
             (Language::En, "citation errors", PhraseKind::Problem),
@@ -142,10 +191,13 @@ mod tests {
             (Language::Fr, "comparer les prix", PhraseKind::Activity),
             (Language::Fr, "frais de livraison", PhraseKind::Thing),
             (Language::Es, "comparar precios", PhraseKind::Activity),
-            (Language::Es, "no tengo tiempo", PhraseKind::Problem),
+            (Language::Es, "no tengo tiempo", PhraseKind::Claim),
+            (Language::De, "Inlandsflüge müssen verboten", PhraseKind::Claim),
+            (Language::Fr, "erreurs de citation", PhraseKind::Problem),
             (Language::It, "confrontare i prezzi", PhraseKind::Activity),
             (Language::It, "mi piace", PhraseKind::Feeling),
             (Language::Ja, "送料", PhraseKind::Thing),
+            (Language::Ru, "не нашёл хорошую картинку", PhraseKind::Claim),
         ];
         for (language, phrase, kind) in cases {
             assert_eq!(kind_of(phrase, language), kind, "{language}: {phrase}");

@@ -1,19 +1,22 @@
 //! The built-in interviewer's follow-up probes (docs/sessions.md, "The
 //! interviewer"): offline and deterministic, on what the interviewee actually said.
 //!
-//! A probe quotes the phrase at the heart of the answer ([`phrase`]: a whole
-//! phrase, in the interviewee's own words, with its negation; in English the
-//! one closest to what the whole answer means and furthest from what the
-//! question and the earlier probes named, by the sentence vectors) and asks
-//! about it in one of six ways: a specific instance, a reason, a consequence,
-//! a contrast, a worry, a wish. The way follows what the answer does
-//! ([`cues`]), equals taken in turn through the interview. Each way has
-//! several wordings per language (`asking` in `strings.json`), some for a kind
-//! of phrase only ([`kinds`]), some in the interviewer's own words without a
-//! quote; an interview never uses one twice. An answer with nothing to quote
-//! ("Yes.") gets a plain probe; an answer that declines ("I don't know",
-//! "no", "nothing") gets none. No probe repeats anything the interviewer
-//! already said.
+//! A probe asks about one thing: it quotes the phrase at the heart of the
+//! answer ([`phrase`]: a whole phrase, in the interviewee's own words, with its
+//! negation; in English the one closest to what the whole answer means and
+//! furthest from what the question and the earlier probes named, by the
+//! sentence vectors) and asks about it in one of six ways: a specific
+//! instance, a reason, a consequence, a contrast, a worry, a wish. The way
+//! follows what the answer does ([`cues`]), equals taken in turn through the
+//! interview. Each way has several wordings per language (`asking` in
+//! `strings.json`), each for the kinds of phrase it reads well with
+//! ([`kinds`]), some in the interviewer's own words without a quote; an
+//! interview never uses one twice. Two phrases are quoted only where the
+//! answer sets them against each other ("rather than"), as a contrast. An
+//! answer with nothing to quote ("Yes.") gets a plain probe; an answer that
+//! declines ("I don't know", "no", "nothing") or says nothing but courtesies
+//! ("Thanks, bye!", `text::courtesy`) gets none. No probe repeats anything the
+//! interviewer already said.
 
 pub mod audit;
 pub mod cue_words;
@@ -24,9 +27,11 @@ pub(crate) mod replay;
 
 use super::strings::{fill, Asking, InterviewerStrings, Wording};
 use crate::projects::Language;
+use crate::text::courtesy;
 use crate::text::lexicon::Lexicon;
 use crate::text::noise;
 use crate::text::phrase::{self, Named};
+use crate::text::sentences::sentences;
 use crate::text::vectors::{self, Meaning};
 use crate::text::words::{words, Word};
 use crate::text_enum;
@@ -116,10 +121,6 @@ const LENGTH_EXPONENT: f32 = 0.5;
 /// counts against a phrase: the probe should ask about something new.
 const QUESTION_WEIGHT: f32 = 0.25;
 const PROBED_WEIGHT: f32 = 0.5;
-/// An answer of this many words or more says several things: a probe may quote
-/// two of its phrases and ask how they go together.
-const SEVERAL_THINGS_WORDS: usize = 25;
-
 /// A quote that holds this share of a short answer's content words or more is
 /// the answer itself: asking about "that" says as much without saying it back.
 const WHOLE_ANSWER_SHARE: f64 = 0.8;
@@ -159,9 +160,11 @@ impl ProbeContext<'_> {
 
 /// The phrases a message may quote back, the one at the heart of the answer
 /// first: never keyboard mash nor a refusal ("No idea"), which nobody meant to
-/// be asked about, nor a phrase that only marks how the answer goes ("last
-/// week", "always").
-fn quotable_phrases<'a>(answer: &'a str, context: &ProbeContext) -> Vec<&'a str> {
+/// be asked about, nor a courtesy ("Thanks for the great conversation"), nor a
+/// phrase that only marks how the answer goes ("last week", "always"). A
+/// phrase that begins inside a run of the answer's words reads as a fragment:
+/// it comes after the others, in every language.
+fn quotable_phrases<'a>(answer: &'a str, context: &ProbeContext, courtesies: &[(usize, usize)]) -> Vec<&'a str> {
     let lexicon = Lexicon::of(context.language);
     if noise::is_gibberish(answer) {
         return Vec::new();
@@ -170,27 +173,40 @@ fn quotable_phrases<'a>(answer: &'a str, context: &ProbeContext) -> Vec<&'a str>
     // Only the most salient are ever asked about: the rest need no checking.
     phrases.truncate(CHECKED_PHRASES);
     phrases.retain(|phrase| {
-        !noise::is_gibberish(phrase) && !noise::is_refusal(phrase, &lexicon) && !cues::is_only_a_cue(phrase, context.language)
+        let start = offset_in(answer, phrase);
+        !courtesies.iter().any(|&(from, to)| from <= start && start < to)
+            && !noise::is_gibberish(phrase)
+            && !noise::is_refusal(phrase, &lexicon)
+            && !cues::is_only_a_cue(phrase, context.language)
     });
+    let answer_words = words(answer);
+    let fragment: Vec<bool> = phrases.iter().map(|phrase| begins_inside(answer, &answer_words, phrase, &phrases, &lexicon)).collect();
     if context.language == Language::En {
-        by_meaning(&mut phrases, answer, context);
+        by_meaning(&mut phrases, &fragment, answer, context);
+    } else {
+        let mut ranked: Vec<(bool, &str)> = fragment.into_iter().zip(phrases.iter().copied()).collect();
+        ranked.sort_by_key(|(fragment, _)| *fragment);
+        phrases = ranked.into_iter().map(|(_, phrase)| phrase).collect();
     }
     phrases
+}
+
+/// Where `part`, a slice of `answer`, begins in it.
+fn offset_in(answer: &str, part: &str) -> usize {
+    part.as_ptr() as usize - answer.as_ptr() as usize
 }
 
 /// Orders English phrases by how much of the answer's meaning they carry that
 /// the question and the earlier probes have not named: likeness to the whole
 /// answer, less half the greatest likeness to the question or an earlier
-/// probe's quote. The salience order breaks ties. The sentence vectors are
-/// English (docs/design-decisions.md, "Sentence vectors"): other languages
-/// keep the salience order.
-fn by_meaning(phrases: &mut [&str], answer: &str, context: &ProbeContext) {
+/// probe's quote; a `fragment` last, whatever it means. The salience order
+/// breaks ties. The sentence vectors are English (docs/design-decisions.md,
+/// "Sentence vectors"): other languages keep the salience order.
+fn by_meaning(phrases: &mut [&str], fragment: &[bool], answer: &str, context: &ProbeContext) {
     if phrases.len() < 2 {
         return;
     }
     let table = vectors::table();
-    let lexicon = Lexicon::of(context.language);
-    let answer_words = words(answer);
     let whole = table.meaning(answer);
     let asking = &context.strings.asking;
     let earlier_quotes: Vec<Meaning> = context
@@ -208,13 +224,8 @@ fn by_meaning(phrases: &mut [&str], answer: &str, context: &ProbeContext) {
         meaning.cosine(&whole) * length - QUESTION_WEIGHT * meaning.cosine(&question) - PROBED_WEIGHT * probed
     };
     let weighed = phrases.len().min(WEIGHED_PHRASES);
-    // A phrase that begins inside another is weighed last, whatever it means:
-    // it reads as a fragment.
-    let mut scored: Vec<(bool, f32, usize, &str)> = phrases[..weighed]
-        .iter()
-        .enumerate()
-        .map(|(rank, phrase)| (begins_inside(answer, &answer_words, phrase, phrases, &lexicon), score(phrase), rank, *phrase))
-        .collect();
+    let mut scored: Vec<(bool, f32, usize, &str)> =
+        phrases[..weighed].iter().enumerate().map(|(rank, phrase)| (fragment[rank], score(phrase), rank, *phrase)).collect();
     scored.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
     for (slot, (_, _, _, phrase)) in phrases.iter_mut().zip(scored) {
         *slot = phrase;
@@ -228,7 +239,7 @@ fn by_meaning(phrases: &mut [&str], answer: &str, context: &ProbeContext) {
 /// shipping costs at the last step").
 fn begins_inside(answer: &str, all: &[Word], phrase: &str, phrases: &[&str], lexicon: &Lexicon) -> bool {
     let span = |p: &str| {
-        let start = p.as_ptr() as usize - answer.as_ptr() as usize;
+        let start = offset_in(answer, p);
         start..start + p.len()
     };
     let this = span(phrase);
@@ -238,75 +249,104 @@ fn begins_inside(answer: &str, all: &[Word], phrase: &str, phrases: &[&str], lex
     after_content || phrases.iter().map(|other| span(other)).any(|other| other.start < this.start && this.start < other.end && other.end < this.end)
 }
 
-/// The built-in probe on `answer`, or none when the answer declines or every
-/// probe would repeat a message already sent.
+/// The built-in probe on `answer`, or none when the answer declines, says
+/// nothing but courtesies ("Thanks, that's all!"), or every probe would repeat a message
+/// already sent. It asks about one thing: the phrase at the heart of the
+/// answer, in a wording of the way its cues call for that fits the kind of
+/// phrase; two phrases only where the answer sets them against each other, as
+/// a contrast.
 pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
     let lexicon = Lexicon::of(context.language);
-    if noise::is_refusal(answer, &lexicon) {
+    let courtesies = courtesy::courtesy_spans(answer, context.language);
+    let only_courtesies = !courtesies.is_empty() && courtesies.len() == sentences(answer).len();
+    if noise::is_refusal(answer, &lexicon) || only_courtesies {
         return None;
     }
     let turn = context.earlier_probes.len();
     let ways = cues::ways_of_asking(answer, context.language, turn);
     let used = context.used();
-    let phrases = quotable_phrases(answer, context);
-    let quoted = phrases.iter().take(PHRASES_TRIED).find_map(|&phrase| {
-        let kind = kinds::kind_of(phrase, context.language);
-        // The order wordings are tried in: for each way in turn, a long
-        // answer's two phrases together, then one phrase; then each way in the
-        // interviewer's own words. A short answer that the quote would repeat
-        // whole: each way in the interviewer's own words first.
-        let pair = (words(answer).len() >= SEVERAL_THINGS_WORDS).then(|| second_phrase(answer, phrase, &phrases, context.language)).flatten();
-        let passes: &[&[usize]] = if is_whole_answer(phrase, answer, &lexicon) { &[&[0], &[1]] } else { &[&[2, 1], &[0]] };
-        let wording_for = |way: &ProbeKind, quotes: usize| {
-            let open: Vec<&Wording> = way
-                .wordings(&context.strings.asking)
-                .iter()
-                .filter(|wording| wording.quotes() == quotes && wording.fits(kind) && !used.iter().any(|u| std::ptr::eq(*u, *wording)))
-                .collect();
-            in_turn(&open, phrase).map(|wording| worded(wording, answer, phrase, pair)).find(|text| context.fresh(text))
-        };
-        passes.iter().find_map(|tiers| {
-            ways.iter().find_map(|way| tiers.iter().filter(|&&quotes| quotes < 2 || pair.is_some()).find_map(|&quotes| wording_for(way, quotes)))
+    let phrases = quotable_phrases(answer, context, &courtesies);
+    // The wordings of `way` that quote `quotes` phrases, fit `kind` and this interview has not used.
+    let open = |way: ProbeKind, quotes: usize, kind: PhraseKind| -> Vec<&Wording> {
+        way.wordings(&context.strings.asking)
+            .iter()
+            .filter(|wording| wording.quotes() == quotes && wording.fits(kind) && !used.iter().any(|u| std::ptr::eq(*u, *wording)))
+            .collect()
+    };
+    let contrast = (ways.first() == Some(&ProbeKind::Contrast))
+        .then(|| contrasted(answer, &phrases, context.language))
+        .flatten()
+        .and_then(|(first, second)| {
+            let kind = kinds::kind_in(answer, first, context.language);
+            let wordings = open(ProbeKind::Contrast, 2, kind);
+            in_turn(&wordings, first)
+                .map(|wording| fill(&fill(&wording.text, "phrase", first), "other", second))
+                .find(|text| context.fresh(text))
+        });
+    let quoted = || {
+        phrases.iter().take(PHRASES_TRIED).find_map(|&phrase| {
+            let kind = kinds::kind_in(answer, phrase, context.language);
+            // A short answer that the quote would repeat whole is asked about in the interviewer's own words first.
+            let tiers = if is_whole_answer(phrase, answer, &lexicon) { [0, 1] } else { [1, 0] };
+            tiers.iter().find_map(|&quotes| {
+                ways.iter().find_map(|&way| {
+                    let wordings = open(way, quotes, kind);
+                    in_turn(&wordings, phrase).map(|wording| fill(&wording.text, "phrase", phrase)).find(|text| context.fresh(text))
+                })
+            })
         })
-    });
+    };
     let plain = || {
         let probes = &context.strings.probes;
         (0..probes.len()).map(|k| probes[(turn + k) % probes.len()].clone()).find(|text| context.fresh(text))
     };
-    quoted.or_else(plain)
+    contrast.or_else(quoted).or_else(plain)
 }
 
-/// The phrase that goes with `phrase` in a probe that quotes two: of the next
-/// `phrases` that do not overlap it in the answer, in English the one with
-/// which it says most of what the answer means (the two read together), else
-/// the next best.
-fn second_phrase<'a>(answer: &str, phrase: &str, phrases: &[&'a str], language: Language) -> Option<&'a str> {
-    let span = |p: &str| answer.find(p).map(|start| start..start + p.len());
-    let first = span(phrase)?;
-    let apart = |other: &&str| *other != phrase && span(other).is_some_and(|second| second.end <= first.start || second.start >= first.end);
-    let mut candidates = phrases.iter().copied().filter(apart).take(WEIGHED_PHRASES);
-    if language != Language::En {
-        return candidates.next();
+/// Two of `phrases` that the answer sets against each other, in the order it
+/// says them: within one sentence, the phrases right before and right after a
+/// contrast marker ("editing *rather than* drafting"); where the marker
+/// comes first ("*Unlike* image tools, the music plugins…"), the first after
+/// it and the most telling after that one.
+fn contrasted<'a>(answer: &str, phrases: &[&'a str], language: Language) -> Option<(&'a str, &'a str)> {
+    let markers: Vec<Vec<&str>> = cue_words::contrast_markers(language).iter().map(|m| m.split(' ').collect()).collect();
+    if markers.is_empty() {
+        return None;
     }
-    let table = vectors::table();
-    let whole = table.meaning(answer);
-    let together = |other: &str| table.meaning(&format!("{phrase} {other}")).cosine(&whole);
-    candidates.map(|other| (together(other), other)).fold(None, |best: Option<(f32, &str)>, (score, other)| match best {
-        Some((top, _)) if top >= score => best,
-        _ => Some((score, other)),
-    }).map(|(_, other)| other)
-}
-
-/// `wording` filled with `phrase` (and, for two, the `pair` phrase, the two in
-/// the order the answer says them).
-fn worded(wording: &Wording, answer: &str, phrase: &str, pair: Option<&str>) -> String {
-    match (wording.quotes(), pair) {
-        (2, Some(other)) => {
-            let (first, second) = if answer.find(phrase) < answer.find(other) { (phrase, other) } else { (other, phrase) };
-            fill(&fill(&wording.text, "phrase", first), "other", second)
+    let all = words(answer);
+    let span = |p: &str| {
+        let start = offset_in(answer, p);
+        (start, start + p.len())
+    };
+    for (from, to) in sentences(answer) {
+        let inside = |p: &&&str| {
+            let (start, end) = span(p);
+            from <= start && end <= to
+        };
+        for at in (0..all.len()).filter(|&i| from <= all[i].start && all[i].end <= to) {
+            let Some(marker) = markers.iter().find(|marker| {
+                at + marker.len() <= all.len() && marker.iter().zip(&all[at..]).all(|(part, word)| word.normalized == *part)
+            }) else {
+                continue;
+            };
+            let (before, after) = (all[at].start, all[at + marker.len() - 1].end);
+            let mut following: Vec<&'a str> = phrases.iter().filter(inside).filter(|p| span(p).0 >= after).copied().collect();
+            following.sort_by_key(|p| span(p).0);
+            let first_after = following.first().copied();
+            let closest_before = phrases.iter().filter(inside).filter(|p| span(p).1 <= before).max_by_key(|p| span(p).1);
+            let pair = match closest_before {
+                Some(&earlier) => first_after.map(|later| (earlier, later)),
+                None => first_after.and_then(|first| {
+                    let end = span(first).1;
+                    phrases.iter().filter(inside).find(|p| span(p).0 > end).map(|&later| (first, later))
+                }),
+            };
+            if pair.is_some() {
+                return pair;
+            }
         }
-        _ => fill(&wording.text, "phrase", phrase),
     }
+    None
 }
 
 /// `wordings` in the order a probe on `phrase` tries them: from one that
@@ -334,7 +374,7 @@ fn is_whole_answer(phrase: &str, answer: &str, lexicon: &Lexicon) -> bool {
 /// or the wrap-up); `None` when there is nothing new to name.
 pub fn after_example(answer: &str, next: &str, context: &ProbeContext) -> Option<String> {
     let template = fill(&context.strings.after_example, "question", next);
-    quotable_phrases(answer, context)
+    quotable_phrases(answer, context, &courtesy::courtesy_spans(answer, context.language))
         .into_iter()
         .take(PHRASES_TRIED)
         .map(|phrase| fill(&template, "phrase", phrase))
@@ -513,7 +553,7 @@ mod tests {
         for name in Language::NAMES {
             let language = Language::parse(name).unwrap();
             let strings = strings::for_language(name).interviewer;
-            let cued = !cue_words::words(language, cues::Cue::Judges).is_empty();
+            let cued = !cues::Cue::Judges.words(language).is_empty();
             for kind in ProbeKind::NAMES.iter().map(|name| ProbeKind::parse(name).unwrap()) {
                 let wordings = kind.wordings(&strings.asking);
                 let needed = if ProbeKind::ROTATION.contains(&kind) || cued { 3 } else { 0 };

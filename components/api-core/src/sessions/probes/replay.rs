@@ -12,6 +12,11 @@
 //! on their own.
 
 use super::audit::{dropped_qualifier, edge_fault, quoted_phrases, takes_up, EdgeFault};
+use super::kinds;
+use crate::text::courtesy;
+use crate::text::lexicon::Lexicon;
+use crate::text::noise;
+use crate::text::vectors;
 use crate::text::words::words;
 use crate::projects::Language;
 use crate::sessions::interviewer::{self, Plan};
@@ -30,6 +35,15 @@ pub const REPLY_OVERLAP_BEFORE: f64 = 0.851; // 630 of 740
 pub const QUOTING_AT_LEAST: f64 = 0.9;
 /// No wording serves more than this share of the probes, in any fixture.
 pub const WORDING_AT_MOST: f64 = 0.2;
+/// At most this share of the probes quote two phrases (issue 48: a follow-up
+/// asks about one thing; two only where the answer sets them against each other).
+pub const TWO_QUOTES_AT_MOST: f64 = 0.1;
+/// The median likeness, by the sentence-vector table, of the English probes
+/// that quote one phrase to their answers, in each English fixture: 0.61 to
+/// 0.63 now. The table only approximates the full model, which judges this
+/// figure in docs/design-decisions.md ("The interviewer"); the test guards
+/// against a change that asks about less of what answers say.
+pub const SINGLE_QUOTE_RELEVANCE_AT_LEAST: f32 = 0.6;
 
 /// Words an answer needs to be substantive.
 const SUBSTANTIVE_WORDS: usize = 12;
@@ -134,6 +148,18 @@ struct Figures {
     moved_on_early: usize,
     /// How many probes each wording served (a plain probe is its own wording).
     wordings: BTreeMap<String, usize>,
+    /// Probes that quote two phrases, and those of them the answer does not set against each other.
+    two_quotes: usize,
+    /// English probes that quote one phrase: their likeness to the answer by the sentence-vector table.
+    single_quote_relevance: Vec<f32>,
+    /// Probes whose wording does not fit the kind of phrase it quotes, or quote two phrases as no contrast.
+    misfits: Vec<String>,
+    /// Quotes of mash, a refusal or a courtesy.
+    quoted_noise: Vec<String>,
+    /// Answers that only thank, say goodbye or say they are done, and were followed up.
+    courtesies_probed: Vec<String>,
+    /// Answers that close so, and their replies.
+    closing_answers: usize,
 }
 
 impl Figures {
@@ -154,6 +180,15 @@ impl Figures {
     fn edge_share(&self) -> f64 {
         (self.fragments.len() + self.trailing.len()) as f64 / self.quotes.max(1) as f64
     }
+    fn two_quote_share(&self) -> f64 {
+        self.two_quotes as f64 / self.probes.max(1) as f64
+    }
+    /// The median of the single-quote probes' likeness to their answers (none: 0).
+    fn single_quote_relevance(&self) -> f32 {
+        let mut sorted = self.single_quote_relevance.clone();
+        sorted.sort_by(f32::total_cmp);
+        sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+    }
     fn add(&mut self, other: Figures) {
         self.interviews += other.interviews;
         self.answers += other.answers;
@@ -172,12 +207,20 @@ impl Figures {
         for (wording, count) in other.wordings {
             *self.wordings.entry(wording).or_default() += count;
         }
+        self.two_quotes += other.two_quotes;
+        self.single_quote_relevance.extend(other.single_quote_relevance);
+        self.misfits.extend(other.misfits);
+        self.quoted_noise.extend(other.quoted_noise);
+        self.courtesies_probed.extend(other.courtesies_probed);
+        self.closing_answers += other.closing_answers;
     }
     fn line(&self, name: &str) -> String {
         format!(
             "{name}: {} interviews, {} answers, {} probes; overlap {:.3} of probes ({} of {} after a substantive \
              answer), {:.3} of all replies ({} of {}); quoting {:.3}; dropped negations/modals {}; edge words {} + \
-             trailing qualifiers {} ({:.2} %); repeats {}; moved on early {}; top wording {:.3} ({:?})",
+             trailing qualifiers {} ({:.2} %); repeats {}; moved on early {}; top wording {:.3} ({:?}); two quotes \
+             {:.3} ({}); single-quote relevance (table) {:.3} of {}; misfits {}; quoted noise {}; closing answers {}, \
+             followed up {}",
             self.interviews,
             self.answers,
             self.probes,
@@ -196,6 +239,14 @@ impl Figures {
             self.moved_on_early,
             self.top_wording().1,
             self.top_wording().0,
+            self.two_quote_share(),
+            self.two_quotes,
+            self.single_quote_relevance(),
+            self.single_quote_relevance.len(),
+            self.misfits.len(),
+            self.quoted_noise.len(),
+            self.closing_answers,
+            self.courtesies_probed.len(),
         )
     }
 }
@@ -238,9 +289,10 @@ fn replay(interview: &Interview, language: Language, strings: &InterviewerString
             text: reply.text.clone(),
             quotes: quoted_phrases(&reply.text, language),
             moved_on_early: to_question
-                && matches!(reply.kind, TurnKind::Question | TurnKind::WrapUp)
+                && matches!(reply.kind, TurnKind::Question | TurnKind::WrapUp | TurnKind::Closing)
                 && probes_on_question < plan.probes_per_question
-                && !crate::text::noise::declines(answer, language),
+                && !crate::text::noise::declines(answer, language)
+                && !courtesy::only_courtesies(answer, language),
         });
         turns.push(turn(turns.len(), reply.kind, reply.question_index, &reply.text));
     }
@@ -293,6 +345,12 @@ fn measure(source: &Source) -> Figures {
                 writeln!(file, "{line}").unwrap();
             }
             let probe = exchange.reply == TurnKind::Probe;
+            if exchange.to_question && courtesy::closes(&exchange.answer, source.language) {
+                figures.closing_answers += 1;
+                if probe {
+                    figures.courtesies_probed.push(format!("{}: {:?} <- {:?}", exchange.interview, exchange.text, exchange.answer));
+                }
+            }
             if probe {
                 figures.probes += 1;
                 figures.quoting += !exchange.quotes.is_empty() as usize;
@@ -300,6 +358,14 @@ fn measure(source: &Source) -> Figures {
                 if substantive {
                     figures.substantive += 1;
                     figures.overlapping += overlapping as usize;
+                }
+                figures.two_quotes += (exchange.quotes.len() == 2) as usize;
+                if let Some(misfit) = misfit(&exchange, &strings, source.language) {
+                    figures.misfits.push(format!("{} [{misfit}] {:?} <- {:?}", exchange.interview, exchange.text, exchange.answer));
+                }
+                if exchange.quotes.len() == 1 && source.language == Language::En {
+                    let table = vectors::table();
+                    figures.single_quote_relevance.push(table.meaning(&exchange.text).cosine(&table.meaning(&exchange.answer)));
                 }
             }
             if std::env::var("REPLAY_SHOW").is_ok() && probe && ((substantive && !overlapping) || exchange.quotes.is_empty()) {
@@ -311,6 +377,12 @@ fn measure(source: &Source) -> Figures {
                 let answer = &exchange.answer;
                 assert!(answer.contains(quote.as_str()), "{}: {quote:?} is not in {answer:?}", exchange.interview);
                 let shown = |what: &str| format!("{} [{what}] {:?} <- {answer:?}", exchange.interview, exchange.text);
+                let lexicon = Lexicon::of(source.language);
+                let start = answer.find(quote.as_str()).unwrap_or_default();
+                let in_courtesy = courtesy::courtesy_spans(answer, source.language).iter().any(|&(from, to)| from <= start && start < to);
+                if noise::is_gibberish(quote) || noise::is_refusal(quote, &lexicon) || in_courtesy {
+                    figures.quoted_noise.push(shown("quotes what says nothing"));
+                }
                 if let Some(word) = dropped_qualifier(answer, quote, source.language) {
                     figures.dropped.push(shown(&format!("drops {word:?}")));
                 }
@@ -325,6 +397,32 @@ fn measure(source: &Source) -> Figures {
     figures
 }
 
+/// What is wrong with how a probe asks, when anything is: a wording that does
+/// not fit the kind of phrase it quotes (`fits` in strings.json: "When did
+/// “…” last come up?" for a claim), or two phrases the answer does not set
+/// against each other, or asked about otherwise than as a contrast.
+fn misfit(exchange: &Exchange, strings: &InterviewerStrings, language: Language) -> Option<String> {
+    let (wording, quotes) = strings.asking.read(&exchange.text)?;
+    let answer = exchange.answer.as_str();
+    let at = |quote: &str| answer.find(quote).map(|start| &answer[start..start + quote.len()]);
+    match quotes.as_slice() {
+        [quote] => {
+            let kind = kinds::kind_in(answer, at(quote)?, language);
+            (!wording.fits.is_empty() && !wording.fits.contains(&kind)).then(|| format!("{kind} in {:?}", wording.text))
+        }
+        [first, second] => {
+            let contrast = strings.asking.contrast.iter().any(|w| std::ptr::eq(w, wording));
+            let between = &answer[answer.find(first)? + first.len()..answer.find(second)?];
+            let marked = super::cue_words::contrast_markers(language).iter().any(|marker| {
+                let between: Vec<String> = words(between).iter().map(|w| w.normalized.clone()).collect();
+                between.join(" ").contains(marker)
+            });
+            (!contrast || !marked).then(|| "two phrases, no contrast between them".to_string())
+        }
+        _ => None,
+    }
+}
+
 /// The wording a probe was written in: its template, or the plain probe itself.
 fn wording_of(probe: &str, strings: &InterviewerStrings) -> String {
     strings.asking.read(probe).map_or_else(|| probe.to_string(), |(wording, _)| wording.text.clone())
@@ -332,7 +430,8 @@ fn wording_of(probe: &str, strings: &InterviewerStrings) -> String {
 
 fn report(figures: &Figures, name: &str) {
     println!("{}", figures.line(name));
-    for line in figures.dropped.iter().chain(&figures.fragments).chain(&figures.trailing).chain(&figures.repeats) {
+    let problems = [&figures.dropped, &figures.fragments, &figures.trailing, &figures.repeats, &figures.misfits, &figures.quoted_noise];
+    for line in problems.into_iter().flatten().chain(&figures.courtesies_probed) {
         println!("    {line}");
     }
 }
@@ -340,15 +439,23 @@ fn report(figures: &Figures, name: &str) {
 /// Every probe on every real answer: no dropped negation or modal, edge
 /// words at most 1 %, no repeated message; overlap at least as often as the
 /// build before; most probes quote, some do not; no wording serves more than a
-/// fifth of the probes of any fixture.
+/// fifth of the probes of any fixture; at most a tenth quote two phrases, and
+/// only two the answer sets against each other; every wording fits the kind of
+/// phrase it quotes; no quote of mash, a refusal or a courtesy; no follow-up to
+/// an answer that only thanks, says goodbye or says it is done; the English
+/// probes that quote one phrase as close to their answers as the table holds.
 #[test]
 fn real_answers_replayed_through_the_builtin_interviewer() {
     let mut all = Figures::default();
     let mut tops = vec![];
+    let mut relevances = vec![];
     for source in &SOURCES {
         let figures = measure(source);
         report(&figures, source.file);
         tops.push((source.file, figures.top_wording()));
+        if source.language == Language::En {
+            relevances.push((source.file, figures.single_quote_relevance()));
+        }
         all.add(figures);
     }
     println!("{}", all.line("all"));
@@ -362,6 +469,13 @@ fn real_answers_replayed_through_the_builtin_interviewer() {
     for (file, top) in tops {
         assert!(top.1 <= WORDING_AT_MOST, "{file}: {:.3} of the probes in {:?}", top.1, top.0);
     }
+    assert!(all.two_quote_share() <= TWO_QUOTES_AT_MOST, "{:.3} of the probes quote two phrases", all.two_quote_share());
+    assert!(all.misfits.is_empty(), "{} probes ask in a wording that does not fit their phrase", all.misfits.len());
+    assert!(all.quoted_noise.is_empty(), "{} quotes of mash, a refusal or a courtesy", all.quoted_noise.len());
+    assert!(all.closing_answers > 0 && all.courtesies_probed.is_empty(), "{} goodbyes followed up", all.courtesies_probed.len());
+    for (file, relevance) in relevances {
+        assert!(relevance >= SINGLE_QUOTE_RELEVANCE_AT_LEAST, "{file}: single-quote probes {relevance:.3} alike their answers");
+    }
 }
 
 /// The same rules on the answers the rules were not written on.
@@ -374,4 +488,6 @@ fn held_out() {
     println!("{}", held.line("held out"));
     assert!(held.dropped.is_empty() && held.repeats.is_empty());
     assert!(held.edge_share() <= 0.01, "{:.2} %", held.edge_share() * 100.0);
+    assert!(held.two_quote_share() <= TWO_QUOTES_AT_MOST && held.misfits.is_empty() && held.quoted_noise.is_empty());
+    assert!(held.courtesies_probed.is_empty());
 }
