@@ -49,6 +49,16 @@ fn assert_quotes_verbatim(body: &Value, sent: &HashMap<String, Vec<(i64, String)
     }
 }
 
+/// The fewest interviews a planted idea held by `held` may be counted at:
+/// two fewer with the model's meanings, half with the static table's.
+fn planted_least() -> fn(usize) -> usize {
+    if runtime::edge_selected() {
+        |held| held.div_ceil(2)
+    } else {
+        |held| held - 2
+    }
+}
+
 /// The corpus replayed: the interview ids in corpus order, and what each sent.
 fn replay_corpus(app: &TestApp, project: &str, corpus: &Corpus) -> (Vec<String>, HashMap<String, Vec<(i64, String)>>) {
     let mut ids = Vec::new();
@@ -124,9 +134,11 @@ fn planted_ideas_are_counted_labelled_and_quoted_verbatim() {
     assert_eq!(body["written_by"], "builtin");
     let entries = body["questions"].as_array().unwrap();
     assert_eq!(entries.len(), 2);
-    // Counted within two of the interviews that say each idea (a fifth of twelve), each labelled with its word.
-    let found = check_planted(&entries[0], &corpus.questions[0], &ids, |held| held - 2);
-    check_planted(&entries[1], &corpus.questions[1], &ids, |held| held - 2);
+    // Counted within two of the interviews that say each idea (a fifth of twelve), each labelled with its word;
+    // with the static table's coarser meanings (the edge manifest: no model) at least half of them.
+    let least = planted_least();
+    let found = check_planted(&entries[0], &corpus.questions[0], &ids, least);
+    check_planted(&entries[1], &corpus.questions[1], &ids, least);
     assert_eq!(entries[0]["answered"], 30);
     assert_quotes_verbatim(&body, &sent);
     for id in &low_effort {
@@ -165,8 +177,11 @@ fn planted_ideas_are_counted_labelled_and_quoted_verbatim() {
     assert_eq!(after["interviews_analyzed"], 29);
     assert_eq!(after["questions"][0]["answered"], 29);
     // Found again by its interviews: its label (and so its id) may have been the erased interviewee's words.
-    let same = check_planted(&after["questions"][0], &corpus.questions[0], &ids, |held| held - 2)[0];
-    assert_eq!(same["interviews"].as_i64().unwrap(), first["interviews"].as_i64().unwrap() - 1, "{same}");
+    // With the table's coarser meanings a borderline interview may leave with it.
+    let same = check_planted(&after["questions"][0], &corpus.questions[0], &ids, least)[0];
+    let fewer = first["interviews"].as_i64().unwrap() - same["interviews"].as_i64().unwrap();
+    let expected = if runtime::edge_selected() { 1..=2 } else { 1..=1 };
+    assert!(expected.contains(&fewer), "{fewer} fewer: {same}");
 }
 
 /// Ideas said in other words by every interview: each among the top four,
