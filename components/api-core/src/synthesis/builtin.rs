@@ -125,7 +125,7 @@ fn group(question: Question, meanings: Option<MeaningModel>) -> Grouped {
     let answered = question.interviews.iter().filter(|i| !i.answers.is_empty()).count();
     let (with_meanings, by_terms): (Vec<InterviewAnswers>, Vec<InterviewAnswers>) =
         question.interviews.into_iter().partition(|i| units::has_meanings(i.language));
-    let sentences: Vec<(usize, Unit)> = with_meanings
+    let mut sentences: Vec<(usize, Unit)> = with_meanings
         .iter()
         .filter_map(|interview| Some(units::decode(interview.units?).into_iter().map(move |unit| (interview.interview, unit))))
         .flatten()
@@ -134,6 +134,12 @@ fn group(question: Question, meanings: Option<MeaningModel>) -> Grouped {
         Some(model) => group_ideas(&sentences, model),
         None => Vec::new(),
     };
+    // Labels and quotes need the sentences' places and terms, not their
+    // meanings: at 10,000 interviews those are about 45 MB a question, and
+    // every question's sentences are kept until the synthesis is written.
+    for (_, unit) in &mut sentences {
+        unit.meaning = Meaning::default();
+    }
     let mut echoed: HashMap<Language, HashSet<String>> = HashMap::new();
     for interview in &by_terms {
         echoed.entry(interview.language).or_insert_with(|| {
