@@ -63,12 +63,11 @@ pub struct Sentence<'u> {
 }
 
 /// An idea: its sentences (indices into the question's sentences, the most
-/// representative first), the interviews that hold it (in order) and its centre.
+/// representative first) and the interviews that hold it (in order).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Idea {
     pub sentences: Vec<usize>,
     pub interviews: Vec<usize>,
-    pub centre: Meaning,
 }
 
 /// The ideas of one question's sentences that two interviews or more hold,
@@ -226,12 +225,12 @@ fn merged(sentences: &[Sentence], mut groups: Vec<Vec<usize>>, scale: Scale) -> 
 /// when it is close enough and not at odds with that idea's polarity.
 fn place(sentences: &[Sentence], groups: &[Vec<usize>], scale: Scale) -> Vec<Vec<usize>> {
     let centres: Vec<Meaning> = groups.iter().map(|g| centre(sentences, g)).collect();
-    let polarities: Vec<Polarity> = groups.iter().map(|g| Polarity::of(sentences, g)).collect();
+    let polarities: Vec<Polarity> = groups.iter().map(|g| Polarity::of_group(sentences, g)).collect();
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
     for (i, sentence) in sentences.iter().enumerate() {
         let mut order: Vec<(usize, f32)> = centres.iter().enumerate().map(|(g, c)| (g, sentence.unit.meaning.cosine(c))).collect();
         order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let fits = order.iter().take_while(|(_, s)| *s >= scale.joins).find(|(g, _)| !polarities[*g].at_odds(sentence.unit));
+        let fits = order.iter().take_while(|(_, s)| *s >= scale.joins).find(|(g, _)| !polarities[*g].at_odds(&sentence.unit.terms, &sentence.unit.negated));
         if let Some(&(g, _)) = fits {
             members[g].push(i);
         }
@@ -239,18 +238,21 @@ fn place(sentences: &[Sentence], groups: &[Vec<usize>], scale: Scale) -> Vec<Vec
     members
 }
 
-/// How an idea's sentences hold their terms: per term, how many affirm it and how many negate it.
-struct Polarity<'u> {
-    held: HashMap<&'u str, (usize, usize)>,
+/// How sentences hold their terms: per term, how many affirm it and how many
+/// negate it. An idea's sentences (here) and its label's sources (`naming`)
+/// are weighed alike.
+pub struct Polarity<'t> {
+    held: HashMap<&'t str, (usize, usize)>,
 }
 
-impl<'u> Polarity<'u> {
-    fn of(sentences: &[Sentence<'u>], group: &[usize]) -> Polarity<'u> {
-        let mut held: HashMap<&'u str, (usize, usize)> = HashMap::new();
-        for unit in group.iter().map(|&m| sentences[m].unit) {
-            for term in &unit.terms {
+impl<'t> Polarity<'t> {
+    /// Of sentences given as `(terms, negated terms)`.
+    pub fn of(sentences: impl IntoIterator<Item = (&'t [String], &'t [String])>) -> Polarity<'t> {
+        let mut held: HashMap<&'t str, (usize, usize)> = HashMap::new();
+        for (terms, negated) in sentences {
+            for term in terms {
                 let counts = held.entry(term.as_str()).or_default();
-                match unit.negated.contains(term) {
+                match negated.contains(term) {
                     true => counts.1 += 1,
                     false => counts.0 += 1,
                 }
@@ -259,14 +261,19 @@ impl<'u> Polarity<'u> {
         Polarity { held }
     }
 
-    /// Whether `unit` negates a term that most of the idea's sentences with
-    /// it affirm, or affirms one they mostly negate.
-    fn at_odds(&self, unit: &Unit) -> bool {
-        unit.terms.iter().any(|term| {
-            let Some(&(affirmed, negated)) = self.held.get(term.as_str()) else { return false };
-            match unit.negated.contains(term) {
-                true => affirmed > negated,
-                false => negated > affirmed,
+    /// Of the sentences `group` of `sentences`.
+    fn of_group(sentences: &[Sentence<'t>], group: &[usize]) -> Polarity<'t> {
+        Polarity::of(group.iter().map(|&m| (sentences[m].unit.terms.as_slice(), sentences[m].unit.negated.as_slice())))
+    }
+
+    /// Whether a sentence of `terms` negates (`negated`) a term that most of
+    /// these sentences with it affirm, or affirms one they mostly negate.
+    pub fn at_odds(&self, terms: &[String], negated: &[String]) -> bool {
+        terms.iter().any(|term| {
+            let Some(&(affirmed, negations)) = self.held.get(term.as_str()) else { return false };
+            match negated.contains(term) {
+                true => affirmed > negations,
+                false => negations > affirmed,
             }
         })
     }
@@ -287,11 +294,11 @@ fn interviews_of(sentences: &[Sentence], group: &[usize]) -> Vec<usize> {
     interviews
 }
 
-/// An idea of `group`: its centre, its sentences by closeness to it.
+/// An idea of `group`: its sentences by closeness to its centre.
 fn idea(sentences: &[Sentence], group: Vec<usize>) -> Idea {
     let centre = centre(sentences, &group);
     let mut closeness: Vec<(usize, f32)> = group.iter().map(|&i| (i, sentences[i].unit.meaning.cosine(&centre))).collect();
     closeness.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let group: Vec<usize> = closeness.into_iter().map(|(i, _)| i).collect();
-    Idea { interviews: interviews_of(sentences, &group), sentences: group, centre }
+    Idea { interviews: interviews_of(sentences, &group), sentences: group }
 }

@@ -19,6 +19,7 @@
 //! (`text::vectors`), for the phrases and the sentences alike: a request
 //! never runs the model.
 
+use super::ideas::Polarity;
 use crate::projects::Language;
 use crate::text::audit::{dropped_qualifier, edge_fault};
 use crate::text::lexicon::{Lexicon, Qualifier};
@@ -39,9 +40,6 @@ const SUPPORT_WEIGHT: f32 = 0.5;
 /// How much a label loses per unit it is closer to another idea than to its own (less this margin).
 const AMBIGUITY_WEIGHT: f32 = 0.5;
 const AMBIGUITY_MARGIN: f32 = 0.05;
-/// A label of more words than this loses a little per word: a label is to be short.
-const SHORT_LABEL_WORDS: usize = 3;
-const LONG_LABEL_COST: f32 = 0.0;
 
 /// One sentence of the idea, as its label is looked for in it.
 pub struct Source<'t> {
@@ -69,7 +67,6 @@ struct Candidate {
     /// Each spelling, how often.
     spellings: Vec<(String, usize)>,
     stems: Vec<String>,
-    words: usize,
     /// The order it was first found in (the most representative sentence first).
     order: usize,
 }
@@ -81,7 +78,9 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meani
     let lexicon = Lexicon::of(Language::En);
     let sources = &described.sources[..described.sources.len().min(LABEL_SOURCES)];
     let used_by = terms_by_interview(sources, &lexicon);
-    let polarity = Polarity::of(sources, &lexicon);
+    let held: Vec<(Vec<String>, Vec<String>)> =
+        sources.iter().map(|s| (terms::answer_terms(s.text, &lexicon), terms::negated_terms(s.text, &lexicon))).collect();
+    let polarity = SourcePolarity::of(sources, &held);
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
     for source in sources {
         let words = words::words(source.text);
@@ -116,7 +115,6 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meani
                 let candidate = candidates.entry(text.to_lowercase()).or_insert_with(|| Candidate {
                     spellings: Vec::new(),
                     stems,
-                    words: last - first + 1,
                     order,
                 });
                 match candidate.spellings.iter_mut().find(|(s, _)| s == text) {
@@ -134,8 +132,7 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meani
         let support = used_by.iter().filter(|(_, stems)| candidate.stems.iter().all(|s| stems.contains(s))).count() as f32 / interviews;
         let closest_other = others.iter().map(|o| meaning.cosine(o)).fold(f32::NEG_INFINITY, f32::max);
         let ambiguity = (closest_other - fit + AMBIGUITY_MARGIN).max(0.0);
-        let length = candidate.words.saturating_sub(SHORT_LABEL_WORDS) as f32 * LONG_LABEL_COST;
-        fit + SUPPORT_WEIGHT * support - AMBIGUITY_WEIGHT * ambiguity - length
+        fit + SUPPORT_WEIGHT * support - AMBIGUITY_WEIGHT * ambiguity
     };
     let best = candidates
         .iter()
@@ -145,34 +142,21 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meani
     Some(spelling.0.clone())
 }
 
-/// How an idea's sentences hold their terms: per term, how many affirm it
-/// and how many negate it; and whether most of them negate at all.
-struct Polarity {
-    held: Vec<(String, usize, usize)>,
+/// How an idea's sentences hold their terms ([`Polarity`]), and whether most
+/// of them negate at all.
+struct SourcePolarity<'t> {
+    terms: Polarity<'t>,
     mostly_negated: bool,
 }
 
-impl Polarity {
-    fn of(sources: &[Source], lexicon: &Lexicon) -> Polarity {
-        let mut held: Vec<(String, usize, usize)> = Vec::new();
+impl<'t> SourcePolarity<'t> {
+    /// `held`: each source's terms and negated terms, in order.
+    fn of(sources: &[Source], held: &'t [(Vec<String>, Vec<String>)]) -> SourcePolarity<'t> {
         let negating = sources.iter().filter(|s| sentences::has_negation(s.text, Language::En)).count();
-        for source in sources {
-            let negated = terms::negated_terms(source.text, lexicon);
-            for term in terms::answer_terms(source.text, lexicon) {
-                let at = match held.iter().position(|(t, _, _)| *t == term) {
-                    Some(at) => at,
-                    None => {
-                        held.push((term.clone(), 0, 0));
-                        held.len() - 1
-                    }
-                };
-                match negated.contains(&term) {
-                    true => held[at].2 += 1,
-                    false => held[at].1 += 1,
-                }
-            }
+        SourcePolarity {
+            terms: Polarity::of(held.iter().map(|(terms, negated)| (terms.as_slice(), negated.as_slice()))),
+            mostly_negated: negating * 2 > sources.len(),
         }
-        Polarity { held, mostly_negated: negating * 2 > sources.len() }
     }
 
     /// Whether `phrase` negates a term the sentences mostly affirm, or affirms
@@ -183,14 +167,7 @@ impl Polarity {
         if !self.mostly_negated && sentences::has_negation(phrase, Language::En) {
             return true;
         }
-        let negated = terms::negated_terms(phrase, lexicon);
-        terms::answer_terms(phrase, lexicon).iter().any(|term| {
-            let Some((_, affirmed, negations)) = self.held.iter().find(|(t, _, _)| t == term) else { return false };
-            match negated.contains(term) {
-                true => affirmed > negations,
-                false => negations > affirmed,
-            }
-        })
+        self.terms.at_odds(&terms::answer_terms(phrase, lexicon), &terms::negated_terms(phrase, lexicon))
     }
 }
 
