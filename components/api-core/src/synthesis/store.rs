@@ -75,9 +75,9 @@ pub fn unembedded(db: &Db, model: MeaningModel, limit: i64) -> ApiResult<Vec<Pen
         })
     };
     let mut pending = read("units_by IS NULL", &[SqlValue::Integer(limit)])?;
-    for lesser in <MeaningModel as crate::text_enum::TextEnum>::NAMES.iter().filter_map(|name| MeaningModel::parse(name)) {
+    for lesser in model.lesser() {
         let room = limit - pending.len() as i64;
-        if lesser.rank() < model.rank() && room > 0 {
+        if room > 0 {
             pending.extend(read("units_by = ?", &[db::text(lesser.as_str()), SqlValue::Integer(room)])?);
         }
     }
@@ -105,13 +105,9 @@ pub struct DigestKey {
 /// another run gave it this model's or a better one's meanings meanwhile (or
 /// the interview was erased: then there is no row to update).
 pub fn write_units(db: &Db, key: &DigestKey, units: &str, model: MeaningModel) -> ApiResult<()> {
-    let lesser: Vec<&str> = <MeaningModel as crate::text_enum::TextEnum>::NAMES
-        .iter()
-        .filter(|name| MeaningModel::parse(name).is_some_and(|m| m.rank() < model.rank()))
-        .copied()
-        .collect();
+    let lesser = model.lesser();
     let mut values = vec![db::text(units), db::text(model.as_str()), db::text(&key.project_id), db::text(&key.interview_id), SqlValue::Integer(key.question_index)];
-    values.extend(lesser.iter().map(|name| db::text(*name)));
+    values.extend(lesser.iter().map(|lesser| db::text(lesser.as_str())));
     let replaceable = match lesser.len() {
         0 => "units_by IS NULL".to_string(),
         n => format!("(units_by IS NULL OR units_by IN ({}))", vec!["?"; n].join(", ")),

@@ -51,6 +51,15 @@ impl MeaningModel {
             MeaningModel::MiniLm => 1,
         }
     }
+
+    /// The models whose meanings this one's replace, in declaration order.
+    pub fn lesser(self) -> Vec<MeaningModel> {
+        <MeaningModel as crate::text_enum::TextEnum>::NAMES
+            .iter()
+            .filter_map(|name| MeaningModel::parse(name))
+            .filter(|other| other.rank() < self.rank())
+            .collect()
+    }
 }
 
 /// What gives sentences their meanings (unit vectors, one per text, in order).
