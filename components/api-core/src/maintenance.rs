@@ -95,11 +95,6 @@ pub fn run(db: &Db, now: SystemTime, encoder: &mut dyn synthesis::units::Encoder
         Ok(assessed) => report.assessed_interviews = assessed,
         Err(error) => problems.push(format!("assessing interviews for the synthesis: {error:?}")),
     }
-    // Ended interviews' sentences get their meanings, off the request that ended them.
-    match synthesis::embed_pending(db, encoder) {
-        Ok(embedded) => report.embedded_answers = embedded,
-        Err(error) => problems.push(format!("giving sentences their meanings for the synthesis: {error:?}")),
-    }
     // With a model: the syntheses that interviews ended (or erased) since made due.
     match synthesis::model::run_queue(db, &crate::llm::LlmConfig::from_variables(), now) {
         Ok(written) => report.syntheses_written = written,
@@ -108,6 +103,12 @@ pub fn run(db: &Db, now: SystemTime, encoder: &mut dyn synthesis::units::Encoder
     match deliver(db, now) {
         Ok(counts) => report.deliveries = counts,
         Err(error) => problems.push(error),
+    }
+    // Ended interviews' sentences get their meanings, off the request that
+    // ended them; after the deliveries, which their budget of seconds would delay.
+    match synthesis::embed_pending(db, encoder) {
+        Ok(embedded) => report.embedded_answers = embedded,
+        Err(error) => problems.push(format!("giving sentences their meanings for the synthesis: {error:?}")),
     }
     let current_window = crate::rate_limit::Window::containing(time::unix_seconds(now)).start;
     if let Err(error) = db.forget_rate_limit_windows_before(current_window) {
