@@ -86,7 +86,9 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meani
         let words = words::words(source.text);
         for first in 0..words.len() {
             for last in first + MIN_LABEL_WORDS - 1..words.len().min(first + MAX_LABEL_WORDS) {
-                if lexicon.begins_clause(&words, last) {
+                // A label is a finished phrase: it never takes in the start of
+                // another clause ("AI in what people", "music it's a big problem").
+                if lexicon.begins_clause(&words, last) || lexicon.opens_clause(&words, last) {
                     break;
                 }
                 // It begins on a word that names something or on a negation ("not reliable"),
@@ -94,6 +96,10 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meani
                 let leads = terms::term(&words, first, &lexicon).is_some()
                     || lexicon.qualifier(&words, first) == Some(Qualifier::Negation);
                 if !leads || terms::term(&words, last, &lexicon).is_none() {
+                    continue;
+                }
+                // Nor does it stop on a verb whose object follows ("AI to write" of "AI to write stories").
+                if lexicon.leaves_verb_open(&words, last) {
                     continue;
                 }
                 // Never stopping inside a run of words that name something: "shipping on a ten" of "a ten euro order".
@@ -240,6 +246,27 @@ mod tests {
         ]);
         let label = label(&idea, &stems(&["AI"]), &[]).unwrap();
         assert!(!label.contains("don't"), "{label}");
+    }
+
+    #[test]
+    fn a_label_is_a_finished_phrase() {
+        // Verbs left without their object, clauses cut halfway: the creatives' and scientists' answers.
+        let idea = described(&[
+            (0, "I'm super concerned about the use of AI to write stories and design characters."),
+            (1, "People use AI to write stories now, and that worries me."),
+            (2, "Some studios already use AI to write stories for games."),
+        ]);
+        let named = label(&idea, &stems(&["AI"]), &[]).unwrap();
+        assert!(!named.ends_with("to write"), "{named}");
+        assert!(named.contains("write stories"), "{named}");
+        let idea = described(&[
+            (0, "I worry about AI in what people think of as art."),
+            (1, "AI changes what people think art is."),
+            (2, "With music it's a big problem already."),
+        ]);
+        let named = label(&idea, &stems(&["AI"]), &[]);
+        let cut = ["what", "it's", "which", "that"];
+        assert!(named.as_deref().is_none_or(|l| l.split_whitespace().all(|w| !cut.contains(&w))), "{named:?}");
     }
 
     #[test]

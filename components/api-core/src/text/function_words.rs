@@ -367,6 +367,22 @@ pub fn subject_pronouns(language: Language) -> &'static [&'static str] {
     }
 }
 
+/// Words that open a clause inside a sentence: wh-words, relatives and
+/// subjects ("AI in *what* people think", "music *it's* a big problem"). A
+/// phrase that takes one in stops halfway through that clause. English only:
+/// the labels of the built-in synthesis are English phrases.
+pub fn clause_openers(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &[
+            "he", "he's", "how", "i", "i'd", "i'll", "i'm", "i've", "if", "it", "it'd", "it'll", "it's", "she",
+            "she's", "that", "that's", "there's", "they", "they'd", "they'll", "they're", "they've", "we", "we'd",
+            "we'll", "we're", "we've", "what", "where", "whether", "which", "who", "whom", "whose", "why", "you",
+            "you'd", "you'll", "you're", "you've",
+        ],
+        _ => &[],
+    }
+}
+
 /// The words "and" and "or" (see [`subject_pronouns`]).
 pub fn coordinators(language: Language) -> &'static [&'static str] {
     match language {
@@ -412,6 +428,7 @@ mod tests {
                 ("clause breaks", clause_breaks(language)),
                 ("subject pronouns", subject_pronouns(language)),
                 ("coordinators", coordinators(language)),
+                ("clause openers", clause_openers(language)),
             ];
             for (list, words) in lists {
                 assert_sorted_and_normalized(&format!("{name} {list}"), words);

@@ -150,6 +150,34 @@ impl Lexicon {
         (breaks || new_subject) && !negated
     }
 
+    /// Whether `words[i]` opens a clause inside the sentence (a wh-word, a
+    /// relative, a subject: [`fw::clause_openers`]): a phrase that takes it
+    /// in stops halfway through that clause.
+    pub fn opens_clause(&self, words: &[Word], i: usize) -> bool {
+        fw::clause_openers(self.language).binary_search(&words[i].normalized.as_str()).is_ok()
+    }
+
+    /// Whether `words[i]` is a verb the sentence goes on to complete: after
+    /// English "to" or a modal, with its object right after it ("AI to
+    /// *write* stories", "AI can *write* anything"). A phrase that ends there
+    /// leaves it open; one whose next word is a preposition or a new clause
+    /// does not ("access to *healthcare* for all").
+    pub fn leaves_verb_open(&self, words: &[Word], i: usize) -> bool {
+        let Some(next) = words.get(i + 1).filter(|next| next.follows_closely) else {
+            return false;
+        };
+        let before = match i.checked_sub(1) {
+            Some(before) => words[before].normalized.as_str(),
+            None => return false,
+        };
+        let after_verb_marker = (self.language == Language::En && before == "to") || self.modals.contains(&before);
+        let next = next.normalized.as_str();
+        let goes_on = [fw::prepositions(self.language), fw::clause_breaks(self.language), fw::coordinators(self.language)]
+            .iter()
+            .all(|list| list.binary_search(&next).is_err());
+        after_verb_marker && goes_on
+    }
+
     /// Japanese: whether the kana right after `words[i]` negate it (`問題ない`).
     pub fn negated_after(&self, words: &[Word], i: usize) -> bool {
         self.language == Language::Ja
