@@ -175,18 +175,12 @@ pub fn opposed(a: &Unit, b: &Unit) -> bool {
 /// most alike (meanings and words), never to one of opposite polarity.
 fn links(sentences: &[Sentence], sample: &[usize], words: &Words) -> Graph {
     let n = sample.len();
+    let alike = Alike::of(sentences, sample, words);
     let mut graph = Graph::new(n);
     let mut row: Vec<(usize, f32)> = Vec::with_capacity(n);
     for a in 0..n {
         row.clear();
-        let (i, unit) = (sample[a], sentences[sample[a]].unit);
-        for b in (0..n).filter(|&b| b != a) {
-            let j = sample[b];
-            if opposed(unit, sentences[j].unit) {
-                continue;
-            }
-            row.push((b, unit.meaning.cosine(&sentences[j].unit.meaning) + WORD_WEIGHT * words.cosine(i, j)));
-        }
+        row.extend((0..n).filter(|&b| b != a).filter_map(|b| alike.get(a, b).map(|similarity| (b, similarity))));
         let nearest = NEIGHBOURS.min(row.len());
         if nearest == 0 {
             continue;
@@ -197,6 +191,40 @@ fn links(sentences: &[Sentence], sample: &[usize], words: &Words) -> Graph {
         }
     }
     graph
+}
+
+/// How alike each pair of sampled sentences is, computed once per pair (the
+/// measure is symmetric, and it is most of a synthesis' time): the upper
+/// triangle of the matrix, row by row; `None` for a pair of opposite polarity.
+struct Alike {
+    n: usize,
+    /// NaN where the pair is opposed.
+    upper: Vec<f32>,
+}
+
+impl Alike {
+    fn of(sentences: &[Sentence], sample: &[usize], words: &Words) -> Alike {
+        let n = sample.len();
+        let mut upper = Vec::with_capacity(n * n.saturating_sub(1) / 2);
+        for a in 0..n {
+            let (i, unit) = (sample[a], sentences[sample[a]].unit);
+            for &j in &sample[a + 1..] {
+                let other = sentences[j].unit;
+                upper.push(match opposed(unit, other) {
+                    true => f32::NAN,
+                    false => unit.meaning.cosine(&other.meaning) + WORD_WEIGHT * words.cosine(i, j),
+                });
+            }
+        }
+        Alike { n, upper }
+    }
+
+    /// The likeness of sampled sentences `a` and `b` (`a != b`).
+    fn get(&self, a: usize, b: usize) -> Option<f32> {
+        let (low, high) = if a < b { (a, b) } else { (b, a) };
+        let at = low * self.n - low * (low + 1) / 2 + (high - low - 1);
+        Some(self.upper[at]).filter(|similarity| !similarity.is_nan())
+    }
 }
 
 /// Communities whose centres say the same, joined (the closest pair first).
