@@ -48,8 +48,15 @@ impl Courtesy {
 
 /// What `sentence` does when it says nothing but a courtesy (the strongest, when
 /// it says several: "Great talk, thanks!" thanks); `None` when it says anything
-/// about the question.
+/// about the question. A courtesy in English counts in every interview
+/// language: people who answer in another language often say "No, nothing
+/// else" or "Thanks!" in English, and the interviewer must not ask about it.
 pub fn courtesy(sentence: &str, language: Language) -> Option<Courtesy> {
+    courtesy_in(sentence, language).or_else(|| (language != Language::En).then(|| courtesy_in(sentence, Language::En)).flatten())
+}
+
+/// [`courtesy`] by one language's lists.
+fn courtesy_in(sentence: &str, language: Language) -> Option<Courtesy> {
     let words = words(sentence);
     if words.len() > MAX_COURTESY_WORDS {
         return None;
@@ -561,5 +568,15 @@ mod tests {
         let answer = "I make films. Thanks for asking!";
         let spans = courtesy_spans(answer, en);
         assert_eq!(spans.iter().map(|&(s, e)| &answer[s..e]).collect::<Vec<_>>(), ["Thanks for asking!"]);
+    }
+
+    #[test]
+    fn an_english_courtesy_counts_in_any_interview_language() {
+        // An Arabic interview answered in English: "No, nothing else." once got "What makes you say «nothing else»?".
+        assert!(closes("No, nothing else.", Language::Ar));
+        assert!(closes("Thanks, bye!", Language::De));
+        assert!(closes("Non, c'est tout. Thanks!", Language::Fr), "one language a sentence");
+        assert_eq!(courtesy("Expensive shipping makes me close the tab.", Language::Ar), None);
+        assert_eq!(courtesy("Thanks to AI I save hours.", Language::Es), None);
     }
 }
