@@ -1,5 +1,7 @@
-"""Judges the built-in synthesis of the real fixtures with the full model (all-MiniLM-L6-v2
-in numpy), as docs/design-decisions.md ("Sentence vectors") reports it. Its input is what
+"""Judges the built-in synthesis of the real fixtures with a full sentence model, as
+docs/design-decisions.md ("Sentence vectors") reports it: all-MiniLM-L6-v2 (minilm.py, the
+model the service uses; MODEL_DIR target/vectors/model) or the larger all-mpnet-base-v2
+(mpnet.py; MODEL_DIR from judge-model.sh), the issue's judge. Its input is what
 the unit test `real_interviews_give_themes_that_are_ideas_in_the_participants_words`
 writes with SYNTHESIS_DUMP=<folder>: per question, the themes (labels, quotes) and every
 sentence with its idea.
@@ -12,11 +14,11 @@ Per fixture:
 - label fit: a label's cosine with the mean of its quotes;
 - alike: the most alike two labels of one question.
 
-Usage: judge.py MODEL_DIR DUMP_DIR"""
+Usage: judge.py MODEL_DIR DUMP_DIR   (e.g. judge.py $(scripts/vectors/judge-model.sh) /tmp/dump)"""
 import glob, json, os, sys
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
-from minilm import MiniLM
+import models
 
 REFERENCE_CUT = 0.45
 
@@ -58,7 +60,7 @@ def reference_themes(vectors, interviews):
 
 
 def main():
-    model = MiniLM(sys.argv[1])
+    model = models.load(sys.argv[1])
     print("| fixture | themes | coherence | reference | share of reference | label fit (median) | most alike labels |")
     print("|---|---|---|---|---|---|---|")
     for path in sorted(glob.glob(f"{sys.argv[2]}/*.json")):
@@ -67,7 +69,7 @@ def main():
         for question in questions:
             texts = [s["text"] for s in question["sentences"]]
             interviews = [s["interview"] for s in question["sentences"]]
-            vectors = model.encode(texts) if texts else np.zeros((0, 384))
+            vectors = model.encode(texts) if texts else np.zeros((0, 1))
             by_text = dict(zip(texts, vectors))
             themes = question["themes"]
             count += len(themes)

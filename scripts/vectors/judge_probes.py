@@ -1,7 +1,8 @@
-"""Judges the built-in interviewer's probes on the real fixtures with the full model
-(all-MiniLM-L6-v2 in numpy), as docs/design-decisions.md ("The interviewer") reports
-it. Its input is what the replay test writes with REPLAY_DUMP=<file> (one JSON line
-per answer and the interviewer's reply, with the phrases the reply quotes):
+"""Judges the built-in interviewer's probes on the real fixtures with a full sentence
+model (all-MiniLM-L6-v2, or the larger all-mpnet-base-v2 from judge-model.sh: models.py),
+as docs/design-decisions.md ("The interviewer") reports it. Its input is what the
+replay test writes with REPLAY_DUMP=<file> (one JSON line per answer and the
+interviewer's reply, with the phrases the reply quotes):
 
   REPLAY_DUMP=/tmp/replay.jsonl cargo test -p api-core --lib -- replay::real_answers
   target/vectors/venv/bin/python scripts/vectors/judge_probes.py target/vectors/model /tmp/replay.jsonl
@@ -14,7 +15,7 @@ phrase (the issue's answer-relevance figure), and the latter with the quote take
 of the probe (what the question itself adds)."""
 import collections, json, sys
 import numpy as np
-from minilm import MiniLM
+import models
 
 
 def wording(row):
@@ -30,7 +31,7 @@ def median_cosine(model, answers, replies):
     return float(np.median(np.sum(model.encode(answers) * model.encode(replies), axis=1)))
 
 
-model = MiniLM(sys.argv[1])
+model = models.load(sys.argv[1])
 rows = [json.loads(line) for line in open(sys.argv[2])]
 probes = [r for r in rows if r["probe"]]
 by_file = collections.defaultdict(list)
