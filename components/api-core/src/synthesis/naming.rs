@@ -12,8 +12,10 @@
 //! other way round: "don't have concerns" over "a lot of concerns"; or it
 //! holds a negation where most of them hold none) is none.
 //! The label is the candidate whose meaning is closest to the idea's
-//! sentences', helped by how many of its interviews use its words (a label
-//! most of them would agree with) and held back when it is as close to
+//! sentences', helped by how many of its interviews use its words, each of
+//! its words beyond the question's on its own (a label most of them would
+//! agree with: "pay by invoice" over "no guest checkout" for sentences most
+//! of which are about paying, though no other says "invoice") and held back when it is as close to
 //! another idea of the question (two themes never read alike); spelled as the
 //! answers write it most often. Meanings here are the static table's
 //! (`text::vectors`), for the phrases and the sentences alike: a request
@@ -34,8 +36,8 @@ pub const MAX_LABEL_WORDS: usize = 6;
 pub const ONE_LABEL: f32 = 0.80;
 /// The idea's sentences its label is looked for in, at most.
 pub const LABEL_SOURCES: usize = 12;
-/// How much a label gains when all of the idea's interviews use its words:
-/// as much as its meaning, for a label is what most of them would agree with.
+/// How much a label gains when all of the idea's interviews use each of its
+/// words: as much as its meaning, for a label is what most of them would agree with.
 const SUPPORT_WEIGHT: f32 = 0.5;
 /// How much a label loses per unit it is closer to another idea than to its own (less this margin).
 const AMBIGUITY_WEIGHT: f32 = 0.5;
@@ -131,11 +133,10 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meani
         }
     }
     let table = vectors::table();
-    let interviews = used_by.len().max(1) as f32;
     let score = |candidate: &Candidate, text: &str| {
         let meaning = table.meaning(text);
         let fit = meaning.cosine(&described.centre);
-        let support = used_by.iter().filter(|(_, stems)| candidate.stems.iter().all(|s| stems.contains(s))).count() as f32 / interviews;
+        let support = support(candidate, &used_by, question);
         let closest_other = others.iter().map(|o| meaning.cosine(o)).fold(f32::NEG_INFINITY, f32::max);
         let ambiguity = (closest_other - fit + AMBIGUITY_MARGIN).max(0.0);
         fit + SUPPORT_WEIGHT * support - AMBIGUITY_WEIGHT * ambiguity
@@ -175,6 +176,17 @@ impl<'t> SourcePolarity<'t> {
         }
         self.terms.at_odds(&terms::answer_terms(phrase, lexicon), &terms::negated_terms(phrase, lexicon))
     }
+}
+
+/// The share of the idea's interviews (`used_by`) that use a word of the
+/// candidate, averaged over its words beyond the question's: the interviews
+/// each say the idea in words of their own, so a label whose every word only
+/// one of them uses names one participant's sentence, and one whose words
+/// many of them use names what they share.
+fn support(candidate: &Candidate, used_by: &[(usize, HashSet<String>)], question: &HashSet<String>) -> f32 {
+    let own: Vec<&String> = candidate.stems.iter().filter(|stem| !question.contains(*stem)).collect();
+    let uses: usize = own.iter().map(|stem| used_by.iter().filter(|(_, stems)| stems.contains(*stem)).count()).sum();
+    uses as f32 / (own.len() * used_by.len()).max(1) as f32
 }
 
 /// The terms of `sources`, per interview (in the order they first come).
@@ -267,6 +279,21 @@ mod tests {
         let named = label(&idea, &stems(&["AI"]), &[]);
         let cut = ["what", "it's", "which", "that"];
         assert!(named.as_deref().is_none_or(|l| l.split_whitespace().all(|w| !cut.contains(&w))), "{named:?}");
+    }
+
+    #[test]
+    fn the_label_names_what_most_of_the_sentences_say() {
+        // The planted checkout corpus's payment idea, as the model places its first
+        // twenty interviews: an account sentence and a stray one among them.
+        let idea = described(&[
+            (0, "I couldn't use Apple Pay on their site."),
+            (1, "They only took credit cards and I wanted to pay with PayPal."),
+            (2, "No option to pay by invoice, so I left."),
+            (3, "No guest checkout."),
+            (4, "The site was so sluggish that the page timed out."),
+        ]);
+        let named = label(&idea, &stems(&["makes", "abandon", "online", "checkout"]), &[]).unwrap();
+        assert!(named.to_lowercase().contains("pay"), "{named}");
     }
 
     #[test]
