@@ -100,8 +100,9 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meani
                 if !leads || terms::term(&words, last, &lexicon).is_none() {
                     continue;
                 }
-                // Nor does it stop on a verb whose object follows ("AI to write" of "AI to write stories").
-                if lexicon.leaves_verb_open(&words, last) {
+                // Nor does it stop on a verb whose object follows ("AI to write" of "AI to write
+                // stories"), nor before what completes its last word ("the accuracy" of "the accuracy of the model").
+                if lexicon.leaves_verb_open(&words, last) || lexicon.leaves_complement_open(&words, last) {
                     continue;
                 }
                 // Never stopping inside a run of words that name something: "shipping on a ten" of "a ten euro order".

@@ -383,6 +383,18 @@ pub fn clause_openers(language: Language) -> &'static [&'static str] {
     }
 }
 
+/// The word that ties a noun to what it is of ("the accuracy *of* the
+/// model", "for the sake *of* branches"), and the words whose complement
+/// "to" ties to them ("compared *to* colleagues", "due *to* cost"): a phrase
+/// that stops right before the tie leaves its head without what completes
+/// it. English only, like [`clause_openers`].
+pub fn complement_ties(language: Language) -> (&'static [&'static str], &'static [&'static str]) {
+    match language {
+        Language::En => (&["of"], &["according", "compared", "contrary", "due", "prior", "related", "relative", "similar", "thanks"]),
+        _ => (&[], &[]),
+    }
+}
+
 /// The words "and" and "or" (see [`subject_pronouns`]).
 pub fn coordinators(language: Language) -> &'static [&'static str] {
     match language {
@@ -429,6 +441,8 @@ mod tests {
                 ("subject pronouns", subject_pronouns(language)),
                 ("coordinators", coordinators(language)),
                 ("clause openers", clause_openers(language)),
+                ("complement ties", complement_ties(language).0),
+                ("heads tied by to", complement_ties(language).1),
             ];
             for (list, words) in lists {
                 assert_sorted_and_normalized(&format!("{name} {list}"), words);

@@ -157,6 +157,19 @@ impl Lexicon {
         fw::clause_openers(self.language).binary_search(&words[i].normalized.as_str()).is_ok()
     }
 
+    /// Whether the word right after `words[i]` ties a complement to it
+    /// ([`fw::complement_ties`]: "the sake *of*", "compared *to*"): a phrase
+    /// that ends on `words[i]` leaves it incomplete ("simple coding for the
+    /// sake", "writing process compared").
+    pub fn leaves_complement_open(&self, words: &[Word], i: usize) -> bool {
+        let Some(next) = words.get(i + 1).filter(|next| next.follows_closely) else {
+            return false;
+        };
+        let (ties, heads_of_to) = fw::complement_ties(self.language);
+        let next = next.normalized.as_str();
+        ties.binary_search(&next).is_ok() || (next == "to" && heads_of_to.binary_search(&words[i].normalized.as_str()).is_ok())
+    }
+
     /// Whether `words[i]` is a verb the sentence goes on to complete: after
     /// English "to" or a modal, with its object right after it ("AI to
     /// *write* stories", "AI can *write* anything"). A phrase that ends there

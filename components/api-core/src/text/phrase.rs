@@ -5,7 +5,9 @@
 //! connectives, negations and modals break a run, punctuation ends it; a short
 //! joiner may link two content words: "cost *of* delivery"), at most four
 //! content words and 60 characters, that does not stop inside a compound
-//! ("making a *high*" of "making a high quality video" is no phrase) nor begin
+//! ("making a *high*" of "making a high quality video" is no phrase) nor
+//! before what completes its last word ("for the *sake*" of "for the sake of
+//! branches", "process *compared*" of "compared to colleagues") nor begin
 //! inside a name ("*Diffusion* to iterate" of "Stable Diffusion"). It
 //! carries the negations and modals that reach it, at its start: those of its
 //! clause before it ("*can't* find a good reference image"), and those of the
@@ -104,6 +106,8 @@ fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec
         (0..words.len()).map(|i| qualifiers[i].is_none() && !set_phrase[i] && lexicon.is_content(&words[i])).collect();
     let clauses = Clauses::of(words, lexicon);
     // A phrase ends where its compound does: not right before a content word it stands next to,
+    // nor right before the "of" or "to" that ties its last word to what completes it ("for the sake",
+    // "writing process compared": `Lexicon::leaves_complement_open`),
     // nor on an abbreviation: a period the sentence goes on after ("organismo internac. c sede"), or
     // one after a consonant and "r", which ends no word of these languages ("elektr. Sitze", "Dr.").
     let abbreviated = |i: usize| {
@@ -115,7 +119,7 @@ fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec
     };
     let whole_end = |i: usize| {
         let cuts_compound = words.get(i + 1).is_some_and(|next| next.follows_closely && content[i + 1]);
-        !cuts_compound && !abbreviated(i) && lexicon.may_end_phrase(words, i)
+        !cuts_compound && !abbreviated(i) && lexicon.may_end_phrase(words, i) && !lexicon.leaves_complement_open(words, i)
     };
     // German puts the verb a modal governs at the end of its clause (or of its part before
     // "und"/"oder"): a phrase that holds a modal reaches that verb ("Inlandsflüge *müssen* verboten"),
@@ -495,5 +499,16 @@ mod tests {
         assert!(degree.iter().any(|p| p.text == "refine my own perspective"), "{degree:?}");
         let connective = whole_phrases("It saves time, therefore a better output.", Language::En);
         assert!(connective.iter().all(|p| !p.text.starts_with("therefore")), "{connective:?}");
+    }
+
+    #[test]
+    fn a_phrase_keeps_what_completes_its_last_word() {
+        // The replayed creatives and scientists: "You said “incorporating simple coding for the sake”".
+        let of = whole_phrases("It also incorporates simple coding for the sake of branches and managing stats.", Language::En);
+        assert!(of.iter().all(|p| !p.text.ends_with("sake")), "{of:?}");
+        assert!(of.iter().any(|p| p.text.ends_with("sake of branches")), "{of:?}");
+        let to = whole_phrases("It speeds up my scientific writing process compared to colleagues who do it manually.", Language::En);
+        assert!(to.iter().all(|p| !p.text.ends_with("compared")), "{to:?}");
+        assert!(to.iter().any(|p| p.text.ends_with("process compared to colleagues")), "{to:?}");
     }
 }

@@ -27,8 +27,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The build before the quote, cue and rich-answer rules, on the same answers
 /// through this replay: the share of probes after a substantive answer that
-/// share its words, and the same over every reply after one.
-pub const OVERLAP_BEFORE: f64 = 0.987; // 623 of 631
+/// share its words, and the same over every reply after one. Probes: 623 of
+/// 631 then; 601 of 609 since quotes keep what completes their last word ("the sake
+/// of"): "shameful job" of "a shameful job of enforcing traffic laws. more
+/// tickets" is no quote now, and the longer phrase ends on a period the
+/// abbreviation rule reads as one ("laws. more"), so "tickets" alone is quoted.
+pub const OVERLAP_BEFORE: f64 = 0.986;
 pub const REPLY_OVERLAP_BEFORE: f64 = 0.851; // 630 of 740
 /// Most probes quote the answer; some ask in the interviewer's own words
 /// (where the quote would be the whole answer) or plainly (nothing to quote).
