@@ -29,6 +29,7 @@ use super::{Speaker, Turn, TurnKind, TurnSource};
 use crate::llm::{self, LlmConfig};
 use crate::projects::{Language, ProjectFields};
 use crate::text::courtesy;
+use crate::text::reading::reading_language;
 use crate::text_enum;
 
 /// Minutes of interview per research question (10 minutes: 4 questions).
@@ -257,14 +258,17 @@ fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], 
         return only(closing(strings, true));
     }
     let asked = last.question_index.unwrap_or(0);
+    // The answer is read in its own words' language where its alphabet is not the interview's
+    // (an English answer in an Arabic interview); the interviewer still speaks the interview's.
+    let read_in = reading_language(answer, plan.language);
     // A greeting or thanks alone to the opening has not answered the first question yet: it is asked again.
-    if last.kind == TurnKind::Opening && courtesy::only_courtesies(answer, plan.language) {
+    if last.kind == TurnKind::Opening && courtesy::only_courtesies(answer, read_in) {
         return only(builtin(TurnKind::Question, Some(asked), fill(&strings.next_question, "question", &plan.questions[asked])));
     }
-    let declined = crate::text::noise::declines(answer, plan.language);
+    let declined = crate::text::noise::declines(answer, read_in);
     // "Thanks!", "Bye!", "That's all", "Great questions!": nothing to follow up.
-    let courteous = courtesy::only_courtesies(answer, plan.language);
-    let closed = courteous && courtesy::closes(answer, plan.language);
+    let courteous = courtesy::only_courtesies(answer, read_in);
+    let closed = courteous && courtesy::closes(answer, read_in);
     let acknowledged = |next: &str| {
         if declined {
             fill(&strings.after_refusal, "question", next)
@@ -290,7 +294,7 @@ fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], 
         return only(move_on);
     }
     let context = ProbeContext {
-        language: plan.language,
+        language: read_in,
         strings,
         question: plan.questions.get(asked).map_or("", String::as_str),
         said: interviewer_turns().map(|t| t.text.as_str()).collect(),
@@ -298,7 +302,7 @@ fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], 
     };
     let probe_offered = Some(Offer { question_index: asked, probes_left });
     // A rich answer (long, with a concrete example) to a question probed already moves on, naming what it said.
-    if probed > 0 && probes::cues::is_rich(answer, plan.language) {
+    if probed > 0 && probes::cues::is_rich(answer, read_in) {
         let next = plan.questions.get(asked + 1).unwrap_or(&strings.wrap_up);
         let named = probes::after_example(answer, next, &context).map(|text| Message { text, ..move_on.clone() });
         return NextSteps { probe_offered, builtin_probe: None, move_on: named.unwrap_or(move_on) };

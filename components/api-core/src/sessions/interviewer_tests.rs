@@ -185,6 +185,25 @@ fn a_goodbye_thanks_or_thats_all_gets_no_follow_up_in_any_language() {
 }
 
 #[test]
+fn an_answer_in_another_alphabet_is_quoted_by_its_own_words_rules() {
+    // An Arabic interview answered in English: asked in Arabic, about a whole English phrase
+    // (Arabic's rules, which know no English function word, quoted «Expensive shipping for»).
+    let mut arabic = plan("First?\nSecond?");
+    arabic.language = Language::Ar;
+    let mut talk = Conversation::start(arabic);
+    let probe = talk.answer("Expensive shipping for a single paperback makes me close the tab.");
+    assert_eq!(probe.kind, TurnKind::Probe);
+    let ar = strings::for_language("ar").interviewer;
+    let quoted = probes::audit::quoted_phrases(&probe.text, Language::Ar);
+    assert_eq!(quoted.len(), 1, "{}", probe.text);
+    let last_word = quoted[0].rsplit(' ').next().unwrap();
+    assert!(!["for", "a", "me", "the"].contains(&last_word), "{}", probe.text);
+    assert!(ar.asking.read(&probe.text).is_some(), "not an Arabic wording: {}", probe.text);
+    // Its courtesies and refusals are read in its words too: an English goodbye moves on.
+    assert_eq!(talk.answer("Thanks, that's all from me!").kind, TurnKind::Question);
+}
+
+#[test]
 fn time_decides_too_and_guidelines_can_forbid_probes() {
     let mut talk = Conversation::start(plan("First question?\nSecond question?\nThird question?"));
     // 10 minutes, 3 questions: after 6 minutes a probe, the two questions left and the wrap-up no longer fit.

@@ -3,8 +3,8 @@
 //! ([`lexicon`], [`function_words`]: stop words, fillers, negations, modals,
 //! stems), whole phrases ([`phrase`]), sentences and clauses ([`sentences`]),
 //! terms ([`terms`]), what says nothing ([`noise`]), what only greets, thanks
-//! or says goodbye ([`courtesy`]), and the meaning of a sentence as a vector
-//! ([`vectors`]).
+//! or says goodbye ([`courtesy`]), the language an answer is read in
+//! ([`reading`]), and the meaning of a sentence as a vector ([`vectors`]).
 
 pub mod audit;
 pub mod courtesy;
@@ -12,6 +12,7 @@ pub mod function_words;
 pub mod lexicon;
 pub mod noise;
 pub mod phrase;
+pub mod reading;
 pub mod sentences;
 pub mod terms;
 pub mod vectors;

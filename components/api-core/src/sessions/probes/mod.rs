@@ -129,6 +129,8 @@ const SHORT_ANSWER_CONTENT_WORDS: usize = 3;
 
 /// Where the interview stands when a probe is wanted.
 pub struct ProbeContext<'a> {
+    /// The language the answer is read in (`text::reading`); the wordings are
+    /// `strings`, in the interview's language.
     pub language: Language,
     pub strings: &'a InterviewerStrings,
     /// The research question the answer is to.
