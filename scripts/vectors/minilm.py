@@ -7,6 +7,14 @@ from safetensors.numpy import load_file
 from scipy.special import erf
 from tokenizers import Tokenizer
 
+def mean_pooled(hidden, mask):
+    """Sentence vectors as sentence-transformers pools them: the mean of the last hidden
+    states over the attention mask, unit length."""
+    m = mask[..., None].astype(np.float32)
+    v = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
+    return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+
+
 class MiniLM:
     def __init__(self, folder):
         self.w = load_file(f"{folder}/model.safetensors")
@@ -47,10 +55,7 @@ class MiniLM:
         ids = np.zeros((len(batch_ids), T), np.int64); mask = np.zeros((len(batch_ids), T), np.int64)
         for r, i in enumerate(batch_ids):
             ids[r, :len(i)] = i; mask[r, :len(i)] = 1
-        h = self.hidden(ids, mask)
-        m = mask[..., None].astype(np.float32)
-        v = (h * m).sum(1) / m.sum(1)
-        return v / np.linalg.norm(v, axis=1, keepdims=True)
+        return mean_pooled(self.hidden(ids, mask), mask)
     def encode(self, sentences, batch=64):
         enc = [self.tok.encode(s).ids for s in sentences]
         order = sorted(range(len(enc)), key=lambda i: len(enc[i]))
@@ -59,10 +64,3 @@ class MiniLM:
             idx = order[s:s + batch]
             out[idx] = self.encode_ids([enc[i] for i in idx])
         return out
-
-if __name__ == "__main__":
-    # sentence-transformers' own example: 0.2838, -0.0327, 0.8939 on the diagonal.
-    m = MiniLM(sys.argv[1])
-    v = m.encode(["The cat sits outside", "A man is playing guitar", "The new movie is awesome",
-                  "The dog plays in the garden", "A woman watches TV", "The new movie is so great"])
-    print(np.round(np.diag(v[:3] @ v[3:].T), 4))
