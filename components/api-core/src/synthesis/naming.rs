@@ -14,12 +14,12 @@
 //! The label is the candidate whose meaning is closest to the idea's
 //! sentences', helped by how many of its interviews use its words, each of
 //! its words beyond the question's on its own (a label most of them would
-//! agree with: "pay by invoice" over "no guest checkout" for sentences most
-//! of which are about paying, though no other says "invoice") and held back when it is as close to
-//! another idea of the question (two themes never read alike); spelled as the
-//! answers write it most often. Meanings here are the static table's
-//! (`text::vectors`), for the phrases and the sentences alike: a request
-//! never runs the model.
+//! agree with: "couldn't use Apple Pay" over "no guest checkout" for
+//! sentences most of which are about paying), and held back when it is as
+//! close to another idea of the question (two themes never read alike);
+//! spelled as the answers write it most often. Meanings here are the static
+//! table's (`text::vectors`), for the phrases and the sentences alike: a
+//! request never runs the model.
 
 use super::ideas::Polarity;
 use crate::projects::Language;
