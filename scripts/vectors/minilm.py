@@ -1,7 +1,7 @@
 """all-MiniLM-L6-v2 in numpy, from its tokenizer.json and model.safetensors: a text's vector
 as sentence-transformers computes it (BERT, mean pooling over the attention mask,
 unit length). Slow (about 20 ms a sentence on two cores) but needs no torch."""
-import math, sys
+import math
 import numpy as np
 from safetensors.numpy import load_file
 from scipy.special import erf

@@ -10,7 +10,7 @@ no token types, and one relative position bias (T5-style buckets, bidirectional,
 encoder.relative_attention_bias) is computed once and added to every layer's scores.
 The weights name the attention projections attention.attn.{q,k,v,o} and its norm
 attention.LayerNorm; the pooler (pooler.dense) is in the file but not used."""
-import json, math, sys
+import json, math
 import numpy as np
 from safetensors.numpy import load_file
 from scipy.special import erf

@@ -110,8 +110,7 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meani
                 }
                 // Never stopping inside a run of content words, as a quote never does: "shipping on a ten"
                 // of "a ten euro order", "don't go into painstaking" of "painstaking detail".
-                let continues = |next: &words::Word| next.follows_closely && lexicon.is_content(next) && lexicon.qualifier(&words, last + 1).is_none();
-                if words.get(last + 1).is_some_and(continues) {
+                if words.get(last + 1).is_some_and(|next| next.follows_closely && lexicon.is_content(next) && lexicon.qualifier(&words, last + 1).is_none()) {
                     continue;
                 }
                 let text = &source.text[words[first].start..words[last].end];

@@ -63,9 +63,10 @@ pub fn reading_language(answer: &str, interview: Language) -> Language {
         return interview;
     };
     let candidates = Language::NAMES.iter().filter_map(|name| Language::parse(name)).filter(|l| Alphabet::of_language(*l) == written_in);
+    let words = super::words::words(answer);
     let stop_words = |language: Language| {
         let lexicon = Lexicon::of(language);
-        super::words::words(answer).iter().filter(|w| lexicon.is_stop_listed(&w.normalized)).count()
+        words.iter().filter(|w| lexicon.is_stop_listed(&w.normalized)).count()
     };
     // The first of the alphabet's languages wins a tie (English among the Latin ones).
     candidates
