@@ -126,16 +126,33 @@ fn wait(pollable: &Pollable, deadline: u64) -> Result<(), OutboundError> {
     }
 }
 
-fn write_all(stream: &OutputStream, mut bytes: &[u8], deadline: u64) -> Result<(), OutboundError> {
+/// How far a request's body got.
+#[derive(Debug, PartialEq, Eq)]
+enum Written {
+    Whole,
+    /// The receiver closed the body's stream before every byte was handed
+    /// over: it answered without reading the rest (a refusal such as 401 or
+    /// 413 may come before the body is read). Its answer says how it went.
+    CutShort,
+}
+
+fn write_all(stream: &OutputStream, mut bytes: &[u8], deadline: u64) -> Result<Written, OutboundError> {
     while !bytes.is_empty() {
-        let permitted = stream.check_write().map_err(io_error)? as usize;
+        let permitted = match stream.check_write() {
+            Ok(permitted) => permitted as usize,
+            Err(StreamError::Closed) => return Ok(Written::CutShort),
+            Err(error) => return Err(io_error(error)),
+        };
         if permitted == 0 {
             wait(&stream.subscribe(), deadline)?;
             continue;
         }
         let n = permitted.min(bytes.len());
-        stream.write(&bytes[..n]).map_err(io_error)?;
-        bytes = &bytes[n..];
+        match stream.write(&bytes[..n]) {
+            Ok(()) => bytes = &bytes[n..],
+            Err(StreamError::Closed) => return Ok(Written::CutShort),
+            Err(error) => return Err(io_error(error)),
+        }
     }
     // Every byte is handed over. A receiver that has read the whole body may
     // answer and close before this side finishes: the stream is then closed,
@@ -146,12 +163,17 @@ fn write_all(stream: &OutputStream, mut bytes: &[u8], deadline: u64) -> Result<(
     };
     closed_is_done(stream.flush())?;
     wait(&stream.subscribe(), deadline)?;
-    closed_is_done(stream.check_write().map(drop))
+    closed_is_done(stream.check_write().map(drop))?;
+    Ok(Written::Whole)
 }
 
 /// A request whose head and body are sent; its answer arrives later.
 pub struct Started {
     response: FutureIncomingResponse,
+    /// A body the receiver stopped reading, kept unfinished until its answer
+    /// is in: finishing it would claim the whole body went out, and dropping
+    /// it may cancel the exchange before the answer is read.
+    _cut_short: Option<OutgoingBody>,
 }
 
 /// Sends `method url` with `headers` and `body`, within `timeout` for the whole
@@ -206,12 +228,17 @@ fn start_within(
     let _ = options.set_between_bytes_timeout(Some(nanos));
 
     let response = outgoing_handler::handle(request, Some(options)).map_err(http_error)?;
-    {
+    let written = {
         let stream = outgoing_body.write().map_err(|_| OutboundError::Http("request body stream taken".into()))?;
-        write_all(&stream, body, deadline)?;
+        write_all(&stream, body, deadline)?
+    };
+    match written {
+        Written::Whole => {
+            OutgoingBody::finish(outgoing_body, None).map_err(http_error)?;
+            Ok(Started { response, _cut_short: None })
+        }
+        Written::CutShort => Ok(Started { response, _cut_short: Some(outgoing_body) }),
     }
-    OutgoingBody::finish(outgoing_body, None).map_err(http_error)?;
-    Ok(Started { response })
 }
 
 fn answer_of(started: &Started) -> Option<Result<IncomingResponse, OutboundError>> {
