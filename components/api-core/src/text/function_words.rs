@@ -257,7 +257,11 @@ pub fn degree_adverbs(language: Language) -> &'static [&'static str] {
 /// Unternehmen" is no phrase). Normalized words, space-separated.
 pub fn adverbial_phrases(language: Language) -> &'static [&'static str] {
     match language {
-        Language::En => &["at the end of the day", "first of all", "in fact", "in order to", "in the first place", "of course"],
+        Language::En => &[
+            "as a matter of fact", "at the end of the day", "by the way", "first of all", "for example", "for instance",
+            "in fact", "in general", "in order to", "in other words", "in particular", "in the first place", "of course",
+            "on the other hand",
+        ],
         Language::De => &[
             "auf jeden fall", "im grunde", "im prinzip", "in erster linie", "unter anderem", "vor allem",
             "zum beispiel", "zum teil",
@@ -385,12 +389,12 @@ pub fn clause_openers(language: Language) -> &'static [&'static str] {
 
 /// The word that ties a noun to what it is of ("the accuracy *of* the
 /// model", "for the sake *of* branches"), and the words whose complement
-/// "to" ties to them ("compared *to* colleagues", "due *to* cost"): a phrase
-/// that stops right before the tie leaves its head without what completes
-/// it. English only, like [`clause_openers`].
+/// "to" ties to them ("compared *to* colleagues", "due *to* cost", "supposed
+/// *to* look"): a phrase that stops right before the tie leaves its head
+/// without what completes it. English only, like [`clause_openers`].
 pub fn complement_ties(language: Language) -> (&'static [&'static str], &'static [&'static str]) {
     match language {
-        Language::En => (&["of"], &["according", "compared", "contrary", "due", "prior", "related", "relative", "similar", "thanks"]),
+        Language::En => (&["of"], &["according", "compared", "contrary", "due", "prior", "related", "relative", "similar", "supposed", "thanks"]),
         _ => (&[], &[]),
     }
 }

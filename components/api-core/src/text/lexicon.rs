@@ -165,9 +165,13 @@ impl Lexicon {
         let Some(next) = words.get(i + 1).filter(|next| next.follows_closely) else {
             return false;
         };
-        let (ties, heads_of_to) = fw::complement_ties(self.language);
         let next = next.normalized.as_str();
-        ties.binary_search(&next).is_ok() || (next == "to" && heads_of_to.binary_search(&words[i].normalized.as_str()).is_ok())
+        fw::complement_ties(self.language).0.binary_search(&next).is_ok() || (next == "to" && self.to_completes(&words[i]))
+    }
+
+    /// Whether a "to" after `word` ties its complement to it ("compared to").
+    fn to_completes(&self, word: &Word) -> bool {
+        fw::complement_ties(self.language).1.binary_search(&word.normalized.as_str()).is_ok()
     }
 
     /// Whether `words[i]` is a verb the sentence goes on to complete: after
@@ -183,7 +187,9 @@ impl Lexicon {
             Some(before) => words[before].normalized.as_str(),
             None => return false,
         };
-        let after_verb_marker = (self.language == Language::En && before == "to") || self.modals.contains(&before);
+        // "to" after a word it completes is a preposition ("compared to colleagues").
+        let infinitive_to = before == "to" && !i.checked_sub(2).is_some_and(|head| self.to_completes(&words[head]));
+        let after_verb_marker = (self.language == Language::En && infinitive_to) || self.modals.contains(&before);
         let next = next.normalized.as_str();
         let goes_on = [fw::prepositions(self.language), fw::clause_breaks(self.language), fw::coordinators(self.language)]
             .iter()

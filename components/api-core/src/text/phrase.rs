@@ -107,8 +107,9 @@ fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec
     let clauses = Clauses::of(words, lexicon);
     // A phrase ends where its compound does: not right before a content word it stands next to,
     // nor right before the "of" or "to" that ties its last word to what completes it ("for the sake",
-    // "writing process compared": `Lexicon::leaves_complement_open`),
-    // nor on an abbreviation: a period the sentence goes on after ("organismo internac. c sede"), or
+    // "writing process compared": `Lexicon::leaves_complement_open`), nor on a verb after "to" or a
+    // modal whose object or particle follows ("databases to look" of "to look for studies":
+    // `Lexicon::leaves_verb_open`), nor on an abbreviation: a period the sentence goes on after ("organismo internac. c sede"), or
     // one after a consonant and "r", which ends no word of these languages ("elektr. Sitze", "Dr.").
     let abbreviated = |i: usize| {
         let mut after = answer[words[i].end..].chars();
@@ -117,9 +118,14 @@ fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec
         let cut_short = matches!(letters.as_slice(), ['r', before] if before.is_alphabetic() && !"aeiouyäöüéèàáíóú".contains(*before));
         answer[words[i].end..].starts_with('.') && (goes_on || cut_short)
     };
+    // German puts the verb a modal governs at the end of its clause (below), so what follows a
+    // modal there is no object the verb leaves open.
+    let verb_first = lexicon.language() != Language::De;
     let whole_end = |i: usize| {
         let cuts_compound = words.get(i + 1).is_some_and(|next| next.follows_closely && content[i + 1]);
-        !cuts_compound && !abbreviated(i) && lexicon.may_end_phrase(words, i) && !lexicon.leaves_complement_open(words, i)
+        !cuts_compound && !abbreviated(i) && lexicon.may_end_phrase(words, i)
+            && !lexicon.leaves_complement_open(words, i)
+            && !(verb_first && lexicon.leaves_verb_open(words, i))
     };
     // German puts the verb a modal governs at the end of its clause (or of its part before
     // "und"/"oder"): a phrase that holds a modal reaches that verb ("Inlandsflüge *müssen* verboten"),
@@ -510,5 +516,26 @@ mod tests {
         let to = whole_phrases("It speeds up my scientific writing process compared to colleagues who do it manually.", Language::En);
         assert!(to.iter().all(|p| !p.text.ends_with("compared")), "{to:?}");
         assert!(to.iter().any(|p| p.text.ends_with("process compared to colleagues")), "{to:?}");
+    }
+
+    #[test]
+    fn a_phrase_keeps_what_its_verb_goes_on_to() {
+        // The replayed scientists: "When did “access to online databases to look” last come up for you?"
+        let particle = whole_phrases(
+            "Our company has access to online databases to look for studies and we search through those with traditional search queries.",
+            Language::En,
+        );
+        assert!(particle.iter().all(|p| !p.text.ends_with("to look")), "{particle:?}");
+        assert!(particle.iter().any(|p| p.text == "traditional search queries"), "{particle:?}");
+        let object = whole_phrases("Greenwood Mall should be remodeled to attract more buyers.", Language::En);
+        assert!(object.iter().all(|p| !p.text.ends_with("attract")), "{object:?}");
+        let tied = whole_phrases("I made sure it did what it was supposed to do with the data.", Language::En);
+        assert!(tied.iter().all(|p| p.text != "supposed"), "{tied:?}");
+        // A set phrase says nothing of its own: "For instance" is no quote.
+        let set = whole_phrases("For instance, I would love to sign up for a community choir.", Language::En);
+        assert!(set.iter().all(|p| !p.text.contains("instance")), "{set:?}");
+        // German puts the verb a modal governs last: what follows the participle is no object.
+        let german = whole_phrases("Biologisch angebaute Produkte sollten gefördert werden.", Language::De);
+        assert!(german.iter().any(|p| p.text.starts_with("Biologisch angebaute Produkte")), "{german:?}");
     }
 }
