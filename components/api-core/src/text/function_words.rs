@@ -263,7 +263,7 @@ pub fn adverbial_phrases(language: Language) -> &'static [&'static str] {
             "on the other hand",
         ],
         Language::De => &[
-            "auf jeden fall", "im grunde", "im prinzip", "in erster linie", "unter anderem", "vor allem",
+            "auf jeden fall", "im grunde", "im moment", "im prinzip", "in erster linie", "unter anderem", "vor allem",
             "zum beispiel", "zum teil",
         ],
         Language::Fr => &[
@@ -391,10 +391,17 @@ pub fn clause_openers(language: Language) -> &'static [&'static str] {
 /// model", "for the sake *of* branches"), and the words whose complement
 /// "to" ties to them ("compared *to* colleagues", "due *to* cost", "supposed
 /// *to* look"): a phrase that stops right before the tie leaves its head
-/// without what completes it. English only, like [`clause_openers`].
+/// without what completes it. In German, French, Spanish and Italian the tie
+/// is "von" and the forms of "of" that hold an article ("du", "del", "della":
+/// "el Fin *del* Embargo"); a plain "de" or "di" often opens an infinitive
+/// instead ("le temps *de* tout vérifier"), and is no tie.
 pub fn complement_ties(language: Language) -> (&'static [&'static str], &'static [&'static str]) {
     match language {
         Language::En => (&["of"], &["according", "compared", "contrary", "due", "prior", "related", "relative", "similar", "supposed", "thanks"]),
+        Language::De => (&["von"], &[]),
+        Language::Fr => (&["des", "du"], &[]),
+        Language::Es => (&["del"], &[]),
+        Language::It => (&["degli", "dei", "del", "della", "delle", "dello"], &[]),
         _ => (&[], &[]),
     }
 }

@@ -516,6 +516,14 @@ mod tests {
         let to = whole_phrases("It speeds up my scientific writing process compared to colleagues who do it manually.", Language::En);
         assert!(to.iter().all(|p| !p.text.ends_with("compared")), "{to:?}");
         assert!(to.iter().any(|p| p.text.ends_with("process compared to colleagues")), "{to:?}");
+        // The replayed Cuban consultation: "Agregar Carteles pidiendo el Fin" of "el Fin del Embargo".
+        let del = whole_phrases("Agregar Carteles pidiendo el Fin del Embargo.", Language::Es);
+        assert!(del.iter().all(|p| !p.text.ends_with("Fin")), "{del:?}");
+        let du = whole_phrases("Il faut une grande décroissance du secteur.", Language::Fr);
+        assert!(du.iter().all(|p| !p.text.ends_with("décroissance")), "{du:?}");
+        // A plain "de" often opens an infinitive ("le temps de tout vérifier"): no tie.
+        let de = whole_phrases("J'ai pas le temps de tout vérifier.", Language::Fr);
+        assert!(de.iter().any(|p| p.text == "pas le temps"), "{de:?}");
     }
 
     #[test]
