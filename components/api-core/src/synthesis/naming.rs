@@ -104,8 +104,12 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meani
                     continue;
                 }
                 // Nor does it stop on a verb whose object follows ("AI to write" of "AI to write
-                // stories"), nor before what completes its last word ("the accuracy" of "the accuracy of the model").
-                if lexicon.leaves_verb_open(&words, last) || lexicon.leaves_complement_open(&words, last) {
+                // stories"), nor before what completes its last word ("the accuracy" of "the accuracy of the model"),
+                // nor before an article or possessive that opens it ("AI to help create" of "create the ...").
+                if lexicon.leaves_verb_open(&words, last)
+                    || lexicon.leaves_complement_open(&words, last)
+                    || lexicon.leaves_object_open(&words, last)
+                {
                     continue;
                 }
                 // Never stopping inside a run of content words, as a quote never does: "shipping on a ten"
@@ -291,6 +295,13 @@ mod tests {
         ]);
         let named = label(&idea, &stems(&["AI"]), &[]);
         assert!(named.as_deref().is_none_or(|l| !l.ends_with("painstaking")), "{named:?}");
+        // Nor stops before the article that opens its verb's object (the creatives': "AI to help create").
+        let idea = described(&[
+            (0, "I use generative tools to help create the first drafts of my mood boards."),
+            (1, "Generative tools help create the rough layout before I paint."),
+        ]);
+        let named = label(&idea, &stems(&["AI"]), &[]);
+        assert!(named.as_deref().is_none_or(|l| !l.ends_with("help create")), "{named:?}");
     }
 
     #[test]

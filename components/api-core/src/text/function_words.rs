@@ -406,6 +406,17 @@ pub fn complement_ties(language: Language) -> (&'static [&'static str], &'static
     }
 }
 
+/// The articles and possessives that open a noun phrase: a label that stops
+/// right before one stops before its verb's object ("AI to help create" of
+/// "create *the* ..."). English only, like [`clause_openers`]: quotes do
+/// without it, where it cut "should publish each month *the* ..." short.
+pub fn determiners(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En => &["a", "an", "her", "his", "its", "my", "our", "the", "their", "your"],
+        _ => &[],
+    }
+}
+
 /// The words "and" and "or" (see [`subject_pronouns`]).
 pub fn coordinators(language: Language) -> &'static [&'static str] {
     match language {
@@ -454,6 +465,7 @@ mod tests {
                 ("clause openers", clause_openers(language)),
                 ("complement ties", complement_ties(language).0),
                 ("heads tied by to", complement_ties(language).1),
+                ("determiners", determiners(language)),
             ];
             for (list, words) in lists {
                 assert_sorted_and_normalized(&format!("{name} {list}"), words);
