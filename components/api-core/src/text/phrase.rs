@@ -109,8 +109,9 @@ fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec
     // nor right before the "of" or "to" that ties its last word to what completes it ("for the sake",
     // "writing process compared": `Lexicon::leaves_complement_open`), nor on a verb after "to" or a
     // modal whose object or particle follows ("databases to look" of "to look for studies":
-    // `Lexicon::leaves_verb_open`), nor on an abbreviation: a period the sentence goes on after ("organismo internac. c sede"), or
-    // one after a consonant and "r", which ends no word of these languages ("elektr. Sitze", "Dr.").
+    // `Lexicon::leaves_verb_open`), nor on an abbreviation: a period the sentence goes on after
+    // ("organismo internac. c sede"), or one after a consonant and "r", which ends no word of these
+    // languages ("elektr. Sitze", "Dr.").
     let abbreviated = |i: usize| {
         let mut after = answer[words[i].end..].chars();
         let goes_on = after.next() == Some('.') && after.find(|c| !c.is_whitespace()).is_some_and(|c| c.is_lowercase() || c.is_ascii_digit());
