@@ -119,19 +119,17 @@ fn phrases_of<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon) -> Vec
         let cut_short = matches!(letters.as_slice(), ['r', before] if before.is_alphabetic() && !"aeiouyäöüéèàáíóú".contains(*before));
         answer[words[i].end..].starts_with('.') && (goes_on || cut_short)
     };
-    // German puts the verb a modal governs at the end of its clause (below), so what follows a
-    // modal there is no object the verb leaves open.
-    let verb_first = lexicon.language() != Language::De;
+    // German puts the verb a modal governs at the end of its clause (or of its part before
+    // "und"/"oder"): what follows a modal there is no object the verb leaves open, and a phrase
+    // that holds a modal reaches that verb ("Inlandsflüge *müssen* verboten"), or it is a
+    // fragment ("*muss* vorallem in den Städten").
+    let verb_final = lexicon.language() == Language::De;
     let whole_end = |i: usize| {
         let cuts_compound = words.get(i + 1).is_some_and(|next| next.follows_closely && content[i + 1]);
         !cuts_compound && !abbreviated(i) && lexicon.may_end_phrase(words, i)
             && !lexicon.leaves_complement_open(words, i)
-            && !(verb_first && lexicon.leaves_verb_open(words, i))
+            && (verb_final || !lexicon.leaves_verb_open(words, i))
     };
-    // German puts the verb a modal governs at the end of its clause (or of its part before
-    // "und"/"oder"): a phrase that holds a modal reaches that verb ("Inlandsflüge *müssen* verboten"),
-    // or it is a fragment ("*muss* vorallem in den Städten").
-    let verb_final = lexicon.language() == Language::De;
     let reaches_its_verb = |start: usize, b: usize| {
         let coordinator = |k: usize| super::function_words::coordinators(Language::De).contains(&words[k].normalized.as_str());
         let auxiliary = |k: usize| qualifiers[k] == Some(Qualifier::Modal) || GERMAN_AUXILIARIES.contains(&words[k].normalized.as_str());
