@@ -18,10 +18,8 @@ spin=${SPIN:-$(command -v spin || true)}
 [ -x "$spin" ] || { echo "bench-pack: set SPIN=/path/to/spin (or put spin on PATH)" >&2; exit 2; }
 plugins="$("$spin" plugins list --installed >/dev/null 2>&1 && echo "${XDG_DATA_HOME:-$HOME/.local/share}/spin/plugins")"
 [ -d "$plugins/trigger-cron" ] || { echo "bench-pack: the trigger-cron plugin is not installed for $spin" >&2; exit 2; }
-command -v wrk >/dev/null 2>&1 || scripts/apt-install.sh bench-pack "install wrk yourself" wrk
 
-scripts/build-wasm.sh -p bench-hello -p bench-select
-cargo build --profile bench-host -p api-core -p spin-host -p e2e --bins
+scripts/bench-build.sh
 
 rm -rf "$out" && mkdir -p "$out/bin" "$out/lib"
 components=$(sed -n 's|^source = "target/wasm32-wasip2/release/\(.*\.wasm\)"|\1|p' spin.toml)

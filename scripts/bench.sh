@@ -17,12 +17,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The load generator: Debian's wrk, installed once.
-if ! command -v wrk >/dev/null 2>&1; then
-    echo "bench: installing wrk" >&2
-    scripts/apt-install.sh bench "install wrk yourself" wrk
-fi
-
 for arg in "$@"; do
     if [ "$arg" = spin ] || [ "$arg" = both ]; then
         if [ -z "${SPIN:-}" ] && ! command -v spin >/dev/null 2>&1; then
@@ -34,9 +28,5 @@ done
 
 # spin.toml mounts the sentence model's files (the maintenance run's meanings).
 scripts/setup-model.sh
-scripts/build-wasm.sh -p bench-hello -p bench-select
-# The host binary and the driver in one build of the same packages as `make
-# build`, so that dependency features resolve alike and wasmtime is compiled
-# once for this profile.
-cargo build --profile bench-host -p api-core -p spin-host -p e2e --bins
+scripts/bench-build.sh
 exec target/bench-host/bench "$@"
