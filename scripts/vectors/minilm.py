@@ -64,3 +64,24 @@ class MiniLM:
             idx = order[s:s + batch]
             out[idx] = self.encode_ids([enc[i] for i in idx])
         return out
+
+    def encode_spans(self, sentence, spans):
+        """The meaning of each (start, end) byte span of `sentence` in its context, as
+        components/sentence-model pools it: the mean of the last hidden states of the
+        tokens within the span, unit length (None where the span holds no token)."""
+        enc = self.tok.encode(sentence)
+        ids = np.array([enc.ids], np.int64)
+        states = self.hidden(ids, np.ones_like(ids))[0]
+        # The Python binding gives character offsets; the spans are bytes.
+        byte_at = [0]
+        for ch in sentence:
+            byte_at.append(byte_at[-1] + len(ch.encode()))
+        out = []
+        for start, end in spans:
+            within = [t for t, (a, b) in enumerate(enc.offsets) if a < b and start <= byte_at[a] and byte_at[b] <= end]
+            if not within:
+                out.append(None)
+                continue
+            v = states[within].mean(0)
+            out.append(v / max(np.linalg.norm(v), 1e-12))
+        return out

@@ -1,7 +1,8 @@
 """Writes components/sentence-model/tests/minilm-reference.json: the vectors of
 all-MiniLM-L6-v2 for a few varied sentences, from the numpy reference
 (minilm.py), each sentence encoded alone. The Rust encoder's test holds its
-own vectors to these.
+own vectors to these, and the meanings in context of a few phrases of them (the
+mean of the model's token states within each phrase's bytes, `encode_spans`).
 
     target/vectors/venv/bin/python scripts/vectors/reference.py target/models/all-minilm-l6-v2 OUT.json
 (the venv and the model: scripts/vectors/derive.sh, scripts/setup-model.sh)"""
@@ -42,6 +43,14 @@ SENTENCES = [
     LONG,
 ]
 
+# Phrases whose meanings in context the reference holds: (sentence, phrases of it).
+SPANS = [
+    (5, ["don't have any concerns", "AI in my field"]),
+    (8, ["Expensive shipping", "single paperback", "close the tab"]),
+    (11, ["two hours a day", "😀", "lose on the train"]),
+    (12, ["la livraison a coûté une fortune"]),
+]
+
 def main(model_dir, out):
     m = MiniLM(model_dir)
     rows = []
@@ -50,9 +59,19 @@ def main(model_dir, out):
         vector = m.encode_ids([ids])[0]
         rows.append({"text": text, "tokens": len(ids), "vector": [float(f"{x:.9g}") for x in vector]})
     assert any(row["tokens"] == 256 for row in rows), "the long sentence must reach the truncation"
+    spans = []
+    for index, phrases in SPANS:
+        text = SENTENCES[index]
+        ranges = []
+        for phrase in phrases:
+            start = len(text[:text.index(phrase)].encode())
+            ranges.append((start, start + len(phrase.encode())))
+        for (start, end), vector in zip(ranges, m.encode_spans(text, ranges)):
+            spans.append({"sentence": index, "start": start, "end": end,
+                          "vector": None if vector is None else [float(f"{x:.9g}") for x in vector]})
     with open(out, "w", encoding="utf-8") as f:
         json.dump({"model": "all-MiniLM-L6-v2", "reference": "scripts/vectors/minilm.py, each sentence alone",
-                   "sentences": rows}, f, ensure_ascii=False, separators=(",", ":"))
+                   "sentences": rows, "spans": spans}, f, ensure_ascii=False, separators=(",", ":"))
         f.write("\n")
 
 if __name__ == "__main__":

@@ -41,6 +41,13 @@ const BATCH_SENTENCES: usize = 32;
 /// the instance's memory: 8 MiB holds 32 sentences of 64 tokens, or 2 of 256.
 const BATCH_SCORE_BYTES: usize = 8 << 20;
 
+/// A sentence's vector and its spans' meanings ([`Encoder::encode_with_spans`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Encoded {
+    pub vector: Vec<f32>,
+    pub spans: Vec<Option<Vec<f32>>>,
+}
+
 /// all-MiniLM-L6-v2, loaded lean (see [`Encoder::load`]).
 pub struct Encoder {
     tokenizer: Tokenizer,
@@ -82,26 +89,49 @@ impl Encoder {
     /// sentences are encoded in batches of similar length; a sentence's
     /// vector does not depend on the others beyond rounding (under 1e-6).
     pub fn encode(&self, sentences: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let tokens = sentences
+        let none: Vec<&[(usize, usize)]> = vec![&[]; sentences.len()];
+        Ok(self.encode_with_spans(sentences, &none)?.into_iter().map(|encoded| encoded.vector).collect())
+    }
+
+    /// Each sentence's vector, and the meaning of each of its `spans` (byte
+    /// ranges of the sentence) as the sentence gives it: the mean of the
+    /// states of the tokens within the span, from the same run of the model,
+    /// unit length. A span that holds no whole token (or only tokens past the
+    /// model's 256) has no meaning (`None`).
+    pub fn encode_with_spans(&self, sentences: &[&str], spans: &[&[(usize, usize)]]) -> Result<Vec<Encoded>> {
+        ensure!(spans.len() == sentences.len(), "{} sentences, {} lists of spans", sentences.len(), spans.len());
+        let tokenized = sentences
             .iter()
-            .map(|sentence| {
-                let encoding = self.tokenizer.encode(*sentence, true).map_err(|error| anyhow!("tokenizer: {error}"))?;
-                Ok(encoding.get_ids().to_vec())
-            })
-            .collect::<Result<Vec<Vec<u32>>>>()?;
+            .map(|sentence| self.tokenizer.encode(*sentence, true).map_err(|error| anyhow!("tokenizer: {error}")))
+            .collect::<Result<Vec<_>>>()?;
+        let tokens: Vec<Vec<u32>> = tokenized.iter().map(|encoding| encoding.get_ids().to_vec()).collect();
         let mut order: Vec<usize> = (0..tokens.len()).collect();
         order.sort_by_key(|&index| tokens[index].len());
-        let mut vectors = vec![Vec::new(); tokens.len()];
+        let mut encoded: Vec<Option<Encoded>> = (0..tokens.len()).map(|_| None).collect();
         let mut start = 0;
         while start < order.len() {
             let end = start + self.batch_len(&order[start..], &tokens);
             let batch: Vec<&[u32]> = order[start..end].iter().map(|&index| tokens[index].as_slice()).collect();
-            for (&index, vector) in order[start..end].iter().zip(self.encode_batch(&batch)?) {
-                vectors[index] = vector;
+            for (&index, states) in order[start..end].iter().zip(self.encode_batch(&batch)?) {
+                // The special tokens ([CLS], [SEP]) have the empty offset (0, 0): in no span.
+                let offsets = tokenized[index].get_offsets();
+                let pooled = spans[index]
+                    .iter()
+                    .map(|&(from, to)| {
+                        let within: Vec<&[f32]> = states
+                            .iter()
+                            .zip(offsets)
+                            .filter(|(_, &(first, last))| first < last && from <= first && last <= to)
+                            .map(|(state, _)| state.as_slice())
+                            .collect();
+                        (!within.is_empty()).then(|| mean_unit(&within))
+                    })
+                    .collect();
+                encoded[index] = Some(Encoded { vector: mean_unit(&states), spans: pooled });
             }
             start = end;
         }
-        Ok(vectors)
+        Ok(encoded.into_iter().map(|e| e.expect("every sentence is in a batch")).collect())
     }
 
     /// How many of `order` (sentences by increasing length) go in the next batch.
@@ -117,8 +147,9 @@ impl Encoder {
         count
     }
 
-    /// The vectors of one batch of token ids (the [CLS] … [SEP] of each).
-    fn encode_batch(&self, batch: &[&[u32]]) -> Result<Vec<Vec<f32>>> {
+    /// The last hidden states of one batch of token ids (the [CLS] … [SEP]
+    /// of each), a state per token of each sentence.
+    fn encode_batch(&self, batch: &[&[u32]]) -> Result<Vec<Vec<Vec<f32>>>> {
         // The batch's own vocabulary: its distinct ids, sorted; the model sees
         // each token as its place in it, with those rows as its embeddings.
         let mut vocabulary: Vec<u32> = batch.iter().flat_map(|ids| ids.iter().copied()).collect();
@@ -150,16 +181,20 @@ impl Encoder {
         let model = BertModel::load(VarBuilder::from_tensors(tensors, DType::F32, &device), &config)?;
         let hidden = model.forward(&input_ids, &token_types, Some(&mask))?.to_vec3::<f32>()?;
 
-        Ok(batch.iter().zip(hidden).map(|(ids, states)| mean_unit(&states[..ids.len()])).collect())
+        Ok(batch.iter().zip(hidden).map(|(ids, mut states)| {
+            states.truncate(ids.len());
+            states
+        }).collect())
     }
 }
 
 /// The mean of a sentence's token states, scaled to unit length
 /// (sentence-transformers' mean pooling and its Normalize module).
-fn mean_unit(states: &[Vec<f32>]) -> Vec<f32> {
+fn mean_unit<S: AsRef<[f32]>>(states: &[S]) -> Vec<f32> {
+    let states: Vec<&[f32]> = states.iter().map(AsRef::as_ref).collect();
     let mut mean = vec![0f32; states[0].len()];
-    for state in states {
-        for (sum, value) in mean.iter_mut().zip(state) {
+    for state in &states {
+        for (sum, value) in mean.iter_mut().zip(state.iter()) {
             *sum += value;
         }
     }

@@ -34,11 +34,27 @@ impl units::Encoder for Mounted {
     }
 
     fn encode(&mut self, texts: &[&str]) -> Result<Vec<Meaning>, String> {
-        let encoder = match &mut self.loaded {
-            Some(encoder) => encoder,
-            loaded => loaded.insert(Encoder::load(&self.dir).map_err(|error| format!("loading {}: {error:#}", crate::MODEL))?),
-        };
-        let vectors = encoder.encode(texts).map_err(|error| format!("{error:#}"))?;
+        let vectors = self.loaded()?.encode(texts).map_err(|error| format!("{error:#}"))?;
         Ok(vectors.into_iter().map(Meaning::from_vector).collect())
+    }
+
+    /// The spans' meanings from the same run of the model as their sentences'.
+    fn encode_in_context(&mut self, texts: &[&str], spans: &[Vec<(usize, usize)>]) -> Result<(Vec<Meaning>, Option<Vec<Vec<Option<Meaning>>>>), String> {
+        let spans: Vec<&[(usize, usize)]> = spans.iter().map(Vec::as_slice).collect();
+        let encoded = self.loaded()?.encode_with_spans(texts, &spans).map_err(|error| format!("{error:#}"))?;
+        let (meanings, in_context) = encoded
+            .into_iter()
+            .map(|e| (Meaning::from_vector(e.vector), e.spans.into_iter().map(|span| span.map(Meaning::from_vector)).collect()))
+            .unzip();
+        Ok((meanings, Some(in_context)))
+    }
+}
+
+impl Mounted {
+    fn loaded(&mut self) -> Result<&Encoder, String> {
+        match &mut self.loaded {
+            Some(encoder) => Ok(encoder),
+            loaded => Ok(loaded.insert(Encoder::load(&self.dir).map_err(|error| format!("loading {}: {error:#}", crate::MODEL))?)),
+        }
     }
 }

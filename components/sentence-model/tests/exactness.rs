@@ -39,6 +39,16 @@ fn encoder() -> &'static Encoder {
 struct Reference {
     model: String,
     sentences: Vec<ReferenceSentence>,
+    spans: Vec<ReferenceSpan>,
+}
+
+/// A phrase's meaning in its sentence's context: the bytes of `sentences[sentence]`.
+#[derive(serde::Deserialize)]
+struct ReferenceSpan {
+    sentence: usize,
+    start: usize,
+    end: usize,
+    vector: Vec<f32>,
 }
 
 #[derive(serde::Deserialize)]
@@ -96,6 +106,36 @@ fn model_card_similarities() {
     for vector in &vectors {
         assert!((cosine(vector, vector) - 1.0).abs() < 1e-6, "unit length");
     }
+}
+
+#[test]
+fn phrases_have_their_meanings_in_context_as_the_reference_pools_them() {
+    let reference = reference();
+    let texts = texts(&reference);
+    let mut spans: Vec<Vec<(usize, usize)>> = vec![Vec::new(); texts.len()];
+    for span in &reference.spans {
+        spans[span.sentence].push((span.start, span.end));
+    }
+    let slices: Vec<&[(usize, usize)]> = spans.iter().map(Vec::as_slice).collect();
+    let encoded = encoder().encode_with_spans(&texts, &slices).unwrap();
+    let plain = encoder().encode(&texts).unwrap();
+    for (with_spans, vector) in encoded.iter().zip(&plain) {
+        assert_eq!(&with_spans.vector, vector, "the sentence's own vector is the same");
+    }
+    let mut worst = 0.0f32;
+    for span in &reference.spans {
+        let place = spans[span.sentence].iter().position(|s| *s == (span.start, span.end)).unwrap();
+        let found = encoded[span.sentence].spans[place].as_ref().expect("a phrase of whole tokens has a meaning");
+        worst = worst.max(max_difference(found, &span.vector));
+    }
+    eprintln!("largest difference from the reference's phrases in context: {worst}");
+    assert!(worst < EXACT, "{worst}");
+    // A phrase in context is not the phrase alone: "concerns" beside "don't have any" differs.
+    let alone = encoder().encode(&["don't have any concerns"]).unwrap();
+    assert!(cosine(&alone[0], encoded[5].spans[0].as_ref().unwrap()) < 0.99);
+    // A span that holds no whole token has no meaning.
+    let none = encoder().encode_with_spans(&["Thanks!"], &[&[(0, 0), (1, 3)]]).unwrap();
+    assert_eq!(none[0].spans, [None, None]);
 }
 
 #[test]

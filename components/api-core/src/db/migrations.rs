@@ -32,6 +32,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(13, "edge", "0013_edge.sql"),
     migration!(14, "sentence_meanings", "0014_sentence_meanings.sql"),
     migration!(15, "meanings_by_model", "0015_meanings_by_model.sql"),
+    migration!(16, "label_phrases", "0016_label_phrases.sql"),
 ];
 
 pub fn latest_version() -> i64 {

@@ -205,11 +205,15 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
     wanted.dedup();
     let texts = record::store::answer_texts(db, &wanted)?;
     let text_of: HashMap<(&str, i64), &str> = texts.iter().map(|(id, seq, text)| ((id.as_str(), *seq), text.as_str())).collect();
+    let phrases = match meanings {
+        Some(model) => label_phrases(db, project_id, &grouped, &ids, &place, model)?,
+        None => HashMap::new(),
+    };
 
     let questions = grouped
         .iter()
         .map(|g| {
-            let mut named = named_ideas(g, &text_of, &ids);
+            let mut named = named_ideas(g, &text_of, &ids, &phrases);
             named.extend(g.themes.iter().map(|theme| named_term_theme(g.question, theme, &text_of, &ids)));
             // Most interviews first; ideas before term themes of as many (a stable sort).
             named.sort_by(|a, b| b.interviews.len().cmp(&a.interviews.len()));
@@ -243,27 +247,73 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
     })
 }
 
+/// The phrases the maintenance run kept of the sentences labels come from
+/// (each idea's first [`naming::LABEL_SOURCES`]), by `(interview, seq)`: a
+/// read of those interviews' digests only.
+fn label_phrases(
+    db: &Db,
+    project_id: &str,
+    grouped: &[Grouped],
+    ids: &[&str],
+    place: &HashMap<&str, usize>,
+    model: MeaningModel,
+) -> ApiResult<LabelPhrases> {
+    let mut interviews: Vec<&str> = Vec::new();
+    for g in grouped {
+        for idea in &g.ideas {
+            interviews.extend(idea.sentences.iter().take(naming::LABEL_SOURCES).map(|&k| ids[g.sentences[k].0]));
+        }
+    }
+    interviews.sort_unstable();
+    interviews.dedup();
+    let questions: HashSet<&str> = grouped.iter().filter(|g| !g.ideas.is_empty()).map(|g| g.question).collect();
+    let mut phrases: LabelPhrases = HashMap::new();
+    for (interview_id, question, stored) in store::label_phrases(db, project_id, &interviews, model)? {
+        if !questions.contains(question.as_str()) {
+            continue;
+        }
+        for phrase in units::decode_phrases(&stored) {
+            phrases.entry((place[interview_id.as_str()], phrase.seq)).or_default().push(phrase);
+        }
+    }
+    Ok(phrases)
+}
+
+/// Label phrases by the `(interview, seq)` of their answer.
+type LabelPhrases = HashMap<(usize, i64), Vec<units::Phrase>>;
+
 /// A question's ideas, labelled and quoted: an idea no phrase can name is
 /// left out, and one whose label says what an earlier one's does (its words
 /// within the other's, or the same meaning, of the same polarity) joins it.
-fn named_ideas(g: &Grouped, text_of: &HashMap<(&str, i64), &str>, ids: &[&str]) -> Vec<Named> {
+fn named_ideas(g: &Grouped, text_of: &HashMap<(&str, i64), &str>, ids: &[&str], phrases: &LabelPhrases) -> Vec<Named> {
     let lexicon = Lexicon::of(Language::En);
     let question_stems: HashSet<String> = crate::text::terms::answer_terms(g.question, &lexicon).into_iter().collect();
     let unit_text = |k: usize| {
         let (at, unit) = &g.sentences[k];
         text_of.get(&(ids[*at], unit.seq)).and_then(|text| text.get(unit.start..unit.end))
     };
+    // A sentence's phrases, as bytes of the sentence.
+    let phrases_of = |k: usize| -> Vec<(usize, usize, Meaning)> {
+        let (at, unit) = &g.sentences[k];
+        let within = |p: &&units::Phrase| unit.start <= p.start && p.end <= unit.end;
+        let held = phrases.get(&(*at, unit.seq)).map_or(&[][..], Vec::as_slice);
+        held.iter().filter(within).map(|p| (p.start - unit.start, p.end - unit.start, p.meaning.clone())).collect()
+    };
     let described: Vec<Described> = g
         .ideas
         .iter()
         .map(|idea| {
-            let sources = idea.sentences.iter().take(SAMPLED_ANSWERS).filter_map(|&k| Some(Source { interview: g.sentences[k].0, text: unit_text(k)? }));
-            Described::of(sources.collect())
+            let sources = idea
+                .sentences
+                .iter()
+                .take(SAMPLED_ANSWERS)
+                .filter_map(|&k| Some(Source { interview: g.sentences[k].0, text: unit_text(k)?, phrases: phrases_of(k) }));
+            Described::of(sources.collect(), idea.centre.clone())
         })
         .collect();
     let mut named: Vec<NamedIdea> = Vec::new();
     for (index, (idea, this)) in g.ideas.iter().zip(&described).enumerate() {
-        let others: Vec<&Meaning> = described.iter().enumerate().filter(|(i, _)| *i != index).map(|(_, o)| &o.centre).collect();
+        let others: Vec<&Described> = described.iter().enumerate().filter(|(i, _)| *i != index).map(|(_, o)| o).collect();
         let Some(label) = naming::label(this, &question_stems, &others) else { continue };
         let candidate = NamedIdea {
             key: naming::label_stems(&label).into_iter().filter(|stem| !question_stems.contains(stem)).collect(),

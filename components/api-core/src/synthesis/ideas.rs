@@ -68,6 +68,8 @@ pub struct Sentence<'u> {
 pub struct Idea {
     pub sentences: Vec<usize>,
     pub interviews: Vec<usize>,
+    /// The centre of its sentences' meanings.
+    pub centre: Meaning,
 }
 
 /// The ideas of one question's sentences that two interviews or more hold,
@@ -328,5 +330,5 @@ fn idea(sentences: &[Sentence], group: Vec<usize>) -> Idea {
     let mut closeness: Vec<(usize, f32)> = group.iter().map(|&i| (i, sentences[i].unit.meaning.cosine(&centre))).collect();
     closeness.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let group: Vec<usize> = closeness.into_iter().map(|(i, _)| i).collect();
-    Idea { interviews: interviews_of(sentences, &group), sentences: group }
+    Idea { interviews: interviews_of(sentences, &group), sentences: group, centre }
 }

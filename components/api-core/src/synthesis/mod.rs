@@ -231,7 +231,8 @@ pub fn embed_pending(db: &Db, encoder: &mut dyn units::Encoder) -> ApiResult<usi
         let answers: Vec<(i64, &str)> = texts.iter().map(|(_, seq, text)| (*seq, text.as_str())).collect();
         let found = units::of_answers(&answers, &digest.question, digest.language, encoder)
             .map_err(|error| ApiError::internal(anyhow::anyhow!("giving sentences their meanings with {model}: {error}")))?;
-        store::write_units(db, &digest.key, &units::encode(&found), model)?;
+        let phrases = (!found.phrases.is_empty()).then(|| units::encode_phrases(&found.phrases));
+        store::write_units(db, &digest.key, &units::encode(&found.units), phrases.as_deref(), model)?;
         written += 1;
     }
     Ok(written)

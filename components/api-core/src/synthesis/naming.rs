@@ -36,11 +36,11 @@ pub const MAX_LABEL_WORDS: usize = 6;
 pub const ONE_LABEL: f32 = 0.80;
 /// The idea's sentences its label is looked for in, at most.
 pub const LABEL_SOURCES: usize = 12;
-/// How much a label gains when all of the idea's interviews use each of its
-/// words: more than its meaning can (a phrase's likeness to the sentences
-/// runs 0.4 to 0.8), for a label is what most of them would agree with:
-/// "waiting list" over "waiting list was long" when all three say the first
-/// and two the rest.
+/// How much a label weighed by the table's meanings gains when all of the
+/// idea's interviews use each of its words: more than its meaning can (a
+/// phrase's likeness to the sentences runs 0.4 to 0.8), for a label is what
+/// most of them would agree with: "waiting list" over "waiting list was long"
+/// when all three say the first and two the rest.
 const SUPPORT_WEIGHT: f32 = 1.0;
 /// How much a label loses per unit it is closer to another idea than to its own (less this margin).
 const AMBIGUITY_WEIGHT: f32 = 0.5;
@@ -50,6 +50,9 @@ const AMBIGUITY_MARGIN: f32 = 0.05;
 pub struct Source<'t> {
     pub interview: usize,
     pub text: &'t str,
+    /// The phrases the maintenance run kept of it (`units::Phrase`), with
+    /// their meanings in the sentence's context: bytes of `text`.
+    pub phrases: Vec<(usize, usize, Meaning)>,
 }
 
 /// What a label is weighed against: the idea's sentences, the most
@@ -57,13 +60,18 @@ pub struct Source<'t> {
 pub struct Described<'t> {
     pub sources: Vec<Source<'t>>,
     pub centre: Meaning,
+    /// The centre of the idea's sentences in the meanings that grouped them
+    /// (the model's), where its sources' phrases have meanings of that model.
+    pub in_context: Option<Meaning>,
 }
 
 impl<'t> Described<'t> {
-    pub fn of(sources: Vec<Source<'t>>) -> Described<'t> {
+    /// `grouped_centre`: the centre of the idea's sentences by the meanings that grouped them.
+    pub fn of(sources: Vec<Source<'t>>, grouped_centre: Meaning) -> Described<'t> {
         let table = vectors::table();
         let meanings: Vec<Meaning> = sources.iter().take(super::MAX_QUOTES).map(|s| table.meaning(s.text)).collect();
-        Described { centre: Meaning::mean(&meanings), sources }
+        let in_context = sources.iter().take(LABEL_SOURCES).any(|s| !s.phrases.is_empty()).then_some(grouped_centre);
+        Described { centre: Meaning::mean(&meanings), sources, in_context }
     }
 }
 
@@ -74,85 +82,141 @@ struct Candidate {
     stems: Vec<String>,
     /// The order it was first found in (the most representative sentence first).
     order: usize,
+    /// Its meaning where each of its sentences holds it.
+    meanings: Vec<Meaning>,
+}
+
+/// A phrase of a sentence that could name an idea: its bytes in the sentence and its stems.
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+    stems: Vec<String>,
+}
+
+/// The phrases of `text` that could name an idea (the rules above that need
+/// only the sentence and the question's stems; polarity is weighed against
+/// the idea's sentences when its label is chosen), in order.
+pub fn label_spans(text: &str, question: &HashSet<String>, lexicon: &Lexicon) -> Vec<Span> {
+    let words = words::words(text);
+    let mut found = Vec::new();
+    for first in 0..words.len() {
+        for last in first + MIN_LABEL_WORDS - 1..words.len().min(first + MAX_LABEL_WORDS) {
+            // A label is a finished phrase: it never takes in the start of
+            // another clause ("AI in what people", "music it's a big problem").
+            if lexicon.begins_clause(&words, last) || lexicon.opens_clause(&words, last) {
+                break;
+            }
+            // It begins on a word that names something or on a negation ("not reliable"),
+            // never on a modal ("would be a book"); it ends on a word that names something.
+            let leads = terms::term(&words, first, lexicon).is_some() || lexicon.qualifier(&words, first) == Some(Qualifier::Negation);
+            if !leads || terms::term(&words, last, lexicon).is_none() {
+                continue;
+            }
+            // Nor does it stop on a verb whose object follows ("AI to write" of "AI to write
+            // stories"), nor before what completes its last word ("the accuracy" of "the accuracy of the model"),
+            // nor before an article or possessive that opens it ("AI to help create" of "create the ...").
+            if lexicon.leaves_verb_open(&words, last) || lexicon.leaves_complement_open(&words, last) || lexicon.leaves_object_open(&words, last) {
+                continue;
+            }
+            // Never stopping inside a run of content words, as a quote never does: "shipping on a ten"
+            // of "a ten euro order", "don't go into painstaking" of "painstaking detail".
+            if words.get(last + 1).is_some_and(|next| next.follows_closely && lexicon.is_content(next) && lexicon.qualifier(&words, last + 1).is_none()) {
+                continue;
+            }
+            let (start, end) = (words[first].start, words[last].end);
+            let stems: Vec<String> = (first..=last).filter_map(|i| terms::term(&words, i, lexicon)).collect();
+            if stems.iter().all(|s| question.contains(s)) {
+                continue;
+            }
+            if edge_fault(&text[start..end], Language::En).is_some() || dropped_qualifier(text, &text[start..end], Language::En).is_some() {
+                continue;
+            }
+            found.push(Span { start, end, stems });
+        }
+    }
+    found
 }
 
 /// The label of an idea from its sentences (`described`), or `None` when
 /// no phrase of them can be one. `question`: the question's stems;
-/// `others`: the centres of the question's other ideas.
-pub fn label(described: &Described, question: &HashSet<String>, others: &[&Meaning]) -> Option<String> {
+/// `others`: the question's other ideas. Where the
+/// maintenance run kept its sentences' phrases with the model's meanings
+/// ([`Source::phrases`]), the label is one of those, weighed by the model's
+/// meanings; else any candidate, weighed by the table's.
+pub fn label(described: &Described, question: &HashSet<String>, others: &[&Described]) -> Option<String> {
     let lexicon = Lexicon::of(Language::En);
     let sources = &described.sources[..described.sources.len().min(LABEL_SOURCES)];
     let used_by = terms_by_interview(sources, &lexicon);
     let held: Vec<(Vec<String>, Vec<String>)> =
         sources.iter().map(|s| (terms::answer_terms(s.text, &lexicon), terms::negated_terms(s.text, &lexicon))).collect();
     let polarity = SourcePolarity::of(sources, &held);
+    let in_context = described.in_context.as_ref();
+    let table = vectors::table();
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
     for source in sources {
-        let words = words::words(source.text);
-        for first in 0..words.len() {
-            for last in first + MIN_LABEL_WORDS - 1..words.len().min(first + MAX_LABEL_WORDS) {
-                // A label is a finished phrase: it never takes in the start of
-                // another clause ("AI in what people", "music it's a big problem").
-                if lexicon.begins_clause(&words, last) || lexicon.opens_clause(&words, last) {
-                    break;
-                }
-                // It begins on a word that names something or on a negation ("not reliable"),
-                // never on a modal ("would be a book"); it ends on a word that names something.
-                let leads = terms::term(&words, first, &lexicon).is_some()
-                    || lexicon.qualifier(&words, first) == Some(Qualifier::Negation);
-                if !leads || terms::term(&words, last, &lexicon).is_none() {
-                    continue;
-                }
-                // Nor does it stop on a verb whose object follows ("AI to write" of "AI to write
-                // stories"), nor before what completes its last word ("the accuracy" of "the accuracy of the model"),
-                // nor before an article or possessive that opens it ("AI to help create" of "create the ...").
-                if lexicon.leaves_verb_open(&words, last)
-                    || lexicon.leaves_complement_open(&words, last)
-                    || lexicon.leaves_object_open(&words, last)
-                {
-                    continue;
-                }
-                // Never stopping inside a run of content words, as a quote never does: "shipping on a ten"
-                // of "a ten euro order", "don't go into painstaking" of "painstaking detail".
-                if words.get(last + 1).is_some_and(|next| next.follows_closely && lexicon.is_content(next) && lexicon.qualifier(&words, last + 1).is_none()) {
-                    continue;
-                }
-                let text = &source.text[words[first].start..words[last].end];
-                let stems: Vec<String> = (first..=last).filter_map(|i| terms::term(&words, i, &lexicon)).collect();
-                if stems.iter().all(|s| question.contains(s)) {
-                    continue;
-                }
-                if edge_fault(text, Language::En).is_some() || dropped_qualifier(source.text, text, Language::En).is_some() {
-                    continue;
-                }
-                if polarity.contradicted_by(text, &lexicon) {
-                    continue;
-                }
-                let order = candidates.len();
-                let candidate = candidates.entry(text.to_lowercase()).or_insert_with(|| Candidate {
-                    spellings: Vec::new(),
-                    stems,
-                    order,
-                });
-                match candidate.spellings.iter_mut().find(|(s, _)| s == text) {
-                    Some((_, count)) => *count += 1,
-                    None => candidate.spellings.push((text.to_string(), 1)),
-                }
+        let spans = label_spans(source.text, question, &lexicon);
+        let found: Vec<(Span, Meaning)> = match in_context {
+            // The phrases the maintenance run kept, that are candidates still.
+            Some(_) => spans
+                .into_iter()
+                .filter_map(|span| {
+                    let (_, _, meaning) = source.phrases.iter().find(|(start, end, _)| (*start, *end) == (span.start, span.end))?;
+                    Some((span, meaning.clone()))
+                })
+                .collect(),
+            None => spans
+                .into_iter()
+                .map(|span| {
+                    let meaning = table.meaning(&source.text[span.start..span.end]);
+                    (span, meaning)
+                })
+                .collect(),
+        };
+        for (span, meaning) in found {
+            let text = &source.text[span.start..span.end];
+            if polarity.contradicted_by(text, &lexicon) {
+                continue;
+            }
+            let order = candidates.len();
+            let candidate = candidates.entry(text.to_lowercase()).or_insert_with(|| Candidate {
+                spellings: Vec::new(),
+                stems: span.stems,
+                order,
+                meanings: Vec::new(),
+            });
+            candidate.meanings.push(meaning);
+            match candidate.spellings.iter_mut().find(|(s, _)| s == text) {
+                Some((_, count)) => *count += 1,
+                None => candidate.spellings.push((text.to_string(), 1)),
             }
         }
     }
-    let table = vectors::table();
-    let score = |candidate: &Candidate, text: &str| {
-        let meaning = table.meaning(text);
-        let fit = meaning.cosine(&described.centre);
+    // The centres, all in one space: the model's where this idea's phrases have its meanings.
+    let centre = in_context.unwrap_or(&described.centre);
+    let others: Vec<&Meaning> = others
+        .iter()
+        .filter_map(|other| match in_context {
+            Some(_) => other.in_context.as_ref(),
+            None => Some(&other.centre),
+        })
+        .collect();
+    // The model's meaning of a phrase in its sentence already says how much of
+    // the idea it holds; support helps the table's coarser meanings only.
+    let support_weight = match in_context {
+        Some(_) => 0.0,
+        None => SUPPORT_WEIGHT,
+    };
+    let score = |candidate: &Candidate| {
+        let meaning = Meaning::mean(&candidate.meanings);
+        let fit = meaning.cosine(centre);
         let support = support(candidate, &used_by, question);
         let closest_other = others.iter().map(|o| meaning.cosine(o)).fold(f32::NEG_INFINITY, f32::max);
         let ambiguity = (closest_other - fit + AMBIGUITY_MARGIN).max(0.0);
-        fit + SUPPORT_WEIGHT * support - AMBIGUITY_WEIGHT * ambiguity
+        fit + support_weight * support - AMBIGUITY_WEIGHT * ambiguity
     };
     let best = candidates
-        .iter()
-        .map(|(key, candidate)| (score(candidate, key), candidate))
+        .values()
+        .map(|candidate| (score(candidate), candidate))
         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.order.cmp(&a.1.order)))?;
     let spelling = best.1.spellings.iter().fold(&best.1.spellings[0], |best, s| if s.1 > best.1 { s } else { best });
     Some(spelling.0.clone())
@@ -227,7 +291,7 @@ mod tests {
     use super::*;
 
     fn described<'t>(texts: &[(usize, &'t str)]) -> Described<'t> {
-        Described::of(texts.iter().map(|&(interview, text)| Source { interview, text }).collect())
+        Described::of(texts.iter().map(|&(interview, text)| Source { interview, text, phrases: Vec::new() }).collect(), Meaning::default())
     }
 
     fn stems(words: &[&str]) -> HashSet<String> {
@@ -317,6 +381,39 @@ mod tests {
         ]);
         let named = label(&idea, &stems(&["makes", "abandon", "online", "checkout"]), &[]).unwrap();
         assert!(named.to_lowercase().contains("pay"), "{named}");
+    }
+
+    #[test]
+    fn with_the_models_meanings_the_label_is_the_kept_phrase_closest_to_the_idea() {
+        // Meanings in context as the maintenance run keeps them: the idea's centre is
+        // the second phrase's meaning, which the table alone would not choose.
+        let axis = |k: usize| Meaning::from_vector((0..8).map(|i| if i == k { 1.0 } else { 0.1 }).collect());
+        let text = "My manager reads every report twice before it goes out.";
+        let phrase = |words: &str, meaning: Meaning| {
+            let start = text.find(words).unwrap();
+            (start, start + words.len(), meaning)
+        };
+        let source = |phrases| Source { interview: 0, text, phrases };
+        let kept = vec![phrase("manager reads every report twice", axis(1)), phrase("report twice", axis(2))];
+        let idea = Described::of(vec![source(kept.clone())], axis(2));
+        assert_eq!(label(&idea, &HashSet::new(), &[]).as_deref(), Some("report twice"));
+        let other = Described::of(vec![source(kept)], axis(1));
+        assert_eq!(label(&other, &HashSet::new(), &[]).as_deref(), Some("manager reads every report twice"));
+        // A kept phrase the label rules no longer allow (it ends before the noun its last word describes) is none.
+        let cut = Described::of(vec![source(vec![phrase("reads every", axis(2))])], axis(2));
+        assert_eq!(label(&cut, &HashSet::new(), &[]), None);
+        // Nor one that negates what the idea's sentences affirm.
+        let said = ["I don't trust its summaries.", "I trust its summaries.", "Honestly, I trust its summaries."];
+        let sources: Vec<Source> = said
+            .iter()
+            .enumerate()
+            .map(|(interview, text)| {
+                let words = if interview == 0 { "don't trust its summaries" } else { "trust its summaries" };
+                let start = text.find(words).unwrap();
+                Source { interview, text, phrases: vec![(start, start + words.len(), axis(3 + interview.min(1)))] }
+            })
+            .collect();
+        assert_eq!(label(&Described::of(sources, axis(3)), &HashSet::new(), &[]).as_deref(), Some("trust its summaries"));
     }
 
     #[test]

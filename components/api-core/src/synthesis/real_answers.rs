@@ -73,6 +73,26 @@ impl Encoder for TestEncoder {
             })
             .collect())
     }
+
+    /// A span's meaning in context is in the file under its sentence, a
+    /// `\u{1}` and its byte range (`start\u{1}end`): what
+    /// `scripts/vectors/embed.py` pools from the model's token states.
+    fn encode_in_context(&mut self, texts: &[&str], spans: &[Vec<(usize, usize)>]) -> Result<(Vec<Meaning>, Option<Vec<Vec<Option<Meaning>>>>), String> {
+        let meanings = self.encode(texts)?;
+        if self.vectors.is_none() {
+            return Ok((meanings, None));
+        }
+        let keys: Vec<Vec<String>> =
+            texts.iter().zip(spans).map(|(text, spans)| spans.iter().map(|(start, end)| format!("{text}\u{1}{start}\u{1}{end}")).collect()).collect();
+        let in_context = keys
+            .iter()
+            .map(|keys| {
+                let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                self.encode(&keys).map(|found| found.into_iter().map(Some).collect())
+            })
+            .collect::<Result<_, _>>()?;
+        Ok((meanings, Some(in_context)))
+    }
 }
 
 /// One corpus's questions, each with its ideas named and quoted.
@@ -80,6 +100,8 @@ struct Replayed {
     interview_ids: Vec<String>,
     /// `(interview, seq)` → the answer's text.
     texts: HashMap<(usize, i64), String>,
+    /// `(interview, seq)` → the answer's label phrases.
+    phrases: LabelPhrases,
     questions: Vec<(String, Grouped<'static>)>,
 }
 
@@ -87,6 +109,7 @@ impl Replayed {
     /// Per interview (its answers by seq and question), grouped as a synthesis groups them.
     fn of(interview_ids: Vec<String>, questions: Vec<String>, answers: Vec<Vec<(i64, Option<usize>, String)>>, encoder: &mut TestEncoder) -> Replayed {
         let mut texts = HashMap::new();
+        let mut phrases: LabelPhrases = HashMap::new();
         let mut per_question: Vec<Vec<(usize, Unit)>> = vec![Vec::new(); questions.len()];
         let mut answered: Vec<HashSet<usize>> = vec![HashSet::new(); questions.len()];
         for (at, interview) in answers.iter().enumerate() {
@@ -97,8 +120,11 @@ impl Replayed {
                     continue;
                 }
                 answered[question].insert(at);
-                let units = units::of_answers(&to_it, &questions[question], Language::En, encoder).unwrap();
-                said.extend(units.into_iter().map(|unit| (at, unit)));
+                let found = units::of_answers(&to_it, &questions[question], Language::En, encoder).unwrap();
+                said.extend(found.units.into_iter().map(|unit| (at, unit)));
+                for phrase in found.phrases {
+                    phrases.entry((at, phrase.seq)).or_default().push(phrase);
+                }
             }
             for (seq, _, text) in interview {
                 texts.insert((at, *seq), text.clone());
@@ -115,13 +141,13 @@ impl Replayed {
                 (question, Grouped { question: question_text, answered: answered.len(), ideas, sentences, themes: Vec::new() })
             })
             .collect();
-        Replayed { interview_ids, texts, questions }
+        Replayed { interview_ids, texts, phrases, questions }
     }
 
     fn named(&self, grouped: &Grouped) -> Vec<Named> {
         let ids: Vec<&str> = self.interview_ids.iter().map(String::as_str).collect();
         let text_of: HashMap<(&str, i64), &str> = self.texts.iter().map(|((at, seq), text)| ((ids[*at], *seq), text.as_str())).collect();
-        let mut named = named_ideas(grouped, &text_of, &ids);
+        let mut named = named_ideas(grouped, &text_of, &ids, &self.phrases);
         named.sort_by(|a, b| b.interviews.len().cmp(&a.interviews.len()));
         named.truncate(themes::MAX_THEMES);
         named

@@ -101,21 +101,54 @@ pub struct DigestKey {
     pub question_index: i64,
 }
 
-/// Stores a digest's sentences and their meanings, made by `model`, unless
-/// another run gave it this model's or a better one's meanings meanwhile (or
-/// the interview was erased: then there is no row to update).
-pub fn write_units(db: &Db, key: &DigestKey, units: &str, model: MeaningModel) -> ApiResult<()> {
+/// Stores a digest's sentences and their meanings, made by `model`, and the
+/// phrases its labels may come from (`None`: none kept), unless another run
+/// gave it this model's or a better one's meanings meanwhile (or the
+/// interview was erased: then there is no row to update).
+pub fn write_units(db: &Db, key: &DigestKey, units: &str, phrases: Option<&str>, model: MeaningModel) -> ApiResult<()> {
     let lesser = model.lesser();
-    let mut values = vec![db::text(units), db::text(model.as_str()), db::text(&key.project_id), db::text(&key.interview_id), SqlValue::Integer(key.question_index)];
+    let mut values = vec![
+        db::text(units),
+        phrases.map_or(SqlValue::Null, db::text),
+        db::text(model.as_str()),
+        db::text(&key.project_id),
+        db::text(&key.interview_id),
+        SqlValue::Integer(key.question_index),
+    ];
     values.extend(lesser.iter().map(|lesser| db::text(lesser.as_str())));
     let replaceable = match lesser.len() {
         0 => "units_by IS NULL".to_string(),
         n => format!("(units_by IS NULL OR units_by IN ({}))", vec!["?"; n].join(", ")),
     };
     db.execute(
-        &format!("UPDATE answer_terms SET units = ?, units_by = ? WHERE project_id = ? AND interview_id = ? AND question_index = ? AND {replaceable}"),
+        &format!(
+            "UPDATE answer_terms SET units = ?, phrases = ?, units_by = ? WHERE project_id = ? AND interview_id = ? AND question_index = ? AND {replaceable}"
+        ),
         &values,
     )
+}
+
+/// Interviews whose label phrases one statement reads, at most.
+const PHRASES_PER_STATEMENT: usize = 200;
+
+/// The label phrases (`units::encode_phrases`) of the project's digests of
+/// `interviews` whose meanings `model` made: `(interview_id, question, phrases)`.
+pub fn label_phrases(db: &Db, project_id: &str, interviews: &[&str], model: MeaningModel) -> ApiResult<Vec<(String, String, String)>> {
+    let mut found = Vec::new();
+    for batch in interviews.chunks(PHRASES_PER_STATEMENT) {
+        let mut values = vec![db::text(project_id), db::text(model.as_str())];
+        values.extend(batch.iter().map(|id| db::text(*id)));
+        let result = db.query(
+            &format!(
+                "SELECT interview_id, question, phrases FROM answer_terms
+                 WHERE project_id = ? AND units_by = ? AND phrases IS NOT NULL AND interview_id IN ({})",
+                vec!["?"; batch.len()].join(", ")
+            ),
+            &values,
+        )?;
+        found.extend(db::read_all(&result, |row| Ok((row.text("interview_id")?, row.text("question")?, row.text("phrases")?)))?);
+    }
+    Ok(found)
 }
 
 /// An interview's digests, written in the transaction that ends it (or that

@@ -17,6 +17,8 @@
 //! idea stays whole.
 
 use super::ideas::Scale;
+use super::naming;
+use std::collections::HashSet;
 use crate::projects::Language;
 use crate::text::lexicon::Lexicon;
 use crate::text::vectors::{self, Meaning};
@@ -66,6 +68,16 @@ impl MeaningModel {
 pub trait Encoder {
     fn model(&self) -> MeaningModel;
     fn encode(&mut self, texts: &[&str]) -> Result<Vec<Meaning>, String>;
+
+    /// Each text's meaning and, where the encoder reads each word in its
+    /// sentence (the model: the mean of its tokens' states from the same run),
+    /// the meaning of each of its `spans` (bytes of the text; `None` where a
+    /// span holds no token). The table reads words alone: no spans' meanings.
+    #[allow(clippy::type_complexity)]
+    fn encode_in_context(&mut self, texts: &[&str], spans: &[Vec<(usize, usize)>]) -> Result<(Vec<Meaning>, Option<Vec<Vec<Option<Meaning>>>>), String> {
+        let _ = spans;
+        Ok((self.encode(texts)?, None))
+    }
 }
 
 /// The static table: on every host, microseconds a sentence.
@@ -104,17 +116,47 @@ pub struct Unit {
     pub negated: Vec<String>,
 }
 
+/// A phrase of a unit that could be its idea's label (`naming::label_spans`),
+/// with its meaning in the unit's context: kept where the model made the
+/// meanings, the [`KEPT_PHRASES`] of each unit most like the unit itself,
+/// and stored in a column of their own (`answer_terms.phrases`), read only
+/// for the sentences labels come from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Phrase {
+    pub seq: i64,
+    /// Its bytes in the answer's text.
+    pub start: usize,
+    pub end: usize,
+    /// What it says beyond the question's subject, as its sentence says it.
+    pub meaning: Meaning,
+}
+
+/// A unit's phrases kept, at most: those most like the sentence say what it
+/// says (docs/design-decisions.md, "Labels by the model's meanings").
+pub const KEPT_PHRASES: usize = 2;
+
+/// What the maintenance run stores of one interview's answers to a question.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Said {
+    pub units: Vec<Unit>,
+    /// Empty where the meanings are the table's.
+    pub phrases: Vec<Phrase>,
+}
+
 /// The units of one interview's answers to `question` (`(seq, text)`), read
-/// in `language`, with meanings from `encoder`; none in a language without meanings.
-pub fn of_answers(answers: &[(i64, &str)], question: &str, language: Language, encoder: &mut dyn Encoder) -> Result<Vec<Unit>, String> {
+/// in `language`, with meanings from `encoder`, and the phrases their labels
+/// may come from; none in a language without meanings.
+pub fn of_answers(answers: &[(i64, &str)], question: &str, language: Language, encoder: &mut dyn Encoder) -> Result<Said, String> {
     if !has_meanings(language) {
-        return Ok(Vec::new());
+        return Ok(Said::default());
     }
     let lexicon = Lexicon::of(language);
     let question_terms = terms::answer_terms(question, &lexicon);
+    let question_stems: HashSet<String> = question_terms.iter().cloned().collect();
     let beyond_question = |found: Vec<String>| -> Vec<String> { found.into_iter().filter(|t| !question_terms.contains(t)).collect() };
     let mut units: Vec<Unit> = Vec::new();
     let mut texts: Vec<&str> = vec![question];
+    let mut spans: Vec<Vec<(usize, usize)>> = vec![Vec::new()];
     for &(seq, text) in answers {
         for (start, end) in sentences::quotable_spans(text, language) {
             let sentence = &text[start..end];
@@ -125,19 +167,39 @@ pub fn of_answers(answers: &[(i64, &str)], question: &str, language: Language, e
             let negated = beyond_question(terms::negated_terms(sentence, &lexicon));
             units.push(Unit { seq, start, end, meaning: Meaning::default(), terms, negated });
             texts.push(sentence);
+            spans.push(naming::label_spans(sentence, &question_stems, &lexicon).into_iter().map(|s| (s.start, s.end)).collect());
         }
     }
     if units.is_empty() {
-        return Ok(units);
+        return Ok(Said::default());
     }
-    let mut meanings = encoder.encode(&texts)?.into_iter();
+    let (meanings, in_context) = encoder.encode_in_context(&texts, &spans)?;
+    let mut meanings = meanings.into_iter();
     let subject = meanings.next().unwrap_or_default();
+    // As stored (one byte a dimension): a synthesis reads exactly what was written.
+    let stored = |meaning: &Meaning| Meaning::from_bytes(&meaning.apart_from(&subject).to_bytes());
     for (unit, meaning) in units.iter_mut().zip(meanings) {
-        // As stored (one byte a dimension): a synthesis reads exactly what was written.
-        unit.meaning = Meaning::from_bytes(&meaning.apart_from(&subject).to_bytes());
+        unit.meaning = stored(&meaning);
     }
-    units.retain(|unit| !unit.meaning.is_empty());
-    Ok(units)
+    let mut phrases = Vec::new();
+    for ((unit, spans), meanings) in units.iter().zip(&spans[1..]).zip(in_context.into_iter().flatten().skip(1)) {
+        if unit.meaning.is_empty() {
+            continue;
+        }
+        let mut kept: Vec<(f32, Phrase)> = spans
+            .iter()
+            .zip(meanings)
+            .filter_map(|(&(start, end), meaning)| {
+                let meaning = stored(&meaning?);
+                let phrase = Phrase { seq: unit.seq, start: unit.start + start, end: unit.start + end, meaning };
+                Some((phrase.meaning.cosine(&unit.meaning), phrase))
+            })
+            .collect();
+        kept.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.start.cmp(&b.1.start)).then(a.1.end.cmp(&b.1.end)));
+        phrases.extend(kept.into_iter().take(KEPT_PHRASES).map(|(_, phrase)| phrase));
+    }
+    let units = units.into_iter().filter(|unit| !unit.meaning.is_empty()).collect();
+    Ok(Said { units, phrases })
 }
 
 /// As stored: a line per unit, its seq, start, end, meaning (base64), terms
@@ -150,6 +212,27 @@ pub fn encode(units: &[Unit]) -> String {
         .map(|u| format!("{} {} {} {} {} {}", u.seq, u.start, u.end, BASE64.encode(u.meaning.to_bytes()), list(&u.terms), list(&u.negated)))
         .collect();
     lines.join("\n")
+}
+
+/// As stored: a line per phrase, its seq, start, end and meaning (base64).
+pub fn encode_phrases(phrases: &[Phrase]) -> String {
+    let lines: Vec<String> = phrases.iter().map(|p| format!("{} {} {} {}", p.seq, p.start, p.end, BASE64.encode(p.meaning.to_bytes()))).collect();
+    lines.join("\n")
+}
+
+/// The phrases stored by [`encode_phrases`]; a line that does not parse is skipped.
+pub fn decode_phrases(stored: &str) -> Vec<Phrase> {
+    stored
+        .lines()
+        .filter_map(|line| {
+            let mut parts = line.split(' ');
+            let seq = parts.next()?.parse().ok()?;
+            let start = parts.next()?.parse().ok()?;
+            let end = parts.next()?.parse().ok()?;
+            let meaning = Meaning::from_bytes(&BASE64.decode(parts.next()?).ok()?);
+            Some(Phrase { seq, start, end, meaning })
+        })
+        .collect()
 }
 
 /// The units stored by [`encode`]; a line that does not parse is skipped.
@@ -182,7 +265,7 @@ mod tests {
     #[test]
     fn units_are_the_sentences_that_say_something_beyond_the_question() {
         let text = "Yes. It saves me hours every week on invoices!\nasdf qwer zxcv. I don't know. This is where AI comes in.";
-        let units = of_answers(&[(3, text)], "Where does AI come in for you?", Language::En, &mut TableEncoder).unwrap();
+        let units = of_answers(&[(3, text)], "Where does AI come in for you?", Language::En, &mut TableEncoder).unwrap().units;
         let found: Vec<&str> = units.iter().map(|u| &text[u.start..u.end]).collect();
         assert_eq!(found, ["It saves me hours every week on invoices!"]);
         assert_eq!(units[0].terms, ["save", "hour", "week", "invoic"]);
@@ -201,12 +284,62 @@ mod tests {
             Language::En,
             &mut TableEncoder,
         )
-        .unwrap();
+        .unwrap()
+        .units;
         assert_eq!(units.len(), 2);
         assert_eq!(units[1].negated, ["concern"]);
         let stored = decode(&encode(&units));
         assert_eq!(stored, units);
-        let nothing = of_answers(&[(1, "Das spart mir viel Zeit.")], "Was?", Language::De, &mut TableEncoder).unwrap();
+        let nothing = of_answers(&[(1, "Das spart mir viel Zeit.")], "Was?", Language::De, &mut TableEncoder).unwrap().units;
         assert!(nothing.is_empty(), "no German model");
+    }
+
+    /// Meanings in context as the table would give each span on its own.
+    struct InContext;
+
+    impl Encoder for InContext {
+        fn model(&self) -> MeaningModel {
+            MeaningModel::MiniLm
+        }
+
+        fn encode(&mut self, texts: &[&str]) -> Result<Vec<Meaning>, String> {
+            TableEncoder.encode(texts)
+        }
+
+        fn encode_in_context(&mut self, texts: &[&str], spans: &[Vec<(usize, usize)>]) -> Result<(Vec<Meaning>, Option<Vec<Vec<Option<Meaning>>>>), String> {
+            let table = vectors::table();
+            let in_context = texts.iter().zip(spans).map(|(text, spans)| spans.iter().map(|&(s, e)| Some(table.meaning(&text[s..e]))).collect()).collect();
+            Ok((self.encode(texts)?, Some(in_context)))
+        }
+    }
+
+    #[test]
+    fn each_unit_keeps_the_label_phrases_most_like_it() {
+        let answer = "Honestly it saves me hours every week on invoices. My manager reads every report twice before it goes out.";
+        let said = of_answers(&[(5, answer)], "What changed for you?", Language::En, &mut InContext).unwrap();
+        assert_eq!(said.units.len(), 2);
+        let lexicon = Lexicon::of(Language::En);
+        for unit in &said.units {
+            let sentence = &answer[unit.start..unit.end];
+            let kept: Vec<&Phrase> = said.phrases.iter().filter(|p| unit.start <= p.start && p.end <= unit.end).collect();
+            assert_eq!(kept.len(), KEPT_PHRASES, "{sentence}: {kept:?}");
+            let spans = naming::label_spans(sentence, &HashSet::new(), &lexicon);
+            let likeness = |p: &Phrase| p.meaning.cosine(&unit.meaning);
+            for phrase in &kept {
+                assert_eq!(phrase.seq, 5);
+                assert!(spans.iter().any(|s| (unit.start + s.start, unit.start + s.end) == (phrase.start, phrase.end)), "{phrase:?}");
+            }
+            // None of the sentence's other candidates is more like it than the kept ones.
+            let least_kept = kept.iter().map(|p| likeness(p)).fold(f32::INFINITY, f32::min);
+            let subject = vectors::table().meaning("What changed for you?");
+            for span in &spans {
+                let meaning = Meaning::from_bytes(&vectors::table().meaning(&sentence[span.start..span.end]).apart_from(&subject).to_bytes());
+                assert!(meaning.cosine(&unit.meaning) <= least_kept + 1e-6 || kept.iter().any(|p| p.start == unit.start + span.start && p.end == unit.start + span.end));
+            }
+        }
+        assert_eq!(decode_phrases(&encode_phrases(&said.phrases)), said.phrases);
+        let table = of_answers(&[(5, answer)], "What changed for you?", Language::En, &mut TableEncoder).unwrap();
+        assert!(table.phrases.is_empty(), "the table reads words alone: no meanings in context");
+        assert_eq!(table.units, said.units);
     }
 }

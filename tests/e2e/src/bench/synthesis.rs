@@ -205,7 +205,7 @@ fn generate(db: &Path, tenant_id: &str, project_id: &str, count: usize, first_n:
                 let lines: Vec<(i64, Vec<String>)> = answered.iter().map(|a| (a.seq, terms::answer_terms(a.text, &lexicon))).collect();
                 let units = embedded.then(|| {
                     let texts: Vec<(i64, &str)> = answered.iter().map(|a| (a.seq, a.text)).collect();
-                    units::encode(&units::of_answers(&texts, QUESTIONS[q], Language::En, &mut encoder).expect("the table's meanings"))
+                    units::encode(&units::of_answers(&texts, QUESTIONS[q], Language::En, &mut encoder).expect("the table's meanings").units)
                 });
                 let units_by = embedded.then_some(encoder.model().as_str());
                 digest.execute(params![project_id, id, q as i64, QUESTIONS[q], digest::encode(&lines), units, units_by])?;
