@@ -12,14 +12,17 @@
 //! other way round: "don't have concerns" over "a lot of concerns"; or it
 //! holds a negation where most of them hold none) is none.
 //! The label is the candidate whose meaning is closest to the idea's
-//! sentences', helped by how many of its interviews use its words, each of
-//! its words beyond the question's on its own (a label most of them would
-//! agree with: "couldn't use Apple Pay" over "no guest checkout" for
-//! sentences most of which are about paying), and held back when it is as
-//! close to another idea of the question (two themes never read alike);
-//! spelled as the answers write it most often. Meanings here are the static
-//! table's (`text::vectors`), for the phrases and the sentences alike: a
-//! request never runs the model.
+//! sentences', held back when it is as close to another idea of the question
+//! (two themes never read alike), spelled as the answers write it most often.
+//! Where the maintenance run had the model, the candidates are the phrases
+//! it kept of each sentence (`units::Phrase`), with the model's meanings of
+//! them in their sentence's context, weighed against the centre of the
+//! idea's sentences' meanings. Else (the table's meanings) every candidate
+//! is weighed by the table's meaning of its words alone, helped by how many
+//! of the idea's interviews use its words, each of its words beyond the
+//! question's on its own (a label most of them would agree with: "couldn't
+//! use Apple Pay" over "no guest checkout" for sentences most of which are
+//! about paying). A request never runs the model.
 
 use super::ideas::Polarity;
 use crate::projects::Language;

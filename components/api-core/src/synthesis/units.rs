@@ -15,6 +15,9 @@
 //! grouped by what they say about the question, not by the subject they all
 //! name; nothing of what the answers share is taken out, so the majority's
 //! idea stays whole.
+//!
+//! Where the model makes the meanings, each unit also keeps the phrases its
+//! idea's label may be ([`Phrase`]), with their meanings in its context.
 
 use super::ideas::Scale;
 use super::naming;

@@ -127,6 +127,16 @@ impl Encoder for ModelSized {
             })
             .collect())
     }
+
+    /// Each label phrase's meaning as its own words' (the bench weighs the store's cost, not the meanings).
+    fn encode_in_context(&mut self, texts: &[&str], spans: &[Vec<(usize, usize)>]) -> Result<(Vec<Meaning>, Option<Vec<Vec<Option<Meaning>>>>), String> {
+        let mut in_context = Vec::with_capacity(texts.len());
+        for (text, spans) in texts.iter().zip(spans) {
+            let phrases: Vec<&str> = spans.iter().map(|&(start, end)| &text[start..end]).collect();
+            in_context.push(self.encode(&phrases)?.into_iter().map(Some).collect());
+        }
+        Ok((self.encode(texts)?, Some(in_context)))
+    }
 }
 
 fn pick(n: usize, salt: usize) -> usize {
@@ -167,8 +177,8 @@ fn generate(db: &Path, tenant_id: &str, project_id: &str, count: usize, first_n:
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )?;
         let mut digest = tx.prepare(
-            "INSERT INTO answer_terms (project_id, interview_id, question_index, question, language, terms, units, units_by)
-             VALUES (?, ?, ?, ?, 'en', ?, ?, ?)",
+            "INSERT INTO answer_terms (project_id, interview_id, question_index, question, language, terms, units, phrases, units_by)
+             VALUES (?, ?, ?, ?, 'en', ?, ?, ?, ?)",
         )?;
         let lexicon = api_core::text::lexicon::Lexicon::of(Language::En);
         let mut encoder = ModelSized::new();
@@ -203,12 +213,14 @@ fn generate(db: &Path, tenant_id: &str, project_id: &str, count: usize, first_n:
             for q in 0..QUESTIONS.len() {
                 let answered: Vec<&Answer> = typed.iter().filter(|a| a.question_index == Some(q)).collect();
                 let lines: Vec<(i64, Vec<String>)> = answered.iter().map(|a| (a.seq, terms::answer_terms(a.text, &lexicon))).collect();
-                let units = embedded.then(|| {
+                let said = embedded.then(|| {
                     let texts: Vec<(i64, &str)> = answered.iter().map(|a| (a.seq, a.text)).collect();
-                    units::encode(&units::of_answers(&texts, QUESTIONS[q], Language::En, &mut encoder).expect("the table's meanings").units)
+                    units::of_answers(&texts, QUESTIONS[q], Language::En, &mut encoder).expect("the table's meanings")
                 });
+                let units = said.as_ref().map(|said| units::encode(&said.units));
+                let phrases = said.as_ref().map(|said| units::encode_phrases(&said.phrases));
                 let units_by = embedded.then_some(encoder.model().as_str());
-                digest.execute(params![project_id, id, q as i64, QUESTIONS[q], digest::encode(&lines), units, units_by])?;
+                digest.execute(params![project_id, id, q as i64, QUESTIONS[q], digest::encode(&lines), units, phrases, units_by])?;
             }
             let ended = rfc3339_millis(created_ms + seq * 40_000);
             interview.execute(params![
