@@ -210,16 +210,14 @@ pub fn of_answers(answers: &[(i64, &str)], question: &str, language: Language, e
 /// holds neither white space nor a comma).
 pub fn encode(units: &[Unit]) -> String {
     let list = |terms: &[String]| if terms.is_empty() { "-".to_string() } else { terms.join(",") };
-    let lines: Vec<String> = units
-        .iter()
-        .map(|u| format!("{} {} {} {} {} {}", u.seq, u.start, u.end, BASE64.encode(u.meaning.to_bytes()), list(&u.terms), list(&u.negated)))
-        .collect();
+    let lines: Vec<String> =
+        units.iter().map(|u| format!("{} {} {}", placed(u.seq, u.start, u.end, &u.meaning), list(&u.terms), list(&u.negated))).collect();
     lines.join("\n")
 }
 
 /// As stored: a line per phrase, its seq, start, end and meaning (base64).
 pub fn encode_phrases(phrases: &[Phrase]) -> String {
-    let lines: Vec<String> = phrases.iter().map(|p| format!("{} {} {} {}", p.seq, p.start, p.end, BASE64.encode(p.meaning.to_bytes()))).collect();
+    let lines: Vec<String> = phrases.iter().map(|p| placed(p.seq, p.start, p.end, &p.meaning)).collect();
     lines.join("\n")
 }
 
@@ -228,14 +226,25 @@ pub fn decode_phrases(stored: &str) -> Vec<Phrase> {
     stored
         .lines()
         .filter_map(|line| {
-            let mut parts = line.split(' ');
-            let seq = parts.next()?.parse().ok()?;
-            let start = parts.next()?.parse().ok()?;
-            let end = parts.next()?.parse().ok()?;
-            let meaning = Meaning::from_bytes(&BASE64.decode(parts.next()?).ok()?);
+            let (seq, start, end, meaning) = read_placed(&mut line.split(' '))?;
             Some(Phrase { seq, start, end, meaning })
         })
         .collect()
+}
+
+/// How a stored line begins, for units and phrases alike: the answer's seq,
+/// the span's bytes in it and the meaning (base64).
+fn placed(seq: i64, start: usize, end: usize, meaning: &Meaning) -> String {
+    format!("{seq} {start} {end} {}", BASE64.encode(meaning.to_bytes()))
+}
+
+/// What [`placed`] wrote, from a line's parts.
+fn read_placed<'l>(parts: &mut impl Iterator<Item = &'l str>) -> Option<(i64, usize, usize, Meaning)> {
+    let seq = parts.next()?.parse().ok()?;
+    let start = parts.next()?.parse().ok()?;
+    let end = parts.next()?.parse().ok()?;
+    let meaning = Meaning::from_bytes(&BASE64.decode(parts.next()?).ok()?);
+    Some((seq, start, end, meaning))
 }
 
 /// The units stored by [`encode`]; a line that does not parse is skipped.
@@ -250,10 +259,7 @@ pub fn decode(stored: &str) -> Vec<Unit> {
         .lines()
         .filter_map(|line| {
             let mut parts = line.split(' ');
-            let seq = parts.next()?.parse().ok()?;
-            let start = parts.next()?.parse().ok()?;
-            let end = parts.next()?.parse().ok()?;
-            let meaning = Meaning::from_bytes(&BASE64.decode(parts.next()?).ok()?);
+            let (seq, start, end, meaning) = read_placed(&mut parts)?;
             let terms = list(parts.next()?);
             let negated = list(parts.next()?);
             Some(Unit { seq, start, end, meaning, terms, negated })
