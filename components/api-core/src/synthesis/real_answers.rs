@@ -6,10 +6,11 @@
 //!
 //! The meanings are the static table's, which the tests can always make.
 //! With `SYNTHESIS_VECTORS=<file>` they are the model's own, read from that
-//! file (a JSON object from each sentence to its vector, written by
-//! `scripts/vectors/embed.py`; a sentence it lacks is listed in
-//! `<file>.missing` for the next run): the same grouping the maintenance run
-//! feeds with all-MiniLM-L6-v2, without the model in a native test. With
+//! file (a JSON object from each sentence to its vector, and from each label
+//! candidate's key to its meaning in context, written by
+//! `scripts/vectors/embed.py`; what it lacks is listed in `<file>.missing`
+//! for the next run): the same grouping and labels the maintenance run feeds
+//! with all-MiniLM-L6-v2, without the model in a native test. With
 //! `SYNTHESIS_DUMP=<folder>` each fixture's themes and every sentence with its
 //! idea are written there as JSON, for judging them with the full model
 //! (scripts/vectors/judge.py).
