@@ -121,6 +121,19 @@ fn an_arabic_project_gets_a_right_to_left_report_in_arabic() {
     );
     let edge = |i: usize| edges[i].as_f64().unwrap();
     assert!((edge(1) - edge(3)).abs() <= 1.0 && edge(0) > edge(2) + 1.0, "{edges}");
+    // Participants' words in English keep their direction but align with the page: a theme's label and
+    // its first quote end at the right, as its count does.
+    let rights = browser.execute(
+        "const right = el => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect().right; };
+         const theme = document.querySelector('.theme');
+         const quote = theme.querySelector('blockquote p');
+         return [theme.querySelector('h3').textContent, right(theme.querySelector('h3')), right(theme.querySelector('.share')),
+                 right(quote), quote.getBoundingClientRect().right]",
+        vec![],
+    );
+    let right = |i: usize| rights[i].as_f64().unwrap();
+    assert!(rights[0].as_str().unwrap().is_ascii(), "an English label: {rights}");
+    assert!((right(1) - right(2)).abs() <= 1.0 && (right(3) - right(4)).abs() <= 1.0, "{rights}");
     save(&browser, "arabic");
     let violations = axe_violations(&browser);
     assert!(violations.is_empty(), "WCAG 2.2 AA violations: {violations:#?}");

@@ -30,7 +30,7 @@ use crate::text::audit::{dropped_qualifier, edge_fault};
 use crate::text::lexicon::{Lexicon, Qualifier};
 use crate::text::vectors::{self, Meaning};
 use crate::text::{sentences, terms, words};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Words a label holds, at least and at most.
 pub const MIN_LABEL_WORDS: usize = 2;
@@ -78,10 +78,8 @@ impl<'t> Described<'t> {
     }
 }
 
-/// A candidate label, keyed by its lower-case text.
+/// A candidate label, keyed by what it says whatever the inflection ([`Span`]).
 struct Candidate {
-    /// Each spelling, how often.
-    spellings: Vec<(String, usize)>,
     stems: Vec<String>,
     /// The order it was first found in (the most representative sentence first).
     order: usize,
@@ -89,11 +87,14 @@ struct Candidate {
     meanings: Vec<Meaning>,
 }
 
-/// A phrase of a sentence that could name an idea: its bytes in the sentence and its stems.
+/// A phrase of a sentence that could name an idea: its bytes in the sentence,
+/// its stems, and what it says whatever the inflection ("waiting lists" and
+/// "waiting list" are one candidate, spelled as most write it).
 pub struct Span {
     pub start: usize,
     pub end: usize,
     stems: Vec<String>,
+    key: String,
 }
 
 /// The phrases of `text` that could name an idea (the rules above that need
@@ -127,14 +128,17 @@ pub fn label_spans(text: &str, question: &HashSet<String>, lexicon: &Lexicon) ->
                 continue;
             }
             let (start, end) = (words[first].start, words[last].end);
-            let stems: Vec<String> = (first..=last).filter_map(|i| terms::term(&words, i, lexicon)).collect();
+            let terms: Vec<Option<String>> = (first..=last).map(|i| terms::term(&words, i, lexicon)).collect();
+            let key: Vec<&str> = terms.iter().zip(&words[first..=last]).map(|(term, word)| term.as_deref().unwrap_or(&word.normalized)).collect();
+            let key = key.join(" ");
+            let stems: Vec<String> = terms.into_iter().flatten().collect();
             if stems.iter().all(|s| question.contains(s)) {
                 continue;
             }
             if edge_fault(&text[start..end], Language::En).is_some() || dropped_qualifier(text, &text[start..end], Language::En).is_some() {
                 continue;
             }
-            found.push(Span { start, end, stems });
+            found.push(Span { start, end, stems, key });
         }
     }
     found
@@ -156,8 +160,19 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Descr
     let in_context = described.in_context.as_ref();
     let table = vectors::table();
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
+    // How the sources write each candidate, counted over every phrase of theirs
+    // the rules allow (not only those kept), in the order first written.
+    let mut written: HashMap<String, Vec<(&str, usize)>> = HashMap::new();
     for source in sources {
         let spans = label_spans(source.text, question, &lexicon);
+        for span in &spans {
+            let text = &source.text[span.start..span.end];
+            let spellings = written.entry(span.key.clone()).or_default();
+            match spellings.iter_mut().find(|(s, _)| *s == text) {
+                Some((_, count)) => *count += 1,
+                None => spellings.push((text, 1)),
+            }
+        }
         let found: Vec<(Span, Meaning)> = match in_context {
             // The phrases the maintenance run kept, that are candidates still.
             Some(_) => spans
@@ -176,22 +191,12 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Descr
                 .collect(),
         };
         for (span, meaning) in found {
-            let text = &source.text[span.start..span.end];
-            if polarity.contradicted_by(text, &lexicon) {
+            if polarity.contradicted_by(&source.text[span.start..span.end], &lexicon) {
                 continue;
             }
             let order = candidates.len();
-            let candidate = candidates.entry(text.to_lowercase()).or_insert_with(|| Candidate {
-                spellings: Vec::new(),
-                stems: span.stems,
-                order,
-                meanings: Vec::new(),
-            });
+            let candidate = candidates.entry(span.key).or_insert_with(|| Candidate { stems: span.stems, order, meanings: Vec::new() });
             candidate.meanings.push(meaning);
-            match candidate.spellings.iter_mut().find(|(s, _)| s == text) {
-                Some((_, count)) => *count += 1,
-                None => candidate.spellings.push((text.to_string(), 1)),
-            }
         }
     }
     // The centres, all in one space: the model's where this idea's phrases have its meanings.
@@ -217,12 +222,14 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Descr
         let ambiguity = (closest_other - fit + AMBIGUITY_MARGIN).max(0.0);
         fit + support_weight * support - AMBIGUITY_WEIGHT * ambiguity
     };
-    let best = candidates
-        .values()
-        .map(|candidate| (score(candidate), candidate))
-        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.order.cmp(&a.1.order)))?;
-    let spelling = best.1.spellings.iter().fold(&best.1.spellings[0], |best, s| if s.1 > best.1 { s } else { best });
-    Some(spelling.0.clone())
+    let (key, _) = candidates
+        .iter()
+        .map(|(key, candidate)| (key, (score(candidate), candidate)))
+        .max_by(|(_, a), (_, b)| a.0.total_cmp(&b.0).then(b.1.order.cmp(&a.1.order)))?;
+    // The spelling written most often; the first written on a tie.
+    let spellings = &written[key];
+    let spelling = spellings.iter().fold(&spellings[0], |best, s| if s.1 > best.1 { s } else { best });
+    Some(spelling.0.to_string())
 }
 
 /// How an idea's sentences hold their terms ([`Polarity`]), and whether most
@@ -417,6 +424,28 @@ mod tests {
             })
             .collect();
         assert_eq!(label(&Described::of(sources, axis(3)), &HashSet::new(), &[]).as_deref(), Some("trust its summaries"));
+    }
+
+    #[test]
+    fn one_phrase_in_several_inflections_is_one_candidate_spelled_as_most_write_it() {
+        // The daycare example of docs/synthesis.md, with the model's meanings in context; the
+        // third sentence's kept phrase is another, yet it writes "waiting list" too.
+        let centre = Meaning::from_vector(vec![1.0, 0.2, 0.0]);
+        let aside = Meaning::from_vector(vec![0.0, 0.0, 1.0]);
+        let said = [
+            ("The waiting lists were over a year long everywhere we asked.", "waiting lists", &centre),
+            ("Honestly the waiting list.", "waiting list", &centre),
+            ("Opening hours did not fit our shifts, and the waiting list was long.", "Opening hours", &aside),
+        ];
+        let sources = said
+            .iter()
+            .enumerate()
+            .map(|(interview, (text, phrase, meaning))| {
+                let start = text.find(phrase).unwrap();
+                Source { interview, text, phrases: vec![(start, start + phrase.len(), (*meaning).clone())] }
+            })
+            .collect();
+        assert_eq!(label(&Described::of(sources, centre.clone()), &HashSet::new(), &[]).as_deref(), Some("waiting list"));
     }
 
     #[test]
