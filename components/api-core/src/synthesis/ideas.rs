@@ -30,7 +30,8 @@
 //! never by chance: the same interviews give the same ideas.
 
 use super::communities::{self, Graph};
-use super::units::Unit;
+use super::polarity::Polarity;
+use super::units::{Scale, Unit};
 use crate::text::vectors::Meaning;
 use std::collections::HashMap;
 
@@ -46,15 +47,6 @@ pub const MAX_GROUPED: usize = 1_200;
 pub const MIN_INTERVIEWS: usize = 2;
 /// Passes that give every sentence to its closest idea.
 const PLACING_PASSES: usize = 2;
-
-/// The cosines that decide, for one model's meanings (`units::MeaningModel::scale`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Scale {
-    /// A sentence this close to an idea's centre belongs to it.
-    pub joins: f32,
-    /// Two ideas whose centres are this close say the same thing.
-    pub one_idea: f32,
-}
 
 /// One sentence of the question, from the interview at `interview` (its place in the synthesis).
 pub struct Sentence<'u> {
@@ -255,7 +247,7 @@ fn merged(sentences: &[Sentence], mut groups: Vec<Vec<usize>>, scale: Scale) -> 
 /// when it is close enough and not at odds with that idea's polarity.
 fn place(sentences: &[Sentence], groups: &[Vec<usize>], scale: Scale) -> Vec<Vec<usize>> {
     let centres: Vec<Meaning> = groups.iter().map(|g| centre(sentences, g)).collect();
-    let polarities: Vec<Polarity> = groups.iter().map(|g| Polarity::of_group(sentences, g)).collect();
+    let polarities: Vec<Polarity> = groups.iter().map(|g| polarity_of(sentences, g)).collect();
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
     for (i, sentence) in sentences.iter().enumerate() {
         let mut order: Vec<(usize, f32)> = centres.iter().enumerate().map(|(g, c)| (g, sentence.unit.meaning.cosine(c))).collect();
@@ -268,45 +260,9 @@ fn place(sentences: &[Sentence], groups: &[Vec<usize>], scale: Scale) -> Vec<Vec
     members
 }
 
-/// How sentences hold their terms: per term, how many affirm it and how many
-/// negate it. An idea's sentences (here) and its label's sources (`naming`)
-/// are weighed alike.
-pub struct Polarity<'t> {
-    held: HashMap<&'t str, (usize, usize)>,
-}
-
-impl<'t> Polarity<'t> {
-    /// Of sentences given as `(terms, negated terms)`.
-    pub fn of(sentences: impl IntoIterator<Item = (&'t [String], &'t [String])>) -> Polarity<'t> {
-        let mut held: HashMap<&'t str, (usize, usize)> = HashMap::new();
-        for (terms, negated) in sentences {
-            for term in terms {
-                let counts = held.entry(term.as_str()).or_default();
-                match negated.contains(term) {
-                    true => counts.1 += 1,
-                    false => counts.0 += 1,
-                }
-            }
-        }
-        Polarity { held }
-    }
-
-    /// Of the sentences `group` of `sentences`.
-    fn of_group(sentences: &[Sentence<'t>], group: &[usize]) -> Polarity<'t> {
-        Polarity::of(group.iter().map(|&m| (sentences[m].unit.terms.as_slice(), sentences[m].unit.negated.as_slice())))
-    }
-
-    /// Whether a sentence of `terms` negates (`negated`) a term that most of
-    /// these sentences with it affirm, or affirms one they mostly negate.
-    pub fn at_odds(&self, terms: &[String], negated: &[String]) -> bool {
-        terms.iter().any(|term| {
-            let Some(&(affirmed, negations)) = self.held.get(term.as_str()) else { return false };
-            match negated.contains(term) {
-                true => affirmed > negations,
-                false => negations > affirmed,
-            }
-        })
-    }
+/// How the sentences `group` of `sentences` hold their terms.
+fn polarity_of<'t>(sentences: &[Sentence<'t>], group: &[usize]) -> Polarity<'t> {
+    Polarity::of(group.iter().map(|&m| (sentences[m].unit.terms.as_slice(), sentences[m].unit.negated.as_slice())))
 }
 
 fn centre(sentences: &[Sentence], group: &[usize]) -> Meaning {

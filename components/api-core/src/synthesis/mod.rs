@@ -20,6 +20,7 @@ pub mod ideas;
 pub mod labels;
 pub mod model;
 pub mod naming;
+pub mod polarity;
 pub mod quality;
 pub mod report;
 pub mod store;

@@ -24,7 +24,7 @@
 //! use Apple Pay" over "no guest checkout" for sentences most of which are
 //! about paying). A request never runs the model.
 
-use super::ideas::Polarity;
+use super::polarity::Polarity;
 use crate::projects::Language;
 use crate::text::audit::{dropped_qualifier, edge_fault};
 use crate::text::lexicon::{Lexicon, Qualifier};

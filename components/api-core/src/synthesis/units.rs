@@ -19,7 +19,6 @@
 //! Where the model makes the meanings, each unit also keeps the phrases its
 //! idea's label may be ([`Phrase`]), with their meanings in its context.
 
-use super::ideas::Scale;
 use super::naming;
 use std::collections::HashSet;
 use crate::projects::Language;
@@ -29,6 +28,15 @@ use crate::text::{sentences, terms};
 use crate::text_enum;
 use base64::engine::general_purpose::STANDARD_NO_PAD as BASE64;
 use base64::Engine;
+
+/// The cosines that decide, for one model's meanings ([`MeaningModel::scale`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    /// A sentence this close to an idea's centre belongs to it.
+    pub joins: f32,
+    /// Two ideas whose centres are this close say the same thing.
+    pub one_idea: f32,
+}
 
 text_enum! {
     /// What made a digest's meanings: the static table compiled into every
