@@ -51,7 +51,7 @@ impl MeaningModel {
     /// planted and the real corpora: docs/synthesis.md).
     pub fn scale(self) -> Scale {
         match self {
-            MeaningModel::MiniLm => Scale { joins: 0.50, one_idea: 0.70 },
+            MeaningModel::MiniLm => Scale { joins: 0.53, one_idea: 0.70 },
             MeaningModel::Table => Scale { joins: 0.50, one_idea: 0.80 },
         }
     }

@@ -183,19 +183,26 @@ impl Lexicon {
 
     /// Whether `words[i]` is a verb the sentence goes on to complete: after
     /// English "to" or a modal, with its object right after it ("AI to
-    /// *write* stories", "AI can *write* anything"). A phrase that ends there
+    /// *write* stories", "AI can *write* anything"), in English with an
+    /// adverb between them or not ("AI can also *scan* for risks"). A phrase that ends there
     /// leaves it open; one whose next word is a preposition or a new clause
     /// does not ("access to *healthcare* for all").
     pub fn leaves_verb_open(&self, words: &[Word], i: usize) -> bool {
         let Some(next) = words.get(i + 1).filter(|next| next.follows_closely) else {
             return false;
         };
-        let before = match i.checked_sub(1) {
-            Some(before) => words[before].normalized.as_str(),
-            None => return false,
+        let Some(mut marker) = i.checked_sub(1) else { return false };
+        let adverb = |word: &Word| {
+            let word = word.normalized.as_str();
+            (self.fillers.contains(&word) || self.degree_adverbs.binary_search(&word).is_ok() || self.negates(word)) && !self.is_modal(word)
         };
+        // English only: elsewhere the fillers hold auxiliaries ("doit *être* traitée").
+        if self.language == Language::En && marker > 0 && words[i].follows_closely && words[marker].follows_closely && adverb(&words[marker]) {
+            marker -= 1;
+        }
+        let before = words[marker].normalized.as_str();
         // "to" after a word it completes is a preposition ("compared to colleagues").
-        let infinitive_to = before == "to" && !i.checked_sub(2).is_some_and(|head| self.to_completes(&words[head]));
+        let infinitive_to = before == "to" && !marker.checked_sub(1).is_some_and(|head| self.to_completes(&words[head]));
         let after_verb_marker = (self.language == Language::En && infinitive_to) || self.modals.contains(&before);
         let next = next.normalized.as_str();
         let goes_on = [fw::prepositions(self.language), fw::clause_breaks(self.language), fw::coordinators(self.language)]

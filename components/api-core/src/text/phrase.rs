@@ -536,6 +536,9 @@ mod tests {
         assert!(particle.iter().any(|p| p.text == "traditional search queries"), "{particle:?}");
         let object = whole_phrases("Greenwood Mall should be remodeled to attract more buyers.", Language::En);
         assert!(object.iter().all(|p| !p.text.ends_with("attract")), "{object:?}");
+        // An adverb between the modal and its verb: the scientists' label "AI can also scan".
+        let adverb = whole_phrases("AI can also scan for most safety concerns, which is of utmost importance.", Language::En);
+        assert!(adverb.iter().all(|p| !p.text.ends_with("scan")), "{adverb:?}");
         let tied = whole_phrases("I made sure it did what it was supposed to do with the data.", Language::En);
         assert!(tied.iter().all(|p| p.text != "supposed"), "{tied:?}");
         // A set phrase says nothing of its own: "For instance" is no quote.
