@@ -326,5 +326,21 @@ fn sentences_get_their_meanings_from_the_maintenance_run() {
         let mut again = synthesis(&app, &tenant, &project);
         again["generated_at"] = after["generated_at"].clone();
         assert_eq!(again, after, "the same synthesis with the model's meanings made again");
+
+        // Digests whose label phrases were kept with their meanings in context (before
+        // schema 17) wait for the maintenance run to make them again, read alone.
+        let db = rusqlite::Connection::open(app.sqlite_path()).unwrap();
+        let with_phrases: i64 =
+            db.query_row("SELECT COUNT(*) FROM answer_terms WHERE project_id = ?1 AND phrases IS NOT NULL", [&project], |row| row.get(0)).unwrap();
+        assert!(with_phrases > 0, "the model keeps label phrases");
+        db.execute_batch("PRAGMA user_version = 16; DELETE FROM schema_migrations WHERE version = 17;").unwrap();
+        drop(db);
+        let waiting = synthesis(&app, &tenant, &project);
+        assert_eq!(stored(&app), (12, 12 - with_phrases, Some(model.to_string()).filter(|_| with_phrases < 12)));
+        assert!(waiting["interviews_waiting"].as_i64().unwrap() > 0, "{waiting}");
+        assert_eq!(give_meanings(), with_phrases as u64);
+        let mut remade = synthesis(&app, &tenant, &project);
+        remade["generated_at"] = after["generated_at"].clone();
+        assert_eq!(remade, after, "the same synthesis with the phrases made again");
     }
 }

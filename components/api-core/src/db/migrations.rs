@@ -33,6 +33,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(14, "sentence_meanings", "0014_sentence_meanings.sql"),
     migration!(15, "meanings_by_model", "0015_meanings_by_model.sql"),
     migration!(16, "label_phrases", "0016_label_phrases.sql"),
+    migration!(17, "phrases_read_alone", "0017_phrases_read_alone.sql"),
 ];
 
 pub fn latest_version() -> i64 {

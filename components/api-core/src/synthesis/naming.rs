@@ -16,13 +16,13 @@
 //! (two themes never read alike), spelled as the answers write it most often.
 //! Where the maintenance run had the model, the candidates are the phrases
 //! it kept of each sentence (`units::Phrase`), with the model's meanings of
-//! them in their sentence's context, weighed against the centre of the
+//! them read alone, as a label is read, weighed against the centre of the
 //! idea's sentences' meanings. Else (the table's meanings) every candidate
-//! is weighed by the table's meaning of its words alone, helped by how many
-//! of the idea's interviews use its words, each of its words beyond the
-//! question's on its own (a label most of them would agree with: "couldn't
-//! use Apple Pay" over "no guest checkout" for sentences most of which are
-//! about paying). A request never runs the model.
+//! is weighed by the table's meaning of its words. Either way it is helped by
+//! how many of the idea's interviews use its words, each of its words beyond
+//! the question's on its own (a label most of them would agree with:
+//! "couldn't use Apple Pay" over "no guest checkout" for sentences most of
+//! which are about paying). A request never runs the model.
 
 use super::polarity::Polarity;
 use crate::projects::Language;
@@ -45,6 +45,11 @@ pub const LABEL_SOURCES: usize = 12;
 /// most of them would agree with: "waiting list" over "waiting list was long"
 /// when all three say the first and two the rest.
 const SUPPORT_WEIGHT: f32 = 1.0;
+/// The same by the model's meanings, which tell more of what a phrase says:
+/// enough that one participant's vivid phrase ("sits on the keyboard during
+/// meetings") does not name what the others say in words of their own
+/// ("checking messages late at night").
+const MODEL_SUPPORT_WEIGHT: f32 = 0.3;
 /// How much a label loses per unit it is closer to another idea than to its own (less this margin).
 const AMBIGUITY_WEIGHT: f32 = 0.5;
 const AMBIGUITY_MARGIN: f32 = 0.05;
@@ -54,7 +59,7 @@ pub struct Source<'t> {
     pub interview: usize,
     pub text: &'t str,
     /// The phrases the maintenance run kept of it (`units::Phrase`), with
-    /// their meanings in the sentence's context: bytes of `text`.
+    /// the model's meanings of them read alone: bytes of `text`.
     pub phrases: Vec<(usize, usize, Meaning)>,
 }
 
@@ -65,7 +70,7 @@ pub struct Described<'t> {
     pub centre: Meaning,
     /// The centre of the idea's sentences in the meanings that grouped them
     /// (the model's), where its sources' phrases have meanings of that model.
-    pub in_context: Option<Meaning>,
+    pub by_model: Option<Meaning>,
 }
 
 impl<'t> Described<'t> {
@@ -73,8 +78,8 @@ impl<'t> Described<'t> {
     pub fn of(sources: Vec<Source<'t>>, grouped_centre: Meaning) -> Described<'t> {
         let table = vectors::table();
         let meanings: Vec<Meaning> = sources.iter().take(super::MAX_QUOTES).map(|s| table.meaning(s.text)).collect();
-        let in_context = sources.iter().take(LABEL_SOURCES).any(|s| !s.phrases.is_empty()).then_some(grouped_centre);
-        Described { centre: Meaning::mean(&meanings), sources, in_context }
+        let by_model = sources.iter().take(LABEL_SOURCES).any(|s| !s.phrases.is_empty()).then_some(grouped_centre);
+        Described { centre: Meaning::mean(&meanings), sources, by_model }
     }
 }
 
@@ -157,7 +162,7 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Descr
     let held: Vec<(Vec<String>, Vec<String>)> =
         sources.iter().map(|s| (terms::answer_terms(s.text, &lexicon), terms::negated_terms(s.text, &lexicon))).collect();
     let polarity = SourcePolarity::of(sources, &held);
-    let in_context = described.in_context.as_ref();
+    let by_model = described.by_model.as_ref();
     let table = vectors::table();
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
     // How the sources write each candidate, counted over every phrase of theirs
@@ -173,7 +178,7 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Descr
                 None => spellings.push((text, 1)),
             }
         }
-        let found: Vec<(Span, Meaning)> = match in_context {
+        let found: Vec<(Span, Meaning)> = match by_model {
             // The phrases the maintenance run kept, that are candidates still.
             Some(_) => spans
                 .into_iter()
@@ -200,18 +205,16 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Descr
         }
     }
     // The centres, all in one space: the model's where this idea's phrases have its meanings.
-    let centre = in_context.unwrap_or(&described.centre);
+    let centre = by_model.unwrap_or(&described.centre);
     let others: Vec<&Meaning> = others
         .iter()
-        .filter_map(|other| match in_context {
-            Some(_) => other.in_context.as_ref(),
+        .filter_map(|other| match by_model {
+            Some(_) => other.by_model.as_ref(),
             None => Some(&other.centre),
         })
         .collect();
-    // The model's meaning of a phrase in its sentence already says how much of
-    // the idea it holds; support helps the table's coarser meanings only.
-    let support_weight = match in_context {
-        Some(_) => 0.0,
+    let support_weight = match by_model {
+        Some(_) => MODEL_SUPPORT_WEIGHT,
         None => SUPPORT_WEIGHT,
     };
     let score = |candidate: &Candidate| {
@@ -395,7 +398,7 @@ mod tests {
 
     #[test]
     fn with_the_models_meanings_the_label_is_the_kept_phrase_closest_to_the_idea() {
-        // Meanings in context as the maintenance run keeps them: the idea's centre is
+        // The model's meanings as the maintenance run keeps them: the idea's centre is
         // the second phrase's meaning, which the table alone would not choose.
         let axis = |k: usize| Meaning::from_vector((0..8).map(|i| if i == k { 1.0 } else { 0.1 }).collect());
         let text = "My manager reads every report twice before it goes out.";
@@ -424,11 +427,28 @@ mod tests {
             })
             .collect();
         assert_eq!(label(&Described::of(sources, axis(3)), &HashSet::new(), &[]).as_deref(), Some("trust its summaries"));
+        // Read alone, one participant's vivid phrase may come closest to the idea; the words
+        // most of its interviews use name it (the planted remote-work study's).
+        let said = [
+            ("I keep checking messages late at night.", "checking messages late at night", vec![0.8, 0.0, 0.6]),
+            ("The cat sits on the keyboard during meetings and I still check messages.", "sits on the keyboard during meetings", vec![0.9, 0.436, 0.0]),
+            ("Checking messages at night has become a habit.", "Checking messages at night", vec![0.7, 0.0, 0.714]),
+        ];
+        let sources: Vec<Source> = said
+            .iter()
+            .enumerate()
+            .map(|(interview, (text, words, meaning))| {
+                let start = text.find(words).unwrap();
+                Source { interview, text, phrases: vec![(start, start + words.len(), Meaning::from_vector(meaning.clone()))] }
+            })
+            .collect();
+        let centre = Meaning::from_vector(vec![1.0, 0.0, 0.0]);
+        assert_eq!(label(&Described::of(sources, centre), &HashSet::new(), &[]).as_deref(), Some("checking messages late at night"));
     }
 
     #[test]
     fn one_phrase_in_several_inflections_is_one_candidate_spelled_as_most_write_it() {
-        // The daycare example of docs/synthesis.md, with the model's meanings in context; the
+        // The daycare example of docs/synthesis.md, with the model's meanings; the
         // third sentence's kept phrase is another, yet it writes "waiting list" too.
         let centre = Meaning::from_vector(vec![1.0, 0.2, 0.0]);
         let aside = Meaning::from_vector(vec![0.0, 0.0, 1.0]);

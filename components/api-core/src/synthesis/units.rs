@@ -17,7 +17,8 @@
 //! idea stays whole.
 //!
 //! Where the model makes the meanings, each unit also keeps the phrases its
-//! idea's label may be ([`Phrase`]), with their meanings in its context.
+//! idea's label may be ([`Phrase`]): chosen by their meanings in its
+//! context, stored with their meanings read alone, as a label is read.
 
 use super::naming;
 use std::collections::HashSet;
@@ -127,18 +128,20 @@ pub struct Unit {
     pub negated: Vec<String>,
 }
 
-/// A phrase of a unit that could be its idea's label (`naming::label_spans`),
-/// with its meaning in the unit's context: kept where the model made the
-/// meanings, the [`KEPT_PHRASES`] of each unit most like the unit itself,
-/// and stored in a column of their own (`answer_terms.phrases`), read only
-/// for the sentences labels come from.
+/// A phrase of a unit that could be its idea's label (`naming::label_spans`):
+/// kept where the model made the meanings, the [`KEPT_PHRASES`] of each unit
+/// whose meanings in the unit's context are most like the unit itself, and
+/// stored with the model's meaning of the phrase read alone (a label is read
+/// alone: a fragment that borrows its sentence's meaning in context means
+/// little on its own) in a column of their own (`answer_terms.phrases`),
+/// read only for the sentences labels come from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Phrase {
     pub seq: i64,
     /// Its bytes in the answer's text.
     pub start: usize,
     pub end: usize,
-    /// What it says beyond the question's subject, as its sentence says it.
+    /// What it says beyond the question's subject, read alone.
     pub meaning: Meaning,
 }
 
@@ -193,21 +196,27 @@ pub fn of_answers(answers: &[(i64, &str)], question: &str, language: Language, e
         unit.meaning = stored(&meaning);
     }
     let mut phrases = Vec::new();
-    for ((unit, spans), meanings) in units.iter().zip(&spans[1..]).zip(in_context.into_iter().flatten().skip(1)) {
+    let mut phrase_texts: Vec<&str> = Vec::new();
+    for (((unit, sentence), spans), meanings) in units.iter().zip(&texts[1..]).zip(&spans[1..]).zip(in_context.into_iter().flatten().skip(1)) {
         if unit.meaning.is_empty() {
             continue;
         }
-        let mut kept: Vec<(f32, Phrase)> = spans
+        let mut kept: Vec<(f32, usize, usize)> = spans
             .iter()
             .zip(meanings)
-            .filter_map(|(&(start, end), meaning)| {
-                let meaning = stored(&meaning?);
-                let phrase = Phrase { seq: unit.seq, start: unit.start + start, end: unit.start + end, meaning };
-                Some((phrase.meaning.cosine(&unit.meaning), phrase))
-            })
+            .filter_map(|(&(start, end), meaning)| Some((stored(&meaning?).cosine(&unit.meaning), start, end)))
             .collect();
-        kept.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.start.cmp(&b.1.start)).then(a.1.end.cmp(&b.1.end)));
-        phrases.extend(kept.into_iter().take(KEPT_PHRASES).map(|(_, phrase)| phrase));
+        kept.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        for &(_, start, end) in kept.iter().take(KEPT_PHRASES) {
+            phrases.push(Phrase { seq: unit.seq, start: unit.start + start, end: unit.start + end, meaning: Meaning::default() });
+            phrase_texts.push(&sentence[start..end]);
+        }
+    }
+    // A label is read alone: the kept phrases carry the model's meanings of them on their own.
+    if !phrases.is_empty() {
+        for (phrase, meaning) in phrases.iter_mut().zip(encoder.encode(&phrase_texts)?) {
+            phrase.meaning = stored(&meaning);
+        }
     }
     let units = units.into_iter().filter(|unit| !unit.meaning.is_empty()).collect();
     Ok(Said { units, phrases })
@@ -311,8 +320,17 @@ mod tests {
         assert!(nothing.is_empty(), "no German model");
     }
 
-    /// Meanings in context as the table would give each span on its own.
+    /// The model's way with the table's meanings: a span's meaning in its
+    /// sentence leans toward the sentence (the mean of the two); read alone, a
+    /// phrase means what the table says of its words.
     struct InContext;
+
+    impl InContext {
+        fn in_sentence(text: &str, (start, end): (usize, usize)) -> Meaning {
+            let table = vectors::table();
+            Meaning::mean([&table.meaning(&text[start..end]), &table.meaning(text)])
+        }
+    }
 
     impl Encoder for InContext {
         fn model(&self) -> MeaningModel {
@@ -324,34 +342,38 @@ mod tests {
         }
 
         fn encode_in_context(&mut self, texts: &[&str], spans: &[Vec<(usize, usize)>]) -> Result<(Vec<Meaning>, Option<Vec<Vec<Option<Meaning>>>>), String> {
-            let table = vectors::table();
-            let in_context = texts.iter().zip(spans).map(|(text, spans)| spans.iter().map(|&(s, e)| Some(table.meaning(&text[s..e]))).collect()).collect();
+            let in_context = texts.iter().zip(spans).map(|(text, spans)| spans.iter().map(|&span| Some(InContext::in_sentence(text, span))).collect()).collect();
             Ok((self.encode(texts)?, Some(in_context)))
         }
     }
 
     #[test]
-    fn each_unit_keeps_the_label_phrases_most_like_it() {
+    fn each_unit_keeps_the_label_phrases_most_like_it_in_context_with_their_meanings_read_alone() {
+        let question = "What changed for you?";
         let answer = "Honestly it saves me hours every week on invoices. My manager reads every report twice before it goes out.";
-        let said = of_answers(&[(5, answer)], "What changed for you?", Language::En, &mut InContext).unwrap();
+        let said = of_answers(&[(5, answer)], question, Language::En, &mut InContext).unwrap();
         assert_eq!(said.units.len(), 2);
         let lexicon = Lexicon::of(Language::En);
+        let subject = vectors::table().meaning(question);
+        let stored = |meaning: Meaning| Meaning::from_bytes(&meaning.apart_from(&subject).to_bytes());
         for unit in &said.units {
             let sentence = &answer[unit.start..unit.end];
             let kept: Vec<&Phrase> = said.phrases.iter().filter(|p| unit.start <= p.start && p.end <= unit.end).collect();
             assert_eq!(kept.len(), KEPT_PHRASES, "{sentence}: {kept:?}");
             let spans = naming::label_spans(sentence, &HashSet::new(), &lexicon);
-            let likeness = |p: &Phrase| p.meaning.cosine(&unit.meaning);
+            let in_context = |(start, end): (usize, usize)| stored(InContext::in_sentence(sentence, (start - unit.start, end - unit.start))).cosine(&unit.meaning);
             for phrase in &kept {
                 assert_eq!(phrase.seq, 5);
                 assert!(spans.iter().any(|s| (unit.start + s.start, unit.start + s.end) == (phrase.start, phrase.end)), "{phrase:?}");
+                // Stored as read alone, not as in its sentence.
+                assert_eq!(phrase.meaning, stored(vectors::table().meaning(&answer[phrase.start..phrase.end])));
+                assert_ne!(phrase.meaning, stored(InContext::in_sentence(sentence, (phrase.start - unit.start, phrase.end - unit.start))));
             }
-            // None of the sentence's other candidates is more like it than the kept ones.
-            let least_kept = kept.iter().map(|p| likeness(p)).fold(f32::INFINITY, f32::min);
-            let subject = vectors::table().meaning("What changed for you?");
+            // None of the sentence's other candidates is more like it in context than the kept ones.
+            let least_kept = kept.iter().map(|p| in_context((p.start, p.end))).fold(f32::INFINITY, f32::min);
             for span in &spans {
-                let meaning = Meaning::from_bytes(&vectors::table().meaning(&sentence[span.start..span.end]).apart_from(&subject).to_bytes());
-                assert!(meaning.cosine(&unit.meaning) <= least_kept + 1e-6 || kept.iter().any(|p| p.start == unit.start + span.start && p.end == unit.start + span.end));
+                let at = (unit.start + span.start, unit.start + span.end);
+                assert!(in_context(at) <= least_kept + 1e-6 || kept.iter().any(|p| (p.start, p.end) == at), "{:?}", &sentence[span.start..span.end]);
             }
         }
         assert_eq!(decode_phrases(&encode_phrases(&said.phrases)), said.phrases);
