@@ -182,11 +182,11 @@ impl Lexicon {
     }
 
     /// Whether `words[i]` is a verb the sentence goes on to complete: after
-    /// English "to" or a modal, with its object right after it ("AI to
-    /// *write* stories", "AI can *write* anything"), in English with an
-    /// adverb between them or not ("AI can also *scan* for risks"). A phrase that ends there
-    /// leaves it open; one whose next word is a preposition or a new clause
-    /// does not ("access to *healthcare* for all").
+    /// English "to" or a modal (in English an adverb between them or not:
+    /// "AI can also *scan* for risks"), with its object right after it ("AI
+    /// to *write* stories", "AI can *write* anything"). A phrase that ends
+    /// there leaves it open; one whose next word is a preposition or a new
+    /// clause does not ("access to *healthcare* for all").
     pub fn leaves_verb_open(&self, words: &[Word], i: usize) -> bool {
         let Some(next) = words.get(i + 1).filter(|next| next.follows_closely) else {
             return false;
