@@ -159,7 +159,8 @@ pub struct RuntimeProcess {
     child: Option<Child>,
     pub addr: SocketAddr,
     maintenance_token: Option<String>,
-    /// Spin's own output and, with `--log-dir`, the components' logs.
+    /// Spin's own output and, with `--log-dir`, the components' logs; and
+    /// its temporary directory (`scratch`).
     logs: tempfile::TempDir,
 }
 
@@ -188,7 +189,7 @@ impl RuntimeProcess {
             let mut child = command(binary, config, addr, logs.path()).spawn().unwrap_or_else(|error| {
                 panic!("cannot run {}: {error} (make build builds the test host)", binary.display())
             });
-            track(&child);
+            track(&child, Some(scratch(logs.path())));
             match wait_until_healthy(&mut child, addr) {
                 Ok(()) => {
                     return RuntimeProcess {
@@ -292,30 +293,44 @@ fn run_maintenance(base_url: &str, token: Option<&str>) -> anyhow::Result<()> {
 /// shared app) is never dropped, and `spin up` does not end with the process
 /// that started it: when the test binary exits, the groups left here are
 /// killed, so no runtime (nor the trigger processes it started) outlives the tests.
-static RUNNING: std::sync::Mutex<Vec<i32>> = std::sync::Mutex::new(Vec::new());
+static RUNNING: std::sync::Mutex<Vec<(i32, Option<PathBuf>)>> = std::sync::Mutex::new(Vec::new());
 
-fn running() -> std::sync::MutexGuard<'static, Vec<i32>> {
+fn running() -> std::sync::MutexGuard<'static, Vec<(i32, Option<PathBuf>)>> {
     RUNNING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-pub(crate) fn track(child: &Child) {
+/// `child`'s group, to kill at exit if it still runs then, and the
+/// temporary directory to remove with it (a runtime's: [`scratch`]).
+pub(crate) fn track(child: &Child, scratch: Option<PathBuf>) {
     static AT_EXIT: std::sync::Once = std::sync::Once::new();
     // SAFETY: registers a function without arguments that only signals
-    // process groups; the C library calls it once, at exit.
+    // process groups and removes their directories; the C library calls it once, at exit.
     AT_EXIT.call_once(|| unsafe {
         libc::atexit(kill_left_running);
     });
-    running().push(child.id() as i32);
+    running().push((child.id() as i32, scratch));
 }
 
 pub(crate) fn untrack(child: &Child) {
-    running().retain(|group| *group != child.id() as i32);
+    running().retain(|(group, _)| *group != child.id() as i32);
+}
+
+/// The runtime's temporary directory (its `TMPDIR`), inside its log
+/// directory: `spin up` copies every mounted file there at each start (the
+/// model's 91 MB) and removes them only when it exits gracefully, so a runtime
+/// killed (by a crash test, or at exit: a test binary's shared app) would
+/// leave them behind for good.
+fn scratch(logs: &Path) -> PathBuf {
+    logs.join("tmp")
 }
 
 extern "C" fn kill_left_running() {
-    for group in running().iter() {
+    for (group, scratch) in running().iter() {
         // SAFETY: kill(2) with a negative pid signals the group this process created.
         unsafe { libc::kill(-group, libc::SIGKILL) };
+        if let Some(scratch) = scratch {
+            let _ = std::fs::remove_dir_all(scratch);
+        }
     }
 }
 
@@ -381,6 +396,9 @@ fn command(binary: &Path, config: &HostConfig, addr: SocketAddr, logs: &Path) ->
     for (name, value) in &config.variables {
         command.env(format!("SPIN_VARIABLE_{}", name.to_uppercase()), value);
     }
+    let scratch = scratch(logs);
+    std::fs::create_dir_all(&scratch).unwrap();
+    command.env("TMPDIR", scratch);
     let output = std::fs::File::create(logs.join("output.log")).unwrap();
     command.stdin(Stdio::null()).stdout(output.try_clone().unwrap()).stderr(output).process_group(0);
     command

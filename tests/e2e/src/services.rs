@@ -261,7 +261,7 @@ fn spawn(binary: &Path, dir: &Path, port: u16, admin_port: u16, basic_auth: Opti
         .process_group(0)
         .spawn()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", binary.display()));
-    crate::runtime::track(&child);
+    crate::runtime::track(&child, None);
     child
 }
 
