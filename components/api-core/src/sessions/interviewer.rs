@@ -28,7 +28,7 @@ use super::summary;
 use super::{Speaker, Turn, TurnKind, TurnSource};
 use crate::llm::{self, LlmConfig};
 use crate::projects::{Language, ProjectFields};
-use crate::text::courtesy;
+use crate::text::sentences;
 use crate::text::reading::reading_language;
 use crate::text_enum;
 
@@ -262,13 +262,13 @@ fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], 
     // (an English answer in an Arabic interview); the interviewer still speaks the interview's.
     let read_in = reading_language(answer, plan.language);
     // A greeting or thanks alone to the opening has not answered the first question yet: it is asked again.
-    if last.kind == TurnKind::Opening && courtesy::only_courtesies(answer, read_in) {
+    if last.kind == TurnKind::Opening && sentences::only_courtesies(answer, read_in) {
         return only(builtin(TurnKind::Question, Some(asked), fill(&strings.next_question, "question", &plan.questions[asked])));
     }
     let declined = crate::text::noise::declines(answer, read_in);
     // "Thanks!", "Bye!", "That's all", "Great questions!": nothing to follow up.
-    let courteous = courtesy::only_courtesies(answer, read_in);
-    let closed = courteous && courtesy::closes(answer, read_in);
+    let courteous = sentences::only_courtesies(answer, read_in);
+    let closed = courteous && sentences::closes(answer, read_in);
     let acknowledged = |next: &str| {
         if declined {
             fill(&strings.after_refusal, "question", next)

@@ -12,7 +12,6 @@
 //! hours" is about the question.
 
 use super::lexicon::Lexicon;
-use super::sentences::sentences;
 use super::words::{words, Word};
 use crate::projects::Language;
 
@@ -80,25 +79,6 @@ fn courtesy_in(sentence: &str, language: Language) -> Option<Courtesy> {
             || addressed_to(&words, i, sentence)
     });
     says_nothing_else.then_some(found)
-}
-
-/// Whether every sentence of `answer` is a courtesy (and it has one).
-pub fn only_courtesies(answer: &str, language: Language) -> bool {
-    let spans = sentences(answer);
-    !spans.is_empty() && spans.iter().all(|&(start, end)| courtesy(&answer[start..end], language).is_some())
-}
-
-/// Whether `answer` closes what was asked: every sentence of it is a courtesy,
-/// and one thanks, says goodbye or says it is done ("No, that's all. Thanks!").
-pub fn closes(answer: &str, language: Language) -> bool {
-    let kinds: Option<Vec<Courtesy>> = sentences(answer).iter().map(|&(start, end)| courtesy(&answer[start..end], language)).collect();
-    kinds.is_some_and(|kinds| kinds.iter().any(|kind| kind.closes()))
-}
-
-/// The byte ranges of `answer`'s sentences that are courtesies: what is never
-/// quoted back nor grouped.
-pub fn courtesy_spans(answer: &str, language: Language) -> Vec<(usize, usize)> {
-    sentences(answer).into_iter().filter(|&(start, end)| courtesy(&answer[start..end], language).is_some()).collect()
 }
 
 /// A name the sentence is addressed to: a capitalized word set off by
@@ -549,33 +529,10 @@ mod tests {
     }
 
     #[test]
-    fn an_answer_closes_when_it_only_thanks_says_goodbye_or_is_done() {
-        let en = Language::En;
-        assert!(closes("No, that's all. Thanks!", en));
-        assert!(closes("No, that's it! I enjoyed getting to talk about this, thank you :)", en));
-        assert!(closes("Bye!", en));
-        assert!(closes("Great conversation. Take care!", en));
-        assert!(!closes("Great questions!", en), "says nothing, but does not close");
-        assert!(!closes("Hello!", en));
-        assert!(!closes("I mostly use it for mixing. Thanks!", en), "an answer, then thanks");
-        assert!(!closes("", en));
-        assert!(closes("Nein, das war's. Danke!", Language::De));
-        assert!(closes("Non, c'est tout. Merci !", Language::Fr));
-        assert!(closes("No, eso es todo. ¡Gracias!", Language::Es));
-        assert!(closes("No, è tutto. Grazie!", Language::It));
-        assert!(closes("以上です。ありがとうございました。", Language::Ja));
-        assert!(only_courtesies("Hello!", en) && !only_courtesies("Hello! I make films.", en));
-        let answer = "I make films. Thanks for asking!";
-        let spans = courtesy_spans(answer, en);
-        assert_eq!(spans.iter().map(|&(s, e)| &answer[s..e]).collect::<Vec<_>>(), ["Thanks for asking!"]);
-    }
-
-    #[test]
     fn an_english_courtesy_counts_in_any_interview_language() {
         // An Arabic interview answered in English: "No, nothing else." once got "What makes you say «nothing else»?".
-        assert!(closes("No, nothing else.", Language::Ar));
-        assert!(closes("Thanks, bye!", Language::De));
-        assert!(closes("Non, c'est tout. Thanks!", Language::Fr), "one language a sentence");
+        assert!(courtesy("No, nothing else.", Language::Ar).is_some_and(|kind| kind.closes()));
+        assert!(courtesy("Thanks, bye!", Language::De).is_some_and(|kind| kind.closes()));
         assert_eq!(courtesy("Expensive shipping makes me close the tab.", Language::Ar), None);
         assert_eq!(courtesy("Thanks to AI I save hours.", Language::Es), None);
     }

@@ -142,6 +142,26 @@ pub fn quotable_spans(text: &str, language: Language) -> Vec<(usize, usize)> {
     spans
 }
 
+/// Whether every sentence of `answer` is a courtesy (`courtesy`: a greeting,
+/// thanks, a goodbye, "that's all"), and it has one.
+pub fn only_courtesies(answer: &str, language: Language) -> bool {
+    let spans = sentences(answer);
+    !spans.is_empty() && spans.iter().all(|&(start, end)| courtesy::courtesy(&answer[start..end], language).is_some())
+}
+
+/// Whether `answer` closes what was asked: every sentence of it is a courtesy,
+/// and one thanks, says goodbye or says it is done ("No, that's all. Thanks!").
+pub fn closes(answer: &str, language: Language) -> bool {
+    let kinds: Option<Vec<courtesy::Courtesy>> = sentences(answer).iter().map(|&(start, end)| courtesy::courtesy(&answer[start..end], language)).collect();
+    kinds.is_some_and(|kinds| kinds.iter().any(|kind| kind.closes()))
+}
+
+/// The byte ranges of `answer`'s sentences that are courtesies: what is never
+/// quoted back nor grouped.
+pub fn courtesy_spans(answer: &str, language: Language) -> Vec<(usize, usize)> {
+    sentences(answer).into_iter().filter(|&(start, end)| courtesy::courtesy(&answer[start..end], language).is_some()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,5 +210,34 @@ mod tests {
         assert!(has_negation("No me gustó", Language::Es));
         assert!(has_negation("Это не работает", Language::Ru));
         assert!(!has_negation("The shipping was fast", Language::En));
+    }
+
+    #[test]
+    fn an_answer_closes_when_it_only_thanks_says_goodbye_or_is_done() {
+        let en = Language::En;
+        assert!(closes("No, that's all. Thanks!", en));
+        assert!(closes("No, that's it! I enjoyed getting to talk about this, thank you :)", en));
+        assert!(closes("Bye!", en));
+        assert!(closes("Great conversation. Take care!", en));
+        assert!(!closes("Great questions!", en), "says nothing, but does not close");
+        assert!(!closes("Hello!", en));
+        assert!(!closes("I mostly use it for mixing. Thanks!", en), "an answer, then thanks");
+        assert!(!closes("", en));
+        assert!(closes("Nein, das war's. Danke!", Language::De));
+        assert!(closes("Non, c'est tout. Merci !", Language::Fr));
+        assert!(closes("No, eso es todo. ¡Gracias!", Language::Es));
+        assert!(closes("No, è tutto. Grazie!", Language::It));
+        assert!(closes("以上です。ありがとうございました。", Language::Ja));
+        assert!(only_courtesies("Hello!", en) && !only_courtesies("Hello! I make films.", en));
+        let answer = "I make films. Thanks for asking!";
+        let spans = courtesy_spans(answer, en);
+        assert_eq!(spans.iter().map(|&(s, e)| &answer[s..e]).collect::<Vec<_>>(), ["Thanks for asking!"]);
+    }
+
+    #[test]
+    fn an_english_courtesy_closes_in_any_interview_language() {
+        assert!(closes("No, nothing else.", Language::Ar));
+        assert!(closes("Thanks, bye!", Language::De));
+        assert!(closes("Non, c'est tout. Thanks!", Language::Fr), "one language a sentence");
     }
 }

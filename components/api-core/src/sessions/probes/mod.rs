@@ -27,11 +27,10 @@ pub(crate) mod replay;
 
 use super::strings::{fill, Asking, InterviewerStrings, Wording};
 use crate::projects::Language;
-use crate::text::courtesy;
 use crate::text::lexicon::Lexicon;
 use crate::text::noise;
 use crate::text::phrase::{self, Named};
-use crate::text::sentences::sentences;
+use crate::text::sentences::{self, sentences};
 use crate::text::vectors::{self, Meaning};
 use crate::text::words::{words, Word};
 use crate::text_enum;
@@ -259,7 +258,7 @@ fn begins_inside(answer: &str, all: &[Word], phrase: &str, phrases: &[&str], lex
 /// a contrast.
 pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
     let lexicon = Lexicon::of(context.language);
-    let courtesies = courtesy::courtesy_spans(answer, context.language);
+    let courtesies = sentences::courtesy_spans(answer, context.language);
     let only_courtesies = !courtesies.is_empty() && courtesies.len() == sentences(answer).len();
     if noise::is_refusal(answer, &lexicon) || only_courtesies {
         return None;
@@ -376,7 +375,7 @@ fn is_whole_answer(phrase: &str, answer: &str, lexicon: &Lexicon) -> bool {
 /// or the wrap-up); `None` when there is nothing new to name.
 pub fn after_example(answer: &str, next: &str, context: &ProbeContext) -> Option<String> {
     let template = fill(&context.strings.after_example, "question", next);
-    quotable_phrases(answer, context, &courtesy::courtesy_spans(answer, context.language))
+    quotable_phrases(answer, context, &sentences::courtesy_spans(answer, context.language))
         .into_iter()
         .take(PHRASES_TRIED)
         .map(|phrase| fill(&template, "phrase", phrase))

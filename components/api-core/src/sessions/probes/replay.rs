@@ -13,7 +13,7 @@
 
 use super::audit::{dropped_qualifier, edge_fault, quoted_phrases, takes_up, EdgeFault};
 use super::kinds;
-use crate::text::courtesy;
+use crate::text::sentences;
 use crate::text::lexicon::Lexicon;
 use crate::text::noise;
 use crate::text::vectors;
@@ -301,7 +301,7 @@ fn replay(interview: &Interview, language: Language, strings: &InterviewerString
                 && matches!(reply.kind, TurnKind::Question | TurnKind::WrapUp | TurnKind::Closing)
                 && probes_on_question < plan.probes_per_question
                 && !crate::text::noise::declines(answer, language)
-                && !courtesy::only_courtesies(answer, language),
+                && !sentences::only_courtesies(answer, language),
         });
         turns.push(turn(turns.len(), reply.kind, reply.question_index, &reply.text));
     }
@@ -354,7 +354,7 @@ fn measure(source: &Source) -> Figures {
                 writeln!(file, "{line}").unwrap();
             }
             let probe = exchange.reply == TurnKind::Probe;
-            if exchange.to_question && courtesy::closes(&exchange.answer, source.language) {
+            if exchange.to_question && sentences::closes(&exchange.answer, source.language) {
                 figures.closing_answers += 1;
                 if probe {
                     figures.courtesies_probed.push(format!("{}: {:?} <- {:?}", exchange.interview, exchange.text, exchange.answer));
@@ -388,7 +388,7 @@ fn measure(source: &Source) -> Figures {
                 let shown = |what: &str| format!("{} [{what}] {:?} <- {answer:?}", exchange.interview, exchange.text);
                 let lexicon = Lexicon::of(source.language);
                 let start = answer.find(quote.as_str()).unwrap_or_default();
-                let in_courtesy = courtesy::courtesy_spans(answer, source.language).iter().any(|&(from, to)| from <= start && start < to);
+                let in_courtesy = sentences::courtesy_spans(answer, source.language).iter().any(|&(from, to)| from <= start && start < to);
                 if noise::is_gibberish(quote) || noise::is_refusal(quote, &lexicon) || in_courtesy {
                     figures.quoted_noise.push(shown("quotes what says nothing"));
                 }
