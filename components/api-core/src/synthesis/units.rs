@@ -195,8 +195,8 @@ pub fn of_answers(answers: &[(i64, &str)], question: &str, language: Language, e
     for (unit, meaning) in units.iter_mut().zip(meanings) {
         unit.meaning = stored(&meaning);
     }
-    let mut phrases = Vec::new();
-    let mut phrase_texts: Vec<&str> = Vec::new();
+    // Which phrases each sentence keeps, by their meanings in its context: (seq, its span in the answer, its text).
+    let mut kept_phrases: Vec<(i64, usize, usize, &str)> = Vec::new();
     for (((unit, sentence), spans), meanings) in units.iter().zip(&texts[1..]).zip(&spans[1..]).zip(in_context.into_iter().flatten().skip(1)) {
         if unit.meaning.is_empty() {
             continue;
@@ -207,17 +207,17 @@ pub fn of_answers(answers: &[(i64, &str)], question: &str, language: Language, e
             .filter_map(|(&(start, end), meaning)| Some((stored(&meaning?).cosine(&unit.meaning), start, end)))
             .collect();
         kept.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-        for &(_, start, end) in kept.iter().take(KEPT_PHRASES) {
-            phrases.push(Phrase { seq: unit.seq, start: unit.start + start, end: unit.start + end, meaning: Meaning::default() });
-            phrase_texts.push(&sentence[start..end]);
-        }
+        kept_phrases.extend(kept.iter().take(KEPT_PHRASES).map(|&(_, start, end)| (unit.seq, unit.start + start, unit.start + end, &sentence[start..end])));
     }
     // A label is read alone: the kept phrases carry the model's meanings of them on their own.
-    if !phrases.is_empty() {
-        for (phrase, meaning) in phrases.iter_mut().zip(encoder.encode(&phrase_texts)?) {
-            phrase.meaning = stored(&meaning);
+    let phrases = match kept_phrases.is_empty() {
+        true => Vec::new(),
+        false => {
+            let texts: Vec<&str> = kept_phrases.iter().map(|&(_, _, _, text)| text).collect();
+            let meanings = encoder.encode(&texts)?;
+            kept_phrases.iter().zip(meanings).map(|(&(seq, start, end, _), meaning)| Phrase { seq, start, end, meaning: stored(&meaning) }).collect()
         }
-    }
+    };
     let units = units.into_iter().filter(|unit| !unit.meaning.is_empty()).collect();
     Ok(Said { units, phrases })
 }
