@@ -308,7 +308,7 @@ fn named_ideas(g: &Grouped, text_of: &HashMap<(&str, i64), &str>, ids: &[&str], 
                 .iter()
                 .take(SAMPLED_ANSWERS)
                 .filter_map(|&k| Some(Source { interview: g.sentences[k].0, text: unit_text(k)?, phrases: phrases_of(k) }));
-            Described::of(sources.collect(), idea.centre.clone())
+            Described::of(sources.collect(), idea.quoted.clone())
         })
         .collect();
     let mut named: Vec<NamedIdea> = Vec::new();

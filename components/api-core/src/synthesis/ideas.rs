@@ -32,6 +32,7 @@
 use super::communities::{self, Graph};
 use super::polarity::Polarity;
 use super::units::{Scale, Unit};
+use super::MAX_QUOTES;
 use crate::text::vectors::Meaning;
 use std::collections::HashMap;
 
@@ -60,8 +61,10 @@ pub struct Sentence<'u> {
 pub struct Idea {
     pub sentences: Vec<usize>,
     pub interviews: Vec<usize>,
-    /// The centre of its sentences' meanings.
-    pub centre: Meaning,
+    /// The centre of the meanings of the sentences it is quoted by (the
+    /// first of each of its first [`MAX_QUOTES`] interviews): what its label
+    /// is read beside, and so weighed against.
+    pub quoted: Meaning,
 }
 
 /// The ideas of one question's sentences that two interviews or more hold,
@@ -282,9 +285,15 @@ fn interviews_of(sentences: &[Sentence], group: &[usize]) -> Vec<usize> {
 
 /// An idea of `group`: its sentences by closeness to its centre.
 fn idea(sentences: &[Sentence], group: Vec<usize>) -> Idea {
-    let centre = centre(sentences, &group);
-    let mut closeness: Vec<(usize, f32)> = group.iter().map(|&i| (i, sentences[i].unit.meaning.cosine(&centre))).collect();
+    let middle = centre(sentences, &group);
+    let mut closeness: Vec<(usize, f32)> = group.iter().map(|&i| (i, sentences[i].unit.meaning.cosine(&middle))).collect();
     closeness.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let group: Vec<usize> = closeness.into_iter().map(|(i, _)| i).collect();
-    Idea { interviews: interviews_of(sentences, &group), sentences: group, centre }
+    let mut quoted_by: Vec<usize> = Vec::with_capacity(MAX_QUOTES);
+    for &i in &group {
+        if quoted_by.len() < MAX_QUOTES && !quoted_by.iter().any(|&q| sentences[q].interview == sentences[i].interview) {
+            quoted_by.push(i);
+        }
+    }
+    Idea { interviews: interviews_of(sentences, &group), quoted: centre(sentences, &quoted_by), sentences: group }
 }

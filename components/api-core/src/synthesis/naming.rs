@@ -11,13 +11,14 @@
 //! opposite of its sentences' (it negates a term most of them affirm, or the
 //! other way round: "don't have concerns" over "a lot of concerns"; or it
 //! holds a negation where most of them hold none) is none.
-//! The label is the candidate whose meaning is closest to the idea's
-//! sentences', held back when it is as close to another idea of the question
+//! The label is the candidate whose meaning is closest to the sentences the
+//! idea is quoted by (its most central ones, which a reader reads the label
+//! beside), held back when it is as close to another idea of the question
 //! (two themes never read alike), spelled as the answers write it most often.
 //! Where the maintenance run had the model, the candidates are the phrases
 //! it kept of each sentence (`units::Phrase`), with the model's meanings of
 //! them read alone, as a label is read, weighed against the centre of the
-//! idea's sentences' meanings. Else (the table's meanings) every candidate
+//! model's meanings of those sentences. Else (the table's meanings) every candidate
 //! is weighed by the table's meaning of its words. Either way it is helped by
 //! how many of the idea's interviews use its words, each of its words beyond
 //! the question's on its own (a label most of them would agree with:
@@ -68,17 +69,17 @@ pub struct Source<'t> {
 pub struct Described<'t> {
     pub sources: Vec<Source<'t>>,
     pub centre: Meaning,
-    /// The centre of the idea's sentences in the meanings that grouped them
-    /// (the model's), where its sources' phrases have meanings of that model.
+    /// The centre of the sentences the idea is quoted by in the meanings that
+    /// grouped them (the model's), where its sources' phrases have meanings of that model.
     pub by_model: Option<Meaning>,
 }
 
 impl<'t> Described<'t> {
-    /// `grouped_centre`: the centre of the idea's sentences by the meanings that grouped them.
-    pub fn of(sources: Vec<Source<'t>>, grouped_centre: Meaning) -> Described<'t> {
+    /// `quoted_centre`: the centre of the sentences the idea is quoted by, by the meanings that grouped them.
+    pub fn of(sources: Vec<Source<'t>>, quoted_centre: Meaning) -> Described<'t> {
         let table = vectors::table();
         let meanings: Vec<Meaning> = sources.iter().take(super::MAX_QUOTES).map(|s| table.meaning(s.text)).collect();
-        let by_model = sources.iter().take(LABEL_SOURCES).any(|s| !s.phrases.is_empty()).then_some(grouped_centre);
+        let by_model = sources.iter().take(LABEL_SOURCES).any(|s| !s.phrases.is_empty()).then_some(quoted_centre);
         Described { centre: Meaning::mean(&meanings), sources, by_model }
     }
 }
@@ -106,6 +107,11 @@ pub struct Span {
 /// only the sentence and the question's stems; polarity is weighed against
 /// the idea's sentences when its label is chosen), in order.
 pub fn label_spans(text: &str, question: &HashSet<String>, lexicon: &Lexicon) -> Vec<Span> {
+    // A question's phrases say what its participant asks, not what they hold: "police stop
+    // enforcing parking regulations" of "Why has the police stop enforcing parking regulations?".
+    if sentences::asks(text) {
+        return Vec::new();
+    }
     let words = words::words(text);
     let mut found = Vec::new();
     for first in 0..words.len() {
@@ -344,6 +350,14 @@ mod tests {
         ]);
         let label = label(&idea, &stems(&["AI"]), &[]).unwrap();
         assert!(!label.contains("don't"), "{label}");
+        // Nor is it a phrase of a question, which asks what the others say (Bowling Green's).
+        let idea = described(&[
+            (0, "Why has the police stop enforcing parking regulations?"),
+            (1, "Parking lots should be monitored by the police."),
+            (2, "The police need to enforce the parking law."),
+        ]);
+        let named = super::label(&idea, &stems(&["city"]), &[]).unwrap();
+        assert!(!named.contains("stop"), "{named}");
     }
 
     #[test]

@@ -27,6 +27,13 @@ pub fn has_negation(text: &str, language: Language) -> bool {
     (0..words.len()).any(|i| lexicon.qualifier(&words, i) == Some(Qualifier::Negation) || lexicon.negated_after(&words, i))
 }
 
+/// Whether a sentence asks rather than says: it ends on a question mark of
+/// any script (before closing quotes or brackets).
+pub fn asks(sentence: &str) -> bool {
+    let end = sentence.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ')' | ']' | '”' | '’' | '»' | '」'));
+    end.ends_with(['?', '？', '؟'])
+}
+
 /// Byte ranges of the sentences of `text`, without surrounding white space.
 /// A sentence ends at a line break, at `。！？`, and at `. ! ? …` followed by
 /// white space and then not a lower-case letter ("e.g. this" goes on).
@@ -178,6 +185,14 @@ mod tests {
         assert_eq!(quote(text, "left", Language::En), Some("So I left, e.g. yesterday."));
         assert_eq!(quote("Line one\nshipping is slow", "slow", Language::En), Some("shipping is slow"));
         assert_eq!(quote("配送が遅い。送料が高くない。", "送料", Language::Ja), Some("送料が高くない。"));
+    }
+
+    #[test]
+    fn a_sentence_that_ends_on_a_question_mark_asks() {
+        assert!(asks("Why has the police stop enforcing parking regulations?"));
+        assert!(asks("Would it even be \"my\" work then?\""));
+        assert!(asks("هل هذا عادل؟") && asks("それは公平ですか？"));
+        assert!(!asks("I asked myself why. It was the price.") && !asks("Is it? Yes, it is."));
     }
 
     #[test]
