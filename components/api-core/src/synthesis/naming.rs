@@ -358,6 +358,14 @@ mod tests {
         ]);
         let named = super::label(&idea, &stems(&["city"]), &[]).unwrap();
         assert!(!named.contains("stop"), "{named}");
+        // Nor leaves out the "least" that turns its words around (the scientists').
+        let idea = described(&[
+            (0, "This is my least favourite part of doing research."),
+            (1, "Writing up my research is my least favourite part."),
+            (2, "The favourite part of research is not the write-up."),
+        ]);
+        let named = super::label(&idea, &stems(&["AI"]), &[]);
+        assert!(named.as_deref().is_none_or(|l| !l.starts_with("favourite")), "{named:?}");
     }
 
     #[test]

@@ -31,15 +31,16 @@ pub fn reach(language: Language) -> Reach {
 }
 
 /// Words that negate what they reach: "not", "never", "hardly", "without",
-/// "no (longer)", and the words that say "not able" or "not there" ("unable",
-/// "impossible", "lack", "fehlt", "manque"). English contractions in `n't` and French `n'` are negations
+/// "no (longer)", the words that say "not able" or "not there" ("unable",
+/// "impossible", "lack", "fehlt", "manque"), and English "least", which turns
+/// what follows into its opposite ("my *least* favourite part"). English contractions in `n't` and French `n'` are negations
 /// whatever the verb (see `Lexicon::qualifier`).
 pub fn negations(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
             "ain't", "aint", "aren't", "arent", "barely", "can't", "cannot", "cant", "couldnt", "didnt", "doesnt",
             "dont", "fail", "failed", "failing", "fails", "hadnt", "hardly", "hasnt", "havent", "impossible",
-            "incapable", "isnt", "lack", "lacked", "lacking", "lacks", "neither", "never", "no", "nobody", "none",
+            "incapable", "isnt", "lack", "lacked", "lacking", "lacks", "least", "neither", "never", "no", "nobody", "none",
             "noone", "nor", "not", "nothing", "nowhere", "rarely", "scarcely", "seldom", "shouldnt", "unable",
             "wasnt", "werent", "without", "wont", "wouldnt",
         ],
@@ -162,10 +163,10 @@ pub fn not_negating(language: Language) -> &'static [(&'static str, &'static str
 }
 
 /// Words that only look like a negation after the word before them:
-/// "whether *or not*", "ou *non*", "oder *nicht*".
+/// "whether *or not*", "*at least*", "ou *non*", "oder *nicht*".
 pub fn not_negating_after(language: Language) -> &'static [(&'static str, &'static str)] {
     match language {
-        Language::En => &[("or", "not")],
+        Language::En => &[("or", "not"), ("at", "least")],
         Language::Fr => &[("ou", "non"), ("ou", "pas")],
         Language::De => &[("oder", "nicht")],
         Language::Es => &[("o", "no")],

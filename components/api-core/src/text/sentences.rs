@@ -225,6 +225,8 @@ mod tests {
         assert!(has_negation("No me gustó", Language::Es));
         assert!(has_negation("Это не работает", Language::Ru));
         assert!(!has_negation("The shipping was fast", Language::En));
+        assert!(has_negation("Writing up is my least favourite part", Language::En));
+        assert!(!has_negation("I check it at least twice", Language::En));
     }
 
     #[test]
