@@ -401,6 +401,13 @@ mod tests {
         ]);
         let named = label(&idea, &stems(&["AI"]), &[]);
         assert!(named.as_deref().is_none_or(|l| !l.ends_with("help create")), "{named:?}");
+        // Nor before the pronoun that is its verb's object (the scientists': "AI is very useful for helping").
+        let idea = described(&[
+            (0, "I think AI is very useful for helping me write the tools to process my data."),
+            (1, "AI is very useful for helping us clean the data."),
+        ]);
+        let named = label(&idea, &stems(&["AI"]), &[]);
+        assert!(named.as_deref().is_none_or(|l| !l.ends_with("helping")), "{named:?}");
     }
 
     #[test]

@@ -407,13 +407,15 @@ pub fn complement_ties(language: Language) -> (&'static [&'static str], &'static
     }
 }
 
-/// The articles and possessives that open a noun phrase: a label that stops
-/// right before one stops before its verb's object ("AI to help create" of
-/// "create *the* ..."). English only, like [`clause_openers`]: quotes do
-/// without it, where it cut "should publish each month *the* ..." short.
-pub fn determiners(language: Language) -> &'static [&'static str] {
+/// The words that open a verb's object: articles, possessives and object
+/// pronouns. A label that stops right before one stops before its verb's
+/// object ("AI to help create" of "create *the* ...", "AI is very useful for
+/// helping" of "helping *me* write the tools"). English only, like
+/// [`clause_openers`]: quotes do without it, where it cut "should publish
+/// each month *the* ..." short.
+pub fn object_openers(language: Language) -> &'static [&'static str] {
     match language {
-        Language::En => &["a", "an", "her", "his", "its", "my", "our", "the", "their", "your"],
+        Language::En => &["a", "an", "her", "him", "his", "its", "me", "my", "our", "the", "their", "them", "us", "your"],
         _ => &[],
     }
 }
@@ -466,7 +468,7 @@ mod tests {
                 ("clause openers", clause_openers(language)),
                 ("complement ties", complement_ties(language).0),
                 ("heads tied by to", complement_ties(language).1),
-                ("determiners", determiners(language)),
+                ("object_openers", object_openers(language)),
             ];
             for (list, words) in lists {
                 assert_sorted_and_normalized(&format!("{name} {list}"), words);

@@ -169,10 +169,10 @@ impl Lexicon {
         fw::complement_ties(self.language).0.binary_search(&next).is_ok() || (next == "to" && self.to_completes(&words[i]))
     }
 
-    /// Whether the word right after `words[i]` is an article or possessive
-    /// ([`fw::determiners`]) that opens what completes it.
+    /// Whether the word right after `words[i]` is an article, possessive or
+    /// object pronoun ([`fw::object_openers`]) that opens what completes it.
     pub fn leaves_object_open(&self, words: &[Word], i: usize) -> bool {
-        let opens = |next: &Word| fw::determiners(self.language).binary_search(&next.normalized.as_str()).is_ok();
+        let opens = |next: &Word| fw::object_openers(self.language).binary_search(&next.normalized.as_str()).is_ok();
         words.get(i + 1).is_some_and(|next| next.follows_closely && opens(next))
     }
 
