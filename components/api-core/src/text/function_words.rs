@@ -468,7 +468,7 @@ mod tests {
                 ("clause openers", clause_openers(language)),
                 ("complement ties", complement_ties(language).0),
                 ("heads tied by to", complement_ties(language).1),
-                ("object_openers", object_openers(language)),
+                ("object openers", object_openers(language)),
             ];
             for (list, words) in lists {
                 assert_sorted_and_normalized(&format!("{name} {list}"), words);
