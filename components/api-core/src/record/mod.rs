@@ -5,13 +5,15 @@
 //! lists, exports, flags and erases them, `synthesis` reads what was said) do
 //! it through [`store`], with the row types declared here, once.
 //!
-//! Submodules: [`store`] (the SQL; its `list` the interview list's statement).
+//! Submodules: [`store`] (the SQL; its `list` the interview list's statement),
+//! [`quality`] (an interview's quality signals, as stored with it).
 
+pub mod quality;
 pub mod store;
 
+use self::quality::Quality;
 use crate::metadata::ExternalMetadata;
 use crate::projects::{self, Environment, InterviewMode, Language};
-use crate::synthesis::quality::Quality;
 use crate::text_enum;
 
 text_enum! {

@@ -6,7 +6,7 @@
 use super::ideas::{self, Idea, Sentence};
 use super::labels::{self, Sample};
 use super::naming::{self, Described, Source};
-use super::quality::Quality;
+use crate::record::quality::Quality;
 use super::themes::{self, InterviewAnswers, Theme};
 use super::units::{self, MeaningModel, Unit};
 use super::{digest, store, synthesized_questions, QuestionSynthesis, Quote, Synthesis, ThemeSynthesis, WrittenBy, MAX_QUOTES};

@@ -37,7 +37,7 @@ use crate::record::{self, Interview};
 use crate::sessions::interviewer::Plan;
 use crate::text::lexicon::Lexicon;
 use crate::text_enum;
-use quality::Quality;
+use crate::record::quality::Quality;
 use serde::Serialize;
 
 /// Quotes per theme, at most.

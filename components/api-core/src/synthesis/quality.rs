@@ -1,7 +1,6 @@
-//! Quality signals of an interview (docs/synthesis.md, "Who counts"): decided
-//! once, when the interview ends, from its free-text answers, and stored with
-//! it. The tenant's interview list shows them; the synthesis leaves out the
-//! interviews they call low-effort.
+//! The rules that decide an interview's quality signals (`record::quality`;
+//! docs/synthesis.md, "Who counts"), once, when the interview ends, from its
+//! free-text answers.
 //!
 //! Each signal is a flag that lowers a score of 5. A strong flag (gibberish,
 //! the same text pasted again and again, one-word or declining answers
@@ -14,74 +13,9 @@
 
 use super::answers::Answer;
 use crate::projects::{InterviewMode, Language};
+use crate::record::quality::{Quality, QualityFlag};
 use crate::text::noise::{declines_in_any_language, is_gibberish};
 use crate::text::words;
-use crate::text_enum;
-use serde::Serialize;
-
-text_enum! {
-    /// A quality signal of an interview's answers.
-    pub enum QualityFlag {
-        /// Not one free-text answer.
-        NoAnswers = "no_answers",
-        /// Most answers are keyboard mash or letters no language writes.
-        Gibberish = "gibberish",
-        /// Two thirds or more of the answers are one and the same text.
-        RepeatedAnswers = "repeated_answers",
-        /// Three or more answers, none of more than one word.
-        OneWordAnswers = "one_word_answers",
-        /// Three or more answers, each declining ("I don't know", "no").
-        DeclinedAnswers = "declined_answers",
-        /// Three or more answers, half of them of three words or fewer.
-        ShortAnswers = "short_answers",
-        /// Half of the long typed answers arrived faster than anyone types.
-        TooFast = "too_fast",
-    }
-}
-
-/// An interview's quality: a score from 1 (low effort) to 5, and the flags
-/// that lowered it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Quality {
-    pub score: u8,
-    pub flags: Vec<QualityFlag>,
-}
-
-/// At or below this score an interview is low-effort: the synthesis leaves it out.
-const LOW_EFFORT_SCORE: u8 = 2;
-
-impl QualityFlag {
-    fn penalty(self) -> u8 {
-        match self {
-            QualityFlag::ShortAnswers | QualityFlag::TooFast => 1,
-            _ => 3,
-        }
-    }
-}
-
-impl Quality {
-    fn of_flags(flags: Vec<QualityFlag>) -> Quality {
-        let penalty: u8 = flags.iter().map(|f| f.penalty()).sum();
-        Quality { score: 5u8.saturating_sub(penalty).max(1), flags }
-    }
-
-    /// Whether the synthesis leaves the interview out.
-    pub fn is_low_effort(&self) -> bool {
-        self.score <= LOW_EFFORT_SCORE
-    }
-
-    /// The flags as stored: a JSON array of their names.
-    pub fn flags_json(&self) -> String {
-        serde_json::to_string(&self.flags).unwrap_or_else(|_| "[]".into())
-    }
-
-    /// As stored: the score and the JSON array of flag names (unknown names,
-    /// from a later release, are skipped).
-    pub fn from_stored(score: i64, flags: &str) -> Quality {
-        let names: Vec<String> = serde_json::from_str(flags).unwrap_or_default();
-        Quality { score: score.clamp(1, 5) as u8, flags: names.iter().filter_map(|n| QualityFlag::parse(n)).collect() }
-    }
-}
 
 /// Answers of at least this many characters tell a typist's speed.
 const TIMED_ANSWER_CHARS: usize = 40;

@@ -10,7 +10,7 @@
 use super::{count_of, placeholders, texts};
 use crate::db::{self, Db, SqlValue};
 use crate::error::ApiResult;
-use crate::interviews::{ListItem, ListQuery, Position};
+use crate::interviews::query::{ListItem, ListQuery, Position};
 
 /// Counting a candidate stops here: beyond it, walking it costs the same as
 /// walking the newest-first index.

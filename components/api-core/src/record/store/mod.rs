@@ -6,13 +6,13 @@
 
 pub mod list;
 
+use super::quality::Quality;
 use super::{DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
 use crate::db::{self, Db, QueryResult, Row, SqlValue, Tx};
 use crate::error::ApiResult;
 use crate::metadata::ExternalMetadata;
 use crate::projects::{Environment, InterviewMode, Language};
 use crate::sealed::{DataKey, Sealing};
-use crate::synthesis::quality::Quality;
 
 /// Every column [`interview_from_row`] reads, in one list.
 const INTERVIEW_COLUMNS: &str = "interview_id, tenant_id, project_id, project_type, environment, session_token_hash,
