@@ -6,7 +6,6 @@
 use super::ideas::{self, Idea, Sentence};
 use super::labels::{self, Sample};
 use super::naming::{self, Described, Source};
-use crate::record::quality::Quality;
 use super::themes::{self, InterviewAnswers, Theme};
 use super::units::{self, MeaningModel, Unit};
 use super::{digest, store, synthesized_questions, QuestionSynthesis, Quote, Synthesis, ThemeSynthesis, WrittenBy, MAX_QUOTES};
@@ -15,6 +14,7 @@ use crate::db::Db;
 use crate::error::ApiResult;
 use crate::projects::{Language, Project};
 use crate::record;
+use crate::record::quality::Quality;
 use crate::text::lexicon::Lexicon;
 use crate::time;
 use std::collections::{HashMap, HashSet};
@@ -338,15 +338,11 @@ fn named_ideas(g: &Grouped, text_of: &HashMap<(&str, i64), &str>, ids: &[&str], 
         }
     }
     for NamedIdea { theme, sentences, .. } in &mut named {
-        for &k in sentences.iter() {
-            let (at, unit) = &g.sentences[k];
-            if theme.quotes.len() == MAX_QUOTES || theme.quotes.iter().any(|q| q.interview_id == ids[*at]) {
-                continue;
-            }
-            if let Some(text) = unit_text(k) {
-                theme.quotes.push(Quote { interview_id: ids[*at].to_string(), seq: unit.seq, text: text.to_string() });
-            }
-        }
+        let with_text = sentences.iter().filter_map(|&k| Some((&g.sentences[k], unit_text(k)?)));
+        theme.quotes = ideas::quoted_by(with_text, |((at, _), _)| *at)
+            .into_iter()
+            .map(|((at, unit), text)| Quote { interview_id: ids[*at].to_string(), seq: unit.seq, text: text.to_string() })
+            .collect();
     }
     named.into_iter().map(|n| n.theme).collect()
 }

@@ -289,11 +289,22 @@ fn idea(sentences: &[Sentence], group: Vec<usize>) -> Idea {
     let mut closeness: Vec<(usize, f32)> = group.iter().map(|&i| (i, sentences[i].unit.meaning.cosine(&middle))).collect();
     closeness.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let group: Vec<usize> = closeness.into_iter().map(|(i, _)| i).collect();
-    let mut quoted_by: Vec<usize> = Vec::with_capacity(MAX_QUOTES);
-    for &i in &group {
-        if quoted_by.len() < MAX_QUOTES && !quoted_by.iter().any(|&q| sentences[q].interview == sentences[i].interview) {
-            quoted_by.push(i);
+    let quoted = centre(sentences, &quoted_by(group.iter().copied(), |&i| sentences[i].interview));
+    Idea { interviews: interviews_of(sentences, &group), quoted, sentences: group }
+}
+
+/// What a theme is quoted by, of its sentences (`sentences`, the most
+/// central first): the first of each interview, of its first [`MAX_QUOTES`]
+/// interviews.
+pub fn quoted_by<T>(sentences: impl IntoIterator<Item = T>, interview_of: impl Fn(&T) -> usize) -> Vec<T> {
+    let mut quoted: Vec<T> = Vec::with_capacity(MAX_QUOTES);
+    for sentence in sentences {
+        if quoted.len() == MAX_QUOTES {
+            break;
+        }
+        if !quoted.iter().any(|q| interview_of(q) == interview_of(&sentence)) {
+            quoted.push(sentence);
         }
     }
-    Idea { interviews: interviews_of(sentences, &group), quoted: centre(sentences, &quoted_by), sentences: group }
+    quoted
 }
