@@ -3,7 +3,9 @@
 //! Spin variables: `llm_provider` (`none` default | `spin` | `openai`),
 //! `llm_base_url` (OpenAI-compatible API root, e.g. `https://api.openai.com/v1`),
 //! `llm_api_key` (secret, sent as a bearer token when set), `llm_model`, and
-//! `llm_timeout_seconds` (default 20) for one call.
+//! `llm_timeout_seconds` (default 20) for one call, and `llm_chat_format`
+//! (`none` default | `llama3` | `chatml` | `llama2`): how the Spin provider
+//! writes its one prompt string (docs/design-decisions.md, "The model through Spin").
 //!
 //! Callers never depend on the model: any failure (not configured, unreachable,
 //! slow, a malformed answer) is an [`LlmError`] they answer with their built-in
@@ -34,6 +36,8 @@ pub struct LlmConfig {
     pub api_key: Option<String>,
     pub model: String,
     pub timeout: Duration,
+    /// How the Spin provider lays out its prompt (the OpenAI route sends messages).
+    pub chat_format: ChatFormat,
 }
 
 impl LlmConfig {
@@ -44,6 +48,7 @@ impl LlmConfig {
             api_key: None,
             model: String::new(),
             timeout: Duration::from_secs(DEFAULT_TIMEOUT_SECONDS),
+            chat_format: ChatFormat::None,
         }
     }
 
@@ -64,6 +69,7 @@ impl LlmConfig {
             api_key: config::var("llm_api_key"),
             model: config::var_or("llm_model", default_model),
             timeout: Duration::from_secs(config::var_u64("llm_timeout_seconds", DEFAULT_TIMEOUT_SECONDS).max(1)),
+            chat_format: ChatFormat::parse(&config::var_or("llm_chat_format", "none")),
         }
     }
 
@@ -118,13 +124,43 @@ pub fn chat_answer(body: &[u8]) -> Result<String, LlmError> {
         .ok_or_else(|| LlmError::BadAnswer("no choices[0].message.content".into()))
 }
 
-/// Asks the configured model; returns its raw text answer.
+/// What the caller asks the model to answer with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// One JSON object (the OpenAI route asks for `response_format: json_object`).
+    Json,
+    /// The text alone: one message, one summary.
+    Text,
+}
+
+/// Asks the configured model for one JSON object; returns its text answer (to
+/// [`parse_json_answer`]).
 pub fn complete(config: &LlmConfig, system: &str, user: &str) -> Result<String, LlmError> {
+    ask(config, system, user, Answer::Json)
+}
+
+/// Asks the configured model for a text alone (a message, a summary); returns
+/// it trimmed, never empty. On the Spin route the prompt's own echo and
+/// anything after the model's turn are cut off first ([`spin_completion`]).
+pub fn complete_text(config: &LlmConfig, system: &str, user: &str) -> Result<String, LlmError> {
+    let text = ask(config, system, user, Answer::Text)?;
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(LlmError::BadAnswer("an empty answer".into()));
+    }
+    Ok(text.to_string())
+}
+
+fn ask(config: &LlmConfig, system: &str, user: &str, answer: Answer) -> Result<String, LlmError> {
     match config.provider {
         Provider::None => Err(LlmError::NotConfigured),
         Provider::OpenAi => {
             let url = format!("{}/chat/completions", config.base_url);
-            let body = serde_json::to_vec(&chat_request(&config.model, system, user)).expect("JSON serializes");
+            let mut request = chat_request(&config.model, system, user);
+            if answer == Answer::Text {
+                request.as_object_mut().expect("an object").remove("response_format");
+            }
+            let body = serde_json::to_vec(&request).expect("JSON serializes");
             let bearer = config.api_key.as_ref().map(|key| format!("Bearer {key}"));
             let mut headers = vec![("content-type", "application/json"), ("accept", "application/json")];
             if let Some(bearer) = &bearer {
@@ -139,15 +175,221 @@ pub fn complete(config: &LlmConfig, system: &str, user: &str) -> Result<String, 
         }
         Provider::Spin => {
             // The host call has no timeout of its own; Spin bounds it by the model's
-            // `max_tokens`.
-            let prompt = format!("{system}\n\n{user}\n\nAnswer with the JSON object only.");
-            let params = spin_sdk::llm::InferencingParams { max_tokens: 1024, temperature: 0.2, ..Default::default() };
+            // `max_tokens`. Under Spin's local engine `text` is the prompt and the
+            // completion decoded together; with `remote_http` it is the completion.
+            let prompt = spin_prompt(config.chat_format, system, user, answer);
+            let max_tokens = if answer == Answer::Text { 400 } else { 1024 };
+            let params = spin_sdk::llm::InferencingParams { max_tokens, temperature: 0.2, ..Default::default() };
             let model = spin_sdk::llm::InferencingModel::Other(&config.model);
-            spin_sdk::llm::infer_with_options(model, &prompt, params)
+            let text = spin_sdk::llm::infer_with_options(model, &prompt, params)
                 .map(|result| result.text)
-                .map_err(|e| LlmError::Transport(format!("{e:?}")))
+                .map_err(|e| LlmError::Transport(format!("{e:?}")))?;
+            spin_completion(config.chat_format, &prompt, &text)
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// The Spin route: one prompt string in, the decoded tokens out
+
+/// How the one prompt string of `fermyon:spin/llm` `infer` is laid out. Spin's
+/// local engine applies no chat template (it tokenizes the string as it is);
+/// a `remote_http` engine sends the string as one user message, which the
+/// server wraps in its model's own template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChatFormat {
+    /// Plain text: the instructions, the task, a last line saying what to answer.
+    None,
+    /// Llama 3 (and 3.1, 3.2) Instruct: `<|start_header_id|>role<|end_header_id|>`, `<|eot_id|>`.
+    Llama3,
+    /// ChatML (`<|im_start|>role`, `<|im_end|>`): Qwen, SmolLM2 and other Llama-architecture chat models.
+    ChatMl,
+    /// Llama 2 Chat: `[INST] <<SYS>> ... <</SYS>> ... [/INST]`.
+    Llama2,
+}
+
+impl ChatFormat {
+    pub const NAMES: [&'static str; 4] = ["none", "llama3", "chatml", "llama2"];
+
+    /// `llm_chat_format`'s value; an unknown one is `none` (plain text works
+    /// with every engine, only less well with a local chat model).
+    pub fn parse(value: &str) -> ChatFormat {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "llama3" | "llama-3" => ChatFormat::Llama3,
+            "chatml" => ChatFormat::ChatMl,
+            "llama2" | "llama-2" => ChatFormat::Llama2,
+            _ => ChatFormat::None,
+        }
+    }
+
+    /// The format's markers that the tokenizer reads as special tokens: Spin's
+    /// local engine decodes with `skip_special_tokens`, so they are not in the
+    /// echo. (Llama 2's `[INST]` and `<<SYS>>` are plain text, and stay.)
+    fn special_markers(self) -> &'static [&'static str] {
+        match self {
+            ChatFormat::Llama3 => &["<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>"],
+            ChatFormat::ChatMl => &["<|im_start|>", "<|im_end|>"],
+            ChatFormat::Llama2 | ChatFormat::None => &[],
+        }
+    }
+}
+
+/// The last line of every prompt: what the model is to write.
+fn cue(answer: Answer) -> &'static str {
+    match answer {
+        Answer::Json => "Answer with the JSON object only.",
+        Answer::Text => "Answer with the text only.",
+    }
+}
+
+/// The prompt string for `infer`. The tokenizer adds the model's
+/// begin-of-text token itself (Spin encodes with special tokens on), so no
+/// format writes it.
+pub fn spin_prompt(format: ChatFormat, system: &str, user: &str, answer: Answer) -> String {
+    let cue = cue(answer);
+    match format {
+        ChatFormat::None => format!("{system}\n\n{user}\n\n{cue}\n"),
+        ChatFormat::Llama3 => format!(
+            "<|start_header_id|>system<|end_header_id|>\n\n{system}<|eot_id|>\
+             <|start_header_id|>user<|end_header_id|>\n\n{user}\n\n{cue}<|eot_id|>\
+             <|start_header_id|>assistant<|end_header_id|>\n\n"
+        ),
+        ChatFormat::ChatMl => format!(
+            "<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}\n\n{cue}<|im_end|>\n<|im_start|>assistant\n"
+        ),
+        ChatFormat::Llama2 => format!("[INST] <<SYS>>\n{system}\n<</SYS>>\n\n{user}\n\n{cue} [/INST]"),
+    }
+}
+
+/// Markers that end the model's turn, in any format: a model that runs on past
+/// its end writes one of them (where its tokenizer does not make them special)
+/// before a turn of its own making.
+const TURN_MARKERS: [&str; 12] = [
+    "<|eot_id|>",
+    "<|start_header_id|>",
+    "<|end_header_id|>",
+    "<|end_of_text|>",
+    "<|begin_of_text|>",
+    "<|im_end|>",
+    "<|im_start|>",
+    "<|endoftext|>",
+    "</s>",
+    "<s>",
+    "[INST]",
+    "[/INST]",
+];
+
+/// The completion in Spin's `text`: the echoed prompt cut off where there is
+/// one, then cut at the end of the model's turn ([`cut_at_turn_end`]). An
+/// answer that still carries the prompt is unusable: a participant never sees
+/// the prompt.
+pub fn spin_completion(format: ChatFormat, prompt: &str, text: &str) -> Result<String, LlmError> {
+    let mut visible = prompt.to_string();
+    for marker in format.special_markers() {
+        visible = visible.replace(marker, "");
+    }
+    let completion = separate_echo(&visible, text)?;
+    let completion = cut_at_turn_end(completion);
+    if completion.is_empty() {
+        return Err(LlmError::BadAnswer("no completion after the prompt".into()));
+    }
+    Ok(completion.to_string())
+}
+
+/// Characters of the prompt's beginning and end that recognise an echo.
+const ECHO_PROBE_CHARS: usize = 80;
+
+/// `text` without the echo of `prompt` (as the engine saw it): the whole
+/// prompt at its start, or else all up to the last place its end occurs
+/// (a decode need not give the prompt back byte for byte: a tokenizer may
+/// change its spaces, or its beginning); whitespace is compared collapsed.
+/// Text with no echo is the completion alone (`remote_http`). Text that opens
+/// like the prompt but whose end cannot be found, or a completion that
+/// repeats the prompt's beginning or end, is an echo not separated: an error.
+pub fn separate_echo<'t>(prompt: &str, text: &'t str) -> Result<&'t str, LlmError> {
+    let (prompt, _) = collapsed(prompt);
+    let (seen, origin) = collapsed(text);
+    if prompt.is_empty() {
+        return Ok(text.trim());
+    }
+    let head: String = prompt.chars().take(ECHO_PROBE_CHARS).collect();
+    let tail: String = {
+        let chars: Vec<char> = prompt.chars().collect();
+        chars[chars.len().saturating_sub(ECHO_PROBE_CHARS)..].iter().collect()
+    };
+    let end = if seen.starts_with(&prompt) {
+        Some(prompt.len())
+    } else {
+        seen.rfind(&tail).map(|at| at + tail.len())
+    };
+    let completion = match end {
+        Some(end) => {
+            let char_index = seen[..end].chars().count();
+            let byte = origin.get(char_index).copied().unwrap_or(text.len());
+            text[byte..].trim()
+        }
+        None if seen.contains(&head) => {
+            return Err(LlmError::BadAnswer("the prompt is echoed but its end is not found".into()))
+        }
+        None => text.trim(),
+    };
+    let (rest, _) = collapsed(completion);
+    if rest.contains(&head) || rest.contains(&tail) {
+        return Err(LlmError::BadAnswer("the answer repeats the prompt".into()));
+    }
+    Ok(completion)
+}
+
+/// `text` with each run of whitespace one space, trimmed, and for each of its
+/// characters the byte offset in `text` it comes from.
+fn collapsed(text: &str) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(text.len());
+    let mut origin = Vec::with_capacity(text.len());
+    let mut space_at: Option<usize> = None;
+    for (at, c) in text.char_indices() {
+        if c.is_whitespace() {
+            space_at.get_or_insert(at);
+            continue;
+        }
+        if let Some(space) = space_at.take() {
+            if !out.is_empty() {
+                out.push(' ');
+                origin.push(space);
+            }
+        }
+        out.push(c);
+        origin.push(at);
+    }
+    (out, origin)
+}
+
+/// The completion up to the end of the model's turn: the first turn marker
+/// ([`TURN_MARKERS`]), or a line that is a role's name alone (`user`,
+/// `assistant`: a template's header once its special tokens are decoded away).
+/// A role's name on the first line is the header of the model's own turn, and
+/// is left out.
+pub fn cut_at_turn_end(completion: &str) -> &str {
+    let is_role = |line: &str| {
+        matches!(line.trim().trim_end_matches(':').to_ascii_lowercase().as_str(), "user" | "assistant" | "system")
+    };
+    let completion = completion.trim_start();
+    let completion = match completion.split_once('\n') {
+        Some((first, rest)) if is_role(first) => rest,
+        _ => completion,
+    };
+    let mut end = TURN_MARKERS.iter().filter_map(|marker| completion.find(marker)).min().unwrap_or(completion.len());
+    let mut offset = 0;
+    for line in completion.split_inclusive('\n') {
+        if offset >= end {
+            break;
+        }
+        if offset > 0 && is_role(line) {
+            end = offset;
+            break;
+        }
+        offset += line.len();
+    }
+    completion[..end].trim()
 }
 
 /// Parses a model's answer that must be one JSON object. A single Markdown code
@@ -217,6 +459,96 @@ mod tests {
             let map = parse_json_answer(bad).unwrap();
             assert!(exact_string_fields(&map, &["a", "b"], limit).is_err(), "{bad}");
         }
+    }
+
+    /// What Spin 4.0.2's local engine gives back: the prompt's tokens and the
+    /// completion's decoded together, special tokens skipped.
+    fn decoded(format: ChatFormat, prompt: &str, completion: &str) -> String {
+        let mut text = prompt.to_string();
+        for marker in format.special_markers() {
+            text = text.replace(marker, "");
+        }
+        text + completion
+    }
+
+    const SYSTEM: &str = "You are a warm, neutral user-research interviewer. Write the interviewer's next message.";
+    const USER: &str = "Transcript so far:\nInterviewer: What made you choose it?\nInterviewee: The garden.\n\nYour next step: probe.";
+
+    #[test]
+    fn every_format_lays_out_the_prompt_its_models_were_trained_on() {
+        let llama3 = spin_prompt(ChatFormat::Llama3, "S", "U", Answer::Text);
+        assert_eq!(
+            llama3,
+            "<|start_header_id|>system<|end_header_id|>\n\nS<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nU\n\n\
+             Answer with the text only.<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n"
+        );
+        let chatml = spin_prompt(ChatFormat::ChatMl, "S", "U", Answer::Json);
+        assert_eq!(
+            chatml,
+            "<|im_start|>system\nS<|im_end|>\n<|im_start|>user\nU\n\nAnswer with the JSON object only.<|im_end|>\n<|im_start|>assistant\n"
+        );
+        let llama2 = spin_prompt(ChatFormat::Llama2, "S", "U", Answer::Text);
+        assert_eq!(llama2, "[INST] <<SYS>>\nS\n<</SYS>>\n\nU\n\nAnswer with the text only. [/INST]");
+        assert_eq!(spin_prompt(ChatFormat::None, "S", "U", Answer::Text), "S\n\nU\n\nAnswer with the text only.\n");
+        for (name, format) in [("llama3", ChatFormat::Llama3), ("ChatML", ChatFormat::ChatMl), ("llama2", ChatFormat::Llama2), ("none", ChatFormat::None), ("mistral", ChatFormat::None)] {
+            assert_eq!(ChatFormat::parse(name), format, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_echoed_prompt_is_cut_off_in_every_format() {
+        let completion = "What did the garden give your child that others did not?";
+        for format in [ChatFormat::None, ChatFormat::Llama3, ChatFormat::ChatMl, ChatFormat::Llama2] {
+            let prompt = spin_prompt(format, SYSTEM, USER, Answer::Text);
+            // The local engine: prompt and completion.
+            assert_eq!(spin_completion(format, &prompt, &decoded(format, &prompt, completion)).unwrap(), completion, "{format:?}");
+            // remote_http: the completion alone.
+            assert_eq!(spin_completion(format, &prompt, completion).unwrap(), completion, "{format:?}");
+        }
+    }
+
+    #[test]
+    fn an_echo_decoded_with_other_spaces_or_another_beginning_is_still_cut_off() {
+        let format = ChatFormat::Llama2;
+        let prompt = spin_prompt(format, SYSTEM, USER, Answer::Text);
+        let completion = "  What did the garden give your child?";
+        // SentencePiece decodes a leading space and may join lines differently.
+        let respaced = format!(" {}{completion}", prompt.replace("\n\n", "\n"));
+        assert_eq!(spin_completion(format, &prompt, &respaced).unwrap(), completion.trim());
+        // The beginning lost (a tokenizer's normalizer, a truncated context): its end still marks the cut.
+        let truncated = format!("{}{completion}", &prompt[40..]);
+        assert_eq!(spin_completion(format, &prompt, &truncated).unwrap(), completion.trim());
+    }
+
+    #[test]
+    fn an_echo_that_cannot_be_separated_is_unusable() {
+        let format = ChatFormat::None;
+        let prompt = spin_prompt(format, SYSTEM, USER, Answer::Text);
+        // The prompt's beginning, then something that is not its end.
+        let broken = format!("{} and then the model wandered off", &prompt[..120]);
+        assert!(matches!(spin_completion(format, &prompt, &broken), Err(LlmError::BadAnswer(_))));
+        // A completion that repeats the prompt.
+        let repeated = format!("{prompt}{prompt}");
+        let twice = format!("{prompt}Sure. {SYSTEM} {USER}");
+        assert!(spin_completion(format, &prompt, &twice).is_err(), "{twice}");
+        assert!(spin_completion(format, &prompt, &repeated).is_err());
+        // Only the prompt, no completion.
+        assert!(spin_completion(format, &prompt, &prompt).is_err());
+        assert!(spin_completion(format, &prompt, "   ").is_err());
+    }
+
+    #[test]
+    fn the_completion_ends_where_the_models_turn_ends() {
+        assert_eq!(cut_at_turn_end("What happened next?<|eot_id|><|start_header_id|>user"), "What happened next?");
+        assert_eq!(cut_at_turn_end("What happened next?<|im_end|>\n<|im_start|>user\nI left."), "What happened next?");
+        assert_eq!(cut_at_turn_end("What happened next? </s><s>[INST] more"), "What happened next?");
+        assert_eq!(cut_at_turn_end("What happened next?\n[INST] I left. [/INST]"), "What happened next?");
+        // Special tokens decoded away: the next turn's header is a line of its own.
+        assert_eq!(cut_at_turn_end("What happened next?\nuser\n\nI left the shop."), "What happened next?");
+        assert_eq!(cut_at_turn_end("assistant\n\nWhat happened next?\n\nuser\nI left."), "What happened next?");
+        // A role named inside a sentence is no turn.
+        assert_eq!(cut_at_turn_end("Which user\nfeature mattered?"), "Which user\nfeature mattered?");
+        assert_eq!(cut_at_turn_end("Two lines.\nStill mine."), "Two lines.\nStill mine.");
     }
 
     #[test]

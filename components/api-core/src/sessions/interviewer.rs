@@ -26,7 +26,7 @@ use super::probes::{self, ProbeContext};
 use super::strings::{fill, InterviewerStrings};
 use super::summary;
 use super::{Speaker, Turn, TurnKind, TurnSource};
-use crate::llm::{self, LlmConfig};
+use crate::llm::{self, LlmConfig, Provider};
 use crate::projects::{Language, ProjectFields};
 use crate::text::sentences;
 use crate::text::reading::reading_language;
@@ -333,6 +333,12 @@ pub fn reply(
     if !llm_config.enabled() {
         return steps.builtin_probe.unwrap_or(steps.move_on);
     }
+    // Through Spin the model is whatever the operator runs, often a small one
+    // that keeps "write the message" but not a choice and a message in one JSON
+    // object: the plan decides between its probe and moving on, the model words it.
+    if llm_config.provider == Provider::Spin {
+        return word_with_model(plan, conversation, steps.builtin_probe.unwrap_or(steps.move_on), llm_config);
+    }
     match steps.probe_offered {
         Some(offer) => choose_with_model(plan, conversation, offer, &steps.move_on, llm_config)
             .unwrap_or_else(|| steps.builtin_probe.unwrap_or(steps.move_on)),
@@ -428,25 +434,40 @@ fn said_before(conversation: &[Turn], text: &str) -> bool {
 
 /// The message the model writes for `step`, the step the plan chose; the
 /// built-in wording when no model is configured or its answer is unusable.
+/// Through Spin the model writes the message alone ([`message_answer`]);
+/// through an OpenAI-compatible API, one JSON object with the message.
 pub fn word_with_model(plan: &Plan, turns: &[Turn], step: Message, llm_config: &LlmConfig) -> Message {
     if !llm_config.enabled() {
         return step;
     }
-    let system = format!("{} Answer with one JSON object with exactly one string key, \"message\".", persona(plan));
+    let plain = llm_config.provider == Provider::Spin;
+    let system = if plain {
+        format!("{} {MESSAGE_ONLY}", persona(plan))
+    } else {
+        format!("{} Answer with one JSON object with exactly one string key, \"message\".", persona(plan))
+    };
+    let last_answer = match (step.kind, exchange(turns)) {
+        (TurnKind::Probe, Some((_, answer))) => format!("\n\nThe participant's last answer: {answer}"),
+        _ => String::new(),
+    };
     let user = format!(
-        "{}\n\nTranscript so far:\n{}\n\nYour next step: {}",
+        "{}\n\nTranscript so far:\n{}{last_answer}\n\nYour next step: {}",
         context(plan),
         transcript(turns),
         instruction(plan, &step)
     );
-    let answer = llm::complete(llm_config, &system, &user).and_then(|text| {
-        let map = llm::parse_json_answer(&text)?;
-        let mut fields = llm::exact_string_fields(&map, &["message"], |_| MAX_MODEL_MESSAGE_CHARS)?;
-        let message = fields.remove(0);
-        if said_before(turns, &message) {
-            return Err(llm::LlmError::BadAnswer("a message already sent".into()));
-        }
-        Ok(message)
+    let answer = if plain {
+        llm::complete_text(llm_config, &system, &user).and_then(|text| message_answer(&text))
+    } else {
+        llm::complete(llm_config, &system, &user).and_then(|text| {
+            let map = llm::parse_json_answer(&text)?;
+            let mut fields = llm::exact_string_fields(&map, &["message"], |_| MAX_MODEL_MESSAGE_CHARS)?;
+            Ok(fields.remove(0))
+        })
+    };
+    let answer = answer.and_then(|message| match said_before(turns, &message) {
+        true => Err(llm::LlmError::BadAnswer("a message already sent".into())),
+        false => Ok(message),
     });
     match answer {
         Ok(text) => Message { text, source: TurnSource::Model, ..step },
@@ -455,6 +476,50 @@ pub fn word_with_model(plan: &Plan, turns: &[Turn], step: Message, llm_config: &
             step
         }
     }
+}
+
+/// What the model is told when it writes a message alone.
+const MESSAGE_ONLY: &str = "Write only the message itself, as the interviewer sends it: no label, no quotation \
+    marks, no JSON, no notes, nothing before or after it.";
+
+/// The message in a model's plain-text answer: a label it put first
+/// (`Interviewer:`) and quotation marks around it are left out, a turn it went
+/// on to write for the participant (`Interviewee: ...`) is cut off, and an
+/// answer in JSON after all gives its `message`. Empty, or longer than a
+/// message may be: unusable.
+pub fn message_answer(text: &str) -> Result<String, llm::LlmError> {
+    let text = text.trim();
+    if text.starts_with('{') {
+        if let Ok(map) = llm::parse_json_answer(text) {
+            if let Some(message) = map.get("message").and_then(serde_json::Value::as_str) {
+                return message_answer(message);
+            }
+        }
+    }
+    let text = match text.find("\nInterviewee:") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    let mut text = text.trim();
+    for label in ["Interviewer:", "Message:", "Assistant:"] {
+        if text.len() >= label.len() && text[..label.len()].eq_ignore_ascii_case(label) {
+            text = text[label.len()..].trim();
+        }
+    }
+    for (open, close) in [('"', '"'), ('“', '”'), ('«', '»')] {
+        if let Some(inner) = text.strip_prefix(open).and_then(|t| t.strip_suffix(close)) {
+            if !inner.contains(open) && !inner.contains(close) {
+                text = inner.trim();
+            }
+        }
+    }
+    if text.is_empty() || text.starts_with("Interviewee:") {
+        return Err(llm::LlmError::BadAnswer("no message".into()));
+    }
+    if text.chars().count() > MAX_MODEL_MESSAGE_CHARS {
+        return Err(llm::LlmError::BadAnswer(format!("a message over {MAX_MODEL_MESSAGE_CHARS} characters")));
+    }
+    Ok(text.to_string())
 }
 
 text_enum! {
@@ -530,18 +595,28 @@ pub fn builtin_summary(plan: &Plan, turns: &[Turn]) -> String {
 }
 
 /// The model's summary when it is configured and answers usably; `builtin` otherwise.
+/// Through Spin the model writes the summary alone; through an OpenAI-compatible
+/// API, one JSON object with it.
 pub fn summary(plan: &Plan, turns: &[Turn], llm_config: &LlmConfig, builtin: impl FnOnce() -> String) -> String {
     if llm_config.enabled() && turns.iter().any(|t| t.speaker == Speaker::Interviewee) {
-        let system = "You summarise user-research interviews for the researcher. Write a factual summary in English, \
-                      one short paragraph per research question, using only what the interviewee said. Answer with one \
-                      JSON object with exactly one string key, \"summary\".";
+        const TASK: &str = "You summarise user-research interviews for the researcher. Write a factual summary in \
+                            English, one short paragraph per research question, using only what the interviewee said.";
         let user = format!("{}\n\nTranscript:\n{}", context(plan), transcript(turns));
-        let answer = llm::complete(llm_config, system, &user).and_then(|text| {
-            let map = llm::parse_json_answer(&text)?;
-            llm::exact_string_fields(&map, &["summary"], |_| MAX_SUMMARY_CHARS)
-        });
+        let answer = if llm_config.provider == Provider::Spin {
+            let system = format!("{TASK} Write only the summary: no title, no notes before or after it.");
+            llm::complete_text(llm_config, &system, &user).and_then(|text| match text.chars().count() {
+                n if n > MAX_SUMMARY_CHARS => Err(llm::LlmError::BadAnswer(format!("a summary of {n} characters"))),
+                _ => Ok(text),
+            })
+        } else {
+            let system = format!("{TASK} Answer with one JSON object with exactly one string key, \"summary\".");
+            llm::complete(llm_config, &system, &user).and_then(|text| {
+                let map = llm::parse_json_answer(&text)?;
+                llm::exact_string_fields(&map, &["summary"], |_| MAX_SUMMARY_CHARS).map(|mut fields| fields.remove(0))
+            })
+        };
         match answer {
-            Ok(mut fields) => return fields.remove(0),
+            Ok(summary) => return summary,
             Err(error) => eprintln!("summary: {error}; using the built-in summary"),
         }
     }

@@ -310,3 +310,20 @@ fn a_rich_answer_moves_on_after_a_first_probe_and_a_thin_one_is_always_probed() 
     let mut fresh = Conversation::start(plan("How do you choose a shop?"));
     assert_eq!(fresh.answer(RICH[2]).kind, TurnKind::Probe);
 }
+
+#[test]
+fn a_message_written_alone_is_taken_without_its_label_quotes_or_the_turn_after_it() {
+    let ok = |text: &str| message_answer(text).unwrap();
+    assert_eq!(ok("What did you do next?"), "What did you do next?");
+    assert_eq!(ok("Interviewer: What did you do next?"), "What did you do next?");
+    assert_eq!(ok("\"What did you do next?\""), "What did you do next?");
+    assert_eq!(ok("“What did you do next?”"), "What did you do next?");
+    assert_eq!(ok("What did you do next?\nInterviewee: I left."), "What did you do next?");
+    assert_eq!(ok(r#"{"message": "What did you do next?"}"#), "What did you do next?");
+    // Quotation marks inside the message stay.
+    assert_eq!(ok("\"Too slow\", you said. \"Slow\" how?"), "\"Too slow\", you said. \"Slow\" how?");
+    for bad in ["", "   ", "Interviewer:", "Interviewee: I left.", "\"\""] {
+        assert!(message_answer(bad).is_err(), "{bad:?}");
+    }
+    assert!(message_answer(&"why ".repeat(400)).is_err(), "longer than a message");
+}
