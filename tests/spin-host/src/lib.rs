@@ -18,7 +18,8 @@
 //!   (and kept in wasmtime's on-disk cache across processes);
 //! - provides WASI 0.2, `wasi:http` (incoming and outgoing, outgoing checked
 //!   against `allowed_outbound_hosts`), and `fermyon:spin@2.0.0` `sqlite`,
-//!   `key-value` and `variables` with Spin 4.0.2's local semantics:
+//!   `key-value`, `variables` and `llm` (`llm.rs`: `ai_models`, the runtime
+//!   config's `llm_compute`, one call at a time) with Spin 4.0.2's local semantics:
 //!   `<state-dir>/sqlite_db.db` with a new connection per `open` (see `sqlite.rs`)
 //!   and `<state-dir>/sqlite_key_value.db` through one shared connection per app;
 //!   any other import links but traps when called;
@@ -68,6 +69,7 @@ pub mod bindings;
 pub mod cron;
 pub mod files;
 pub mod key_value;
+pub mod llm;
 pub mod manifest;
 pub mod outbound;
 pub mod routes;

@@ -99,6 +99,9 @@ pub struct ComponentDecl {
     /// Globs, relative to the manifest's directory, of files `files` leaves out.
     #[serde(default)]
     pub exclude_files: Vec<String>,
+    /// The models the component may use through `fermyon:spin/llm` (`llm.rs`).
+    #[serde(default)]
+    pub ai_models: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -18,6 +18,9 @@
 //! - `[[variables_provider]]` (or the older `[[config_provider]]`) with
 //!   `type = "env"` (`prefix`, `dotenv_path`) and `type = "static"` (`values`),
 //!   ahead of the default `SPIN_VARIABLE_*` provider, in file order;
+//! - `[llm_compute]` (`type = "spin"`: the local engine in
+//!   `<state-dir>/ai-models`, as without it; `type = "remote_http"` with `url`,
+//!   `auth_token` and `api_type`): see `llm.rs`;
 //! - `state_dir` (used by `spin-host up` when `--state-dir` is not given) and
 //!   `log_dir` (when `--log-dir` is not given; see `stdio.rs`).
 //!
@@ -26,7 +29,7 @@
 //! Other labels exist only when the file defines them.
 //!
 //! Everything else Spin accepts (`vault` and `azure_key_vault` variables
-//! providers, `azure_cosmos` and `aws_dynamo` key-value stores, `llm_compute`,
+//! providers, `azure_cosmos` and `aws_dynamo` key-value stores,
 //! `outbound_http`, `outbound_networking`, `client_tls`, `max_instance_memory`)
 //! parses, and [`RuntimeConfig::ensure_supported`] (called at start-up) refuses
 //! it with a message that says so. A key Spin does not know fails parsing with
@@ -46,8 +49,7 @@ pub const DEFAULT_KEY_VALUE_FILE: &str = "sqlite_key_value.db";
 pub const DEFAULT_SQLITE_FILE: &str = "sqlite_db.db";
 
 /// Top-level keys Spin 4.0.2 reads that this host does not implement.
-const UNSUPPORTED_KEYS: [&str; 5] = [
-    "llm_compute",
+const UNSUPPORTED_KEYS: [&str; 4] = [
     "outbound_http",
     "outbound_networking",
     "client_tls",
@@ -67,6 +69,8 @@ pub struct RuntimeConfig {
     /// `state_dir`: `Some("")` means "unset" in Spin (in-memory default stores).
     pub state_dir: Option<String>,
     pub log_dir: Option<String>,
+    /// `[llm_compute]`, when the file has one.
+    pub llm_compute: Option<crate::llm::Engine>,
     /// Keys Spin knows that this host does not implement.
     pub unsupported_keys: Vec<String>,
 }
@@ -244,6 +248,7 @@ impl RuntimeConfig {
                 }
                 "state_dir" => config.state_dir = Some(string_value(key, value)?),
                 "log_dir" => config.log_dir = Some(string_value(key, value)?),
+                "llm_compute" => config.llm_compute = Some(crate::llm::parse_compute(value).context("invalid [llm_compute]")?),
                 k if UNSUPPORTED_KEYS.contains(&k) => config.unsupported_keys.push(k.to_string()),
                 other => unused.push(other),
             }
@@ -703,14 +708,18 @@ values = { region = "eu" }
     #[test]
     fn known_but_unsupported_keys_fail_at_start_only() {
         let c = parse(
-            "max_instance_memory = 1000000\nstate_dir = \"data\"\nlog_dir = \"logs\"\n[llm_compute]\ntype = \"remote_http\"\n[key_value_store.c]\ntype = \"azure_cosmos\"\nkey = \"k\"\n",
+            "max_instance_memory = 1000000\nstate_dir = \"data\"\nlog_dir = \"logs\"\n[[client_tls]]\ncomponent_ids = [\"x\"]\n[key_value_store.c]\ntype = \"azure_cosmos\"\nkey = \"k\"\n",
         )
         .unwrap();
         assert_eq!(c.state_dir().unwrap(), Some(std::env::current_dir().unwrap().join("data")));
         let e = format!("{:#}", c.ensure_supported().unwrap_err());
-        for needle in ["llm_compute", "max_instance_memory", "azure_cosmos"] {
+        for needle in ["client_tls", "max_instance_memory", "azure_cosmos"] {
             assert!(e.contains(needle), "{e}");
         }
+        let llm = parse("[llm_compute]\ntype = \"remote_http\"\nurl = \"http://127.0.0.1:9\"\nauth_token = \"t\"\napi_type = \"open_ai\"\n").unwrap();
+        assert!(matches!(llm.llm_compute, Some(crate::llm::Engine::RemoteHttp { .. })));
+        llm.ensure_supported().unwrap();
+        assert!(parse("[llm_compute]\ntype = \"remote_http\"\n").is_err(), "Spin needs url and auth_token");
         let tls = parse("[key_value_store.default]\ntype = \"redis\"\nurl = \"rediss://cache.example:6380\"\n").unwrap();
         assert!(format!("{:#}", tls.ensure_supported().unwrap_err()).contains("only redis:// URLs"));
         let unset = parse("state_dir = \"\"").unwrap();

@@ -15,7 +15,7 @@ use wasmtime_wasi_http::p2::bindings::ProxyPre;
 use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
 
 use crate::bindings::cron::SpinCronPre;
-use crate::bindings::spin::fermyon::spin::{key_value, sqlite, variables};
+use crate::bindings::spin::fermyon::spin::{key_value, llm, sqlite, variables};
 use crate::manifest::Manifest;
 use crate::outbound::{AllowedHosts, OutboundHooks};
 use crate::key_value::KvStores;
@@ -33,6 +33,8 @@ pub struct AppState {
     pub key_value: KvStores,
     /// Where each instance logs its stdout and stderr (`stdio.rs`); `None`: stderr only.
     pub log_dir: Option<PathBuf>,
+    /// The app's one language-model engine (`llm.rs`), one call at a time.
+    pub llm: crate::llm::SharedEngine,
 }
 
 impl AppState {
@@ -53,11 +55,13 @@ impl AppState {
             .collect::<Result<HashMap<_, _>>>()?;
         let key_value = KvStores::new(&config.key_value_backends(state_dir)?);
         let log_dir = crate::stdio::log_dir(log_dir.or(config.log_dir.as_deref().map(Path::new)), state_dir)?;
+        let llm = Arc::new(tokio::sync::Mutex::new(crate::llm::Engine::for_app(config.llm_compute.as_ref(), state_dir)));
         Ok(AppState {
             variables,
             sqlite,
             key_value,
             log_dir,
+            llm,
         })
     }
 }
@@ -71,6 +75,8 @@ pub struct ComponentInfo {
     pub environment: Vec<(String, String)>,
     /// Its `files`, preopened read-only in every instance.
     pub mounts: crate::files::Mounts,
+    /// The models it may use through `fermyon:spin/llm` (its `ai_models`).
+    pub ai_models: std::collections::HashSet<String>,
 }
 
 /// The data of one instance's `Store`.
@@ -258,6 +264,7 @@ fn linker(component: &Component) -> Result<Linker<StoreState>> {
     sqlite::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
     key_value::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
     variables::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
+    llm::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
     // The cron world `use`s cron-types, so cron components import this
     // types-only instance; it has nothing to define but must exist.
     linker.instance("fermyon:spin-cron/cron-types@2.0.0")?;
@@ -269,10 +276,11 @@ fn linker(component: &Component) -> Result<Linker<StoreState>> {
 /// matched by package so any 0.2.x version counts (wasmtime resolves those by
 /// semver).
 fn provided(name: &str) -> bool {
-    const SPIN: [&str; 4] = [
+    const SPIN: [&str; 5] = [
         "fermyon:spin/sqlite@2.0.0",
         "fermyon:spin/key-value@2.0.0",
         "fermyon:spin/variables@2.0.0",
+        "fermyon:spin/llm@2.0.0",
         "fermyon:spin-cron/cron-types@2.0.0",
     ];
     if SPIN.contains(&name) {
@@ -298,7 +306,7 @@ fn provided(name: &str) -> bool {
     wasi_0_2 && known
 }
 
-/// Defines every import we do not provide (e.g. `fermyon:spin/llm@2.0.0`) so
+/// Defines every import we do not provide (e.g. `fermyon:spin/mqtt@2.0.0`) so
 /// that the component still loads, but any call to it traps.
 ///
 /// Not `Linker::define_unknown_imports_as_traps`: it looks names up exactly, so
@@ -390,6 +398,7 @@ pub fn load(
             .collect(),
         mounts: crate::files::Mounts::prepare(manifest_dir, &decl.files, &decl.exclude_files)
             .with_context(|| format!("component {id:?}: cannot mount its files"))?,
+        ai_models: decl.ai_models.iter().cloned().collect(),
     };
     Ok(LoadedComponent {
         info: Arc::new(info),
@@ -467,12 +476,13 @@ mod tests {
             "wasi:sockets/tcp@0.2.0",
             "fermyon:spin/sqlite@2.0.0",
             "fermyon:spin/variables@2.0.0",
+            "fermyon:spin/llm@2.0.0",
             "fermyon:spin-cron/cron-types@2.0.0",
         ] {
             assert!(provided(yes), "{yes}");
         }
         for no in [
-            "fermyon:spin/llm@2.0.0",
+            "fermyon:spin/mqtt@2.0.0",
             "fermyon:spin/sqlite@3.0.0",
             "spin:sqlite/sqlite@3.0.0",
             "wasi:http/incoming-handler@0.2.0",
