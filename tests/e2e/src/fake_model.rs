@@ -41,11 +41,14 @@ pub enum ModelReply {
 }
 
 impl ModelReply {
-    /// A chat completion whose `choices[0].message.content` is `content`.
+    /// A chat completion whose `choices[0].message.content` is `content`, with
+    /// the `usage` an OpenAI-compatible server reports (Spin's `remote_http`
+    /// engine refuses a completion without it).
     pub fn chat(content: &str) -> ModelReply {
         ModelReply::Json(json!({
             "id": "x", "object": "chat.completion",
             "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
         }))
     }
 }

@@ -406,6 +406,7 @@ fn the_edge_manifest_is_spin_toml_without_sqlite() {
         assert!(component.sqlite_databases.is_empty(), "{id}: no SQLite on the edge");
         assert!(component.key_value_stores.iter().all(|store| store == "default"), "{id}: the default store only");
         assert_eq!(component.key_value_stores, theirs.key_value_stores, "{id}");
+        assert_eq!(component.ai_models, theirs.ai_models, "{id}: the same models for llm_provider=spin");
         let mut hosts = theirs.allowed_outbound_hosts.clone();
         hosts.push("{{ database_url }}".into());
         assert_eq!(component.allowed_outbound_hosts, hosts, "{id}: today's hosts and the database's");
