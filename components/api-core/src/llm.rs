@@ -136,14 +136,19 @@ pub enum Answer {
 /// Asks the configured model for one JSON object; returns its text answer (to
 /// [`parse_json_answer`]).
 pub fn complete(config: &LlmConfig, system: &str, user: &str) -> Result<String, LlmError> {
-    ask(config, system, user, Answer::Json)
+    ask(config, system, user, Answer::Json, JSON_MAX_TOKENS)
 }
+
+/// Tokens a JSON answer may take through Spin.
+const JSON_MAX_TOKENS: u32 = 1024;
 
 /// Asks the configured model for a text alone (a message, a summary); returns
 /// it trimmed, never empty. On the Spin route the prompt's own echo and
 /// anything after the model's turn are cut off first ([`spin_completion`]).
-pub fn complete_text(config: &LlmConfig, system: &str, user: &str) -> Result<String, LlmError> {
-    let text = ask(config, system, user, Answer::Text)?;
+/// `max_tokens` bounds the Spin route's answer (its local engine generates
+/// them one by one, one call of the app at a time).
+pub fn complete_text(config: &LlmConfig, system: &str, user: &str, max_tokens: u32) -> Result<String, LlmError> {
+    let text = ask(config, system, user, Answer::Text, max_tokens)?;
     let text = text.trim();
     if text.is_empty() {
         return Err(LlmError::BadAnswer("an empty answer".into()));
@@ -151,7 +156,7 @@ pub fn complete_text(config: &LlmConfig, system: &str, user: &str) -> Result<Str
     Ok(text.to_string())
 }
 
-fn ask(config: &LlmConfig, system: &str, user: &str, answer: Answer) -> Result<String, LlmError> {
+fn ask(config: &LlmConfig, system: &str, user: &str, answer: Answer, max_tokens: u32) -> Result<String, LlmError> {
     match config.provider {
         Provider::None => Err(LlmError::NotConfigured),
         Provider::OpenAi => {
@@ -178,7 +183,6 @@ fn ask(config: &LlmConfig, system: &str, user: &str, answer: Answer) -> Result<S
             // `max_tokens`. Under Spin's local engine `text` is the prompt and the
             // completion decoded together; with `remote_http` it is the completion.
             let prompt = spin_prompt(config.chat_format, system, user, answer);
-            let max_tokens = if answer == Answer::Text { 400 } else { 1024 };
             let params = spin_sdk::llm::InferencingParams { max_tokens, temperature: 0.2, ..Default::default() };
             let model = spin_sdk::llm::InferencingModel::Other(&config.model);
             let text = spin_sdk::llm::infer_with_options(model, &prompt, params)

@@ -457,7 +457,7 @@ pub fn word_with_model(plan: &Plan, turns: &[Turn], step: Message, llm_config: &
         instruction(plan, &step)
     );
     let answer = if plain {
-        llm::complete_text(llm_config, &system, &user).and_then(|text| message_answer(&text))
+        llm::complete_text(llm_config, &system, &user, MESSAGE_MAX_TOKENS).and_then(|text| message_answer(&text))
     } else {
         llm::complete(llm_config, &system, &user).and_then(|text| {
             let map = llm::parse_json_answer(&text)?;
@@ -477,6 +477,12 @@ pub fn word_with_model(plan: &Plan, turns: &[Turn], step: Message, llm_config: &
         }
     }
 }
+
+/// Tokens a message may take through Spin: three short sentences are about 60;
+/// 1,500 characters, the most a message may be, about 375.
+const MESSAGE_MAX_TOKENS: u32 = 400;
+/// Tokens a summary may take through Spin (4,000 characters are about 1,000).
+const SUMMARY_MAX_TOKENS: u32 = 1024;
 
 /// What the model is told when it writes a message alone.
 const MESSAGE_ONLY: &str = "Write only the message itself, as the interviewer sends it: no label, no quotation \
@@ -604,7 +610,7 @@ pub fn summary(plan: &Plan, turns: &[Turn], llm_config: &LlmConfig, builtin: imp
         let user = format!("{}\n\nTranscript:\n{}", context(plan), transcript(turns));
         let answer = if llm_config.provider == Provider::Spin {
             let system = format!("{TASK} Write only the summary: no title, no notes before or after it.");
-            llm::complete_text(llm_config, &system, &user).and_then(|text| match text.chars().count() {
+            llm::complete_text(llm_config, &system, &user, SUMMARY_MAX_TOKENS).and_then(|text| match text.chars().count() {
                 n if n > MAX_SUMMARY_CHARS => Err(llm::LlmError::BadAnswer(format!("a summary of {n} characters"))),
                 _ => Ok(text),
             })
