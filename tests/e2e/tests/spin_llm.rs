@@ -11,7 +11,8 @@
 //! interview must come from the model (`written_by: model`), none fall back.
 //! A model the component's `ai_models` does not list is refused by Spin before
 //! any request, and Spin's local engine without a model's files answers an
-//! error: both leave the built-in interviewer to write every turn.
+//! error: both leave the built-in interviewer to write every turn. Spin holds
+//! one lock around every model call of the app: calls never overlap.
 
 use e2e::fake_model::{FakeModel, ModelReply, ModelRequest};
 use e2e::sessions::*;
@@ -163,4 +164,46 @@ fn spins_local_engine_without_the_models_files_leaves_every_turn_to_the_builtin_
         let text = turn["text"].as_str().unwrap();
         assert!(!text.contains("<|") && !text.contains("research interviewer"), "no prompt shown: {text}");
     }
+}
+
+#[test]
+fn spin_serves_one_model_call_at_a_time_for_the_whole_app() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let (in_flight, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let (counting, highest) = (in_flight.clone(), most.clone());
+    let model = FakeModel::start(move |_| {
+        let now = counting.fetch_add(1, Ordering::SeqCst) + 1;
+        highest.fetch_max(now, Ordering::SeqCst);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        counting.fetch_sub(1, Ordering::SeqCst);
+        ModelReply::chat("MODEL: hello, and thank you for joining. How did you choose your current daycare?")
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let runtime_config = remote_http_config(dir.path(), &model);
+    let app = TestApp::start_configured(dir.path(), &[("llm_provider", "spin")], |config| {
+        config.runtime_config_file = Some(runtime_config)
+    });
+    let tenant = app.create_tenant();
+    let project_id = active_project(&app, &tenant, json!({}));
+    // Four participants open the link at once: each opening is a model call.
+    let url = app.url("/v1/sessions");
+    let body = json!({"project_id": project_id, "mode": "typing"});
+    let openings: Vec<Value> = std::thread::scope(|scope| {
+        let starts: Vec<_> = (0..4)
+            .map(|_| {
+                scope.spawn(|| {
+                    let response = reqwest::blocking::Client::new().post(&url).json(&body).send().unwrap();
+                    assert_eq!(response.status(), 201);
+                    response.json::<Value>().unwrap()
+                })
+            })
+            .collect();
+        starts.into_iter().map(|start| start.join().unwrap()).collect()
+    });
+    for opening in &openings {
+        assert_eq!(interviewer_turns(opening)[0]["written_by"], "model", "{opening}");
+    }
+    assert_eq!(model.requests.lock().unwrap().len(), 4);
+    assert_eq!(most.load(Ordering::SeqCst), 1, "Spin holds one lock around every call of the app");
 }
