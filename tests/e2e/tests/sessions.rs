@@ -55,12 +55,13 @@ fn a_typed_interview_goes_from_initiated_to_partial_to_completed() {
     assert_eq!(session.body["state"], "in_progress");
 
     // Every answer is probed while its question's budget lasts (10 minutes, 3
-    // questions: 2 probes each), quoting one thing the interviewee said and
-    // asking what fits it: this one narrates ("we visited"), so what came of it.
-    assert_eq!(session.answer(app, LONG_ANSWER), "You said “visited three daycares”. What happened next?");
+    // questions: 2 probes each), quoting a whole noun phrase the interviewee
+    // said and asking what fits it: it narrates ("we visited"), but no way of
+    // asking what came of it fits a thing, so more about it.
+    assert_eq!(session.answer(app, LONG_ANSWER), "You mentioned “commute”. Could you tell me more about that?");
     assert_eq!(status_of(&session), ("INITIATED", 1));
     // A short answer a quote would repeat whole: asked about in the interviewer's own words.
-    assert_eq!(session.answer(app, "The price."), "Why does that matter to you?");
+    assert_eq!(session.answer(app, "The price."), "Could you say a little more about what that looks like for you?");
     assert_eq!(session.answer(app, LONG_ANSWER), "Thank you. What mattered most to you in that decision?");
     assert_eq!(status_of(&session), ("INITIATED", 3));
     // An answer that declines is never probed: the interviewer moves on politely.

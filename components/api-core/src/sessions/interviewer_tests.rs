@@ -119,18 +119,20 @@ fn substantive_and_thin_answers_are_probed_until_the_budget_is_spent() {
     let mut talk = Conversation::start(plan("How do you choose?\nWhat matters most?"));
     let first = talk.answer("Hidden shipping costs at the last step make me leave.");
     assert_eq!((first.kind, first.question_index), (TurnKind::Probe, Some(0)));
-    assert_eq!(first.text, "When did “Hidden shipping costs” last come up for you?");
-    // It narrates: what did that lead to; never about "Last week", which only says when.
+    assert_eq!(first.text, "Could you say a bit more about “Hidden shipping costs”?");
+    // It narrates, but no way of asking what came of it fits a thing: more about the thing, never
+    // about "Last week", which only says when, nor about a clause cut open ("shop added twelve").
     let second = talk.answer("Last week a shoe shop added twelve euros for delivery.");
-    assert_eq!(second.text, "You said “delivery”. What happened next?");
-    // The quote would be the whole answer: asked in the interviewer's own words.
+    assert_eq!(second.text, "You mentioned “shoe shop”. Could you tell me more about that?");
+    // Nothing a question can ask about: a plain probe.
     let third = talk.answer("Price.");
-    assert_eq!(third.text, "And what happened after that?");
+    assert_eq!(third.text, "Could you say a little more about what you mean?");
     let moved_on = talk.answer("I left the shop and bought the shoes elsewhere.");
     assert_eq!((moved_on.kind, moved_on.question_index), (TurnKind::Question, Some(1)), "three probes spent");
     assert_eq!(moved_on.text, "Thank you. What matters most?");
     let probe = talk.answer("Yes.");
-    assert_eq!((probe.kind, probe.text.as_str()), (TurnKind::Probe, "Could you tell me a bit more about that?"), "nothing to quote");
+    // Nothing to quote, and the first plain probe already said: the next.
+    assert_eq!((probe.kind, probe.text.as_str()), (TurnKind::Probe, "What makes you say that?"), "nothing to quote");
 }
 
 #[test]
@@ -297,15 +299,15 @@ fn a_rich_answer_moves_on_after_a_first_probe_and_a_thin_one_is_always_probed() 
     // A rich answer after that moves on, naming what it said.
     let moved_on = talk.answer(RICH[1]);
     assert_eq!((moved_on.kind, moved_on.question_index), (TurnKind::Question, Some(1)));
-    assert!(moved_on.text.starts_with("You said “"), "{}", moved_on.text);
-    assert!(moved_on.text.ends_with("”, and your example makes that clear. Thank you. What makes you trust a shop?"), "{}", moved_on.text);
+    assert!(moved_on.text.starts_with("Thank you, what you said about “"), "{}", moved_on.text);
+    assert!(moved_on.text.ends_with("” is very helpful. What makes you trust a shop?"), "{}", moved_on.text);
     // Thin answers are probed while the budget lasts.
     assert_eq!(talk.answer("Reviews.").kind, TurnKind::Probe);
     assert_eq!(talk.answer("A phone number on the site.").kind, TurnKind::Probe);
     // The last question's rich answer goes on to the wrap-up.
     let wrap_up = talk.answer(RICH[2]);
     assert_eq!(wrap_up.kind, TurnKind::WrapUp);
-    assert!(wrap_up.text.ends_with("Thank you. Before we finish: is there anything else you would like to add?"), "{}", wrap_up.text);
+    assert!(wrap_up.text.ends_with("” is very helpful. Before we finish: is there anything else you would like to add?"), "{}", wrap_up.text);
     // Without a first probe, the same rich answer is probed.
     let mut fresh = Conversation::start(plan("How do you choose a shop?"));
     assert_eq!(fresh.answer(RICH[2]).kind, TurnKind::Probe);

@@ -49,6 +49,8 @@ pub struct InterviewerStrings {
 /// lists needs only the four ways of the rotation.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Asking {
+    /// More about what was said: the default way, where the answer gives no cue.
+    pub more: Vec<Wording>,
     pub instance: Vec<Wording>,
     pub reason: Vec<Wording>,
     pub consequence: Vec<Wording>,
@@ -173,7 +175,7 @@ mod tests {
         for language in <crate::projects::Language as crate::text_enum::TextEnum>::NAMES {
             assert!(languages().iter().any(|l| l == language), "strings.json lacks {language}");
             let strings = for_language(language);
-            assert_eq!(strings.interviewer.probes.len(), 3, "{language}");
+            assert!(strings.interviewer.probes.len() >= 3, "{language}");
             for key in ["title", "noscript", "logo_alt"] {
                 assert!(strings.page.contains_key(key), "{language} lacks page.{key}");
             }
@@ -183,7 +185,7 @@ mod tests {
             }
             assert_eq!(interviewer.after_example.matches("{phrase}").count(), 1, "{language}");
             let asking = &interviewer.asking;
-            for way in [&asking.instance, &asking.reason, &asking.consequence, &asking.contrast, &asking.worry, &asking.wish] {
+            for way in [&asking.more, &asking.instance, &asking.reason, &asking.consequence, &asking.contrast, &asking.worry, &asking.wish] {
                 for wording in way {
                     assert!(wording.text.matches("{phrase}").count() <= 1, "{language}: {}", wording.text);
                     assert!(wording.text.matches("{other}").count() <= wording.text.matches("{phrase}").count(), "{language}: {}", wording.text);

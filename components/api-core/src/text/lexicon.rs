@@ -433,7 +433,10 @@ pub fn refusals(language: Language) -> &'static [&'static str] {
             "can't remember", "cannot remember", "don't remember", "can't say", "nothing comes to mind",
             "nothing to add", "nothing else", "no thanks", "idk", "dunno", "n/a", "not applicable", "that's all", "i don't think so",
             "nothing that i can think of", "not that i can think of", "nothing i can think of",
-            "don't think so", "dont think so",
+            "don't think so", "dont think so", "nothing that i can think of at the moment", "nothing at the moment",
+            "not at the moment", "nothing right now", "that covers it", "that's about it", "that is all",
+            "i think that covers it", "i think that covers the key points", "that covers the key points", "that covers everything",
+            "that covers it all",
         ],
         Language::Fr => &[
             "je ne sais pas", "je sais pas", "sais pas", "aucune idée", "non", "rien", "pas vraiment", "aucun",

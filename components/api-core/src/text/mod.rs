@@ -11,6 +11,7 @@ pub mod courtesy;
 pub mod function_words;
 pub mod lexicon;
 pub mod noise;
+pub mod noun_phrases;
 pub mod phrase;
 pub mod reading;
 pub mod sentences;

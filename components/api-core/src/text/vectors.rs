@@ -91,6 +91,39 @@ impl Table {
         None
     }
 
+    /// Whether `word` looks misspelt: the vocabulary does not hold it whole
+    /// (nor its singular), but it holds a word of five letters or more one
+    /// slip away: two letters swapped ("amterial"), one left out ("vison"),
+    /// one too many ("materials" of "matterials"). A rare word one substitution from a
+    /// common one ("commute", "compute") is not taken for a typo: that slip is
+    /// the one real words make most.
+    pub fn misspelt(&self, word: &str) -> bool {
+        let lower = word.to_lowercase();
+        let known = |w: &str| self.id(w).is_some();
+        if !lower.chars().all(|c| c.is_ascii_lowercase()) || known(&lower) || lower.strip_suffix('s').is_some_and(known) {
+            return false;
+        }
+        let letters: Vec<char> = lower.chars().collect();
+        let near = |candidate: Vec<char>| candidate.len() >= 5 && known(&candidate.iter().collect::<String>());
+        let swapped = (0..letters.len().saturating_sub(1)).any(|i| {
+            let mut swap = letters.clone();
+            swap.swap(i, i + 1);
+            near(swap)
+        });
+        let extra = (0..letters.len()).any(|i| {
+            let mut less = letters.clone();
+            less.remove(i);
+            near(less)
+        });
+        // Inside the word: a letter more at its end is an inflection ("commute", "commuter").
+        let missing = (1..letters.len()).any(|i| ('a'..='z').any(|c| {
+            let mut more = letters.clone();
+            more.insert(i, c);
+            near(more)
+        }));
+        swapped || extra || missing
+    }
+
     /// Adds token `id`'s row to `sum`.
     fn add_row(&self, id: usize, sum: &mut [f32]) {
         let row = &self.rows[id * (4 + self.dims)..(id + 1) * (4 + self.dims)];
@@ -279,6 +312,17 @@ mod tests {
         let starts = &vocabulary::TOKEN_STARTS;
         let token = |id: usize| std::str::from_utf8(&table.vocabulary[starts[id] as usize..starts[id + 1] as usize - 1]).unwrap();
         table.token_ids(text).into_iter().map(token).collect()
+    }
+
+    #[test]
+    fn a_slip_from_a_known_word_is_a_typo_and_a_rare_word_is_not() {
+        let table = table();
+        for typo in ["amterial", "vison", "expresso"] {
+            assert!(table.misspelt(typo), "{typo}");
+        }
+        for word in ["material", "commute", "brainstorming", "choreography", "metabolites", "Procreate", "2D"] {
+            assert!(!table.misspelt(word), "{word}");
+        }
     }
 
     #[test]

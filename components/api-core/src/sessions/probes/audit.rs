@@ -52,7 +52,7 @@ mod tests {
 
     #[test]
     fn the_quoted_phrase_of_a_message_and_whether_it_takes_up_the_answer() {
-        let probe = "You said “compare prices”. Why is that?";
+        let probe = "You mentioned “compare prices”. Could you tell me more about that?";
         assert_eq!(quoted_phrases(probe, Language::En), ["compare prices"]);
         let two = "You set “compare prices” against “another shop”. What makes the difference for you?";
         assert_eq!(quoted_phrases(two, Language::En), ["compare prices", "another shop"]);

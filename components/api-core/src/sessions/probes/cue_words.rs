@@ -37,7 +37,7 @@ pub fn generalising_words(language: Language) -> &'static [&'static str] {
         ],
         Language::It => &[
             "costantemente", "frequentemente", "generalmente", "mai", "normalmente", "ognuno", "regolarmente",
-            "sempre", "solitamente", "spesso", "tipicamente",
+            "sempre", "solitamente", "spesso", "tipicamente", "tutti",
         ],
         _ => &[],
     }

@@ -86,17 +86,33 @@ pub fn cue_counts(answer: &str, language: Language) -> [usize; 6] {
     let normalized: Vec<&str> = words.iter().map(|w| w.normalized.as_str()).collect();
     Cue::ALL.map(|cue| {
         let listed = cue.words(language);
-        let single = normalized.iter().filter(|w| listed.binary_search(w).is_ok()).count();
+        // "Less concerned", "not worried": a worry or wish denied is none.
+        let denied = |i: usize| {
+            matches!(cue, Cue::Worries | Cue::Wishes)
+                && normalized[i.saturating_sub(2)..i].iter().any(|w| DENIALS.contains(w) || w.ends_with("n't"))
+        };
+        let single = (0..normalized.len()).filter(|&i| listed.binary_search(&normalized[i]).is_ok() && !denied(i)).count();
         let phrases = cue.phrases(language).iter().map(|phrase| occurrences(&normalized, phrase)).sum::<usize>();
         let structural = match cue {
             Cue::Narrates => narrated_pasts(&words, language),
             Cue::Compares => comparatives(&words, language),
             _ => 0,
         };
+        // A judgement that gives its reason ("…, because …") needs no "why?".
+        if cue == Cue::Judges && normalized.iter().any(|w| REASON_MARKERS.contains(w)) {
+            return 0;
+        }
         let weight = if matches!(cue, Cue::Worries | Cue::Wishes) { VOICED_CUE } else { LISTED_CUE };
         (single + phrases) * weight + structural * STRUCTURAL_CUE
     })
 }
+
+/// Words that give a reason, in the languages with cue lists.
+const REASON_MARKERS: [&str; 13] =
+    ["because", "since", "cause", "weil", "denn", "parce", "car", "puisque", "porque", "pues", "perché", "poiché", "why"];
+
+/// Words that deny the worry or wish right after them, in the languages with cue lists.
+const DENIALS: [&str; 12] = ["less", "not", "never", "no", "nicht", "kein", "keine", "pas", "jamais", "nunca", "non", "nessuna"];
 
 /// The ways of asking in the order a probe on `answer` tries them: the ways
 /// its cues call for, the strongest first, then the rotation's; equals in the
@@ -106,9 +122,10 @@ pub fn ways_of_asking(answer: &str, language: Language, turn: usize) -> Vec<Prob
     let counts = cue_counts(answer, language);
     let rotation = ProbeKind::ROTATION;
     let mut ways: Vec<(usize, ProbeKind)> = (0..rotation.len()).map(|k| (k, rotation[(turn + k) % rotation.len()])).collect();
-    ways.extend([ProbeKind::Worry, ProbeKind::Wish].into_iter().enumerate().map(|(k, kind)| (rotation.len() + k, kind)));
+    let cued_only = [ProbeKind::Reason, ProbeKind::Consequence, ProbeKind::Contrast, ProbeKind::Worry, ProbeKind::Wish];
+    ways.extend(cued_only.into_iter().enumerate().map(|(k, kind)| (rotation.len() + k, kind)));
     let count = |kind: ProbeKind| Cue::ALL.iter().position(|cue| cue.ask() == kind).map_or(0, |i| counts[i]);
-    // A worry or a wish is asked about only where the answer voices one.
+    // A reason, what came of it, a contrast, a worry or a wish is asked about only where the answer gives its cue.
     ways.retain(|&(_, kind)| ProbeKind::ROTATION.contains(&kind) || count(kind) > 0);
     ways.sort_by_key(|&(k, kind)| (std::cmp::Reverse(count(kind)), k));
     ways.into_iter().map(|(_, kind)| kind).collect()

@@ -40,7 +40,8 @@ pub fn kind_in(answer: &str, phrase: &str, language: Language) -> PhraseKind {
     let before: Vec<String> = words(&answer[from..start]).iter().rev().take(3).map(|w| w.normalized.clone()).collect();
     let before: Vec<&str> = before.iter().map(String::as_str).collect();
     match before.as_slice() {
-        ["a" | "an", "i'm" | "im" | "am" | "as", ..] | ["a" | "an", "be" | "is", ..] => PhraseKind::Role,
+        // Not "it is a time-intensive task": what a thing is says no role.
+        ["a" | "an", "i'm" | "im" | "am" | "as", ..] => PhraseKind::Role,
         [first, ..] if DOERS.contains(first) => PhraseKind::Activity,
         _ => kind,
     }
@@ -60,7 +61,7 @@ pub fn kind_of(phrase: &str, language: Language) -> PhraseKind {
     let listed = |list: &[&str]| words.iter().any(|w| list.contains(&w.normalized.as_str()));
     if (0..words.len()).any(|i| lexicon.qualifier(&words, i).is_some()) {
         PhraseKind::Claim
-    } else if listed(problem_words(language)) {
+    } else if names_a_problem(&words, language) {
         PhraseKind::Problem
     } else if listed(feeling_words(language)) {
         PhraseKind::Feeling
@@ -69,6 +70,18 @@ pub fn kind_of(phrase: &str, language: Language) -> PhraseKind {
     } else {
         PhraseKind::Thing
     }
+}
+
+/// Whether a phrase's words name a difficulty; in English, its head word
+/// must ("citation *errors*", "*lack* of time"), not a modifier ("error
+/// analysis" is a kind of analysis).
+fn names_a_problem(words: &[Word], language: Language) -> bool {
+    let listed = |word: &Word| problem_words(language).contains(&word.normalized.as_str());
+    if language != Language::En {
+        return words.iter().any(listed);
+    }
+    let head = words.iter().position(|w| w.normalized == "of").and_then(|of| of.checked_sub(1)).or(words.len().checked_sub(1));
+    head.is_some_and(|at| listed(&words[at]))
 }
 
 /// An English phrase led by a gerund ("comparing prices"); a Romance one led

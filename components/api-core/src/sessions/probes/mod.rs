@@ -28,7 +28,9 @@ pub(crate) mod replay;
 use super::strings::{fill, Asking, InterviewerStrings, Wording};
 use crate::projects::Language;
 use crate::text::lexicon::Lexicon;
+use crate::text::audit::dropped_qualifier;
 use crate::text::noise;
+use crate::text::noun_phrases;
 use crate::text::phrase::{self, Named};
 use crate::text::sentences::{self, sentences};
 use crate::text::vectors::{self, Meaning};
@@ -39,19 +41,24 @@ use kinds::PhraseKind;
 text_enum! {
     /// How a probe asks about the quoted phrase.
     pub enum ProbeKind {
-        Instance = "instance", Reason = "reason", Consequence = "consequence", Contrast = "contrast",
+        More = "more", Instance = "instance", Reason = "reason", Consequence = "consequence", Contrast = "contrast",
         Worry = "worry", Wish = "wish",
     }
 }
 
 impl ProbeKind {
     /// The order an interview's probes take, round and round, where the
-    /// answer gives no cue ([`cues`]). A worry or a wish is asked about only
-    /// where the answer voices one.
-    pub const ROTATION: [ProbeKind; 4] = [ProbeKind::Instance, ProbeKind::Reason, ProbeKind::Consequence, ProbeKind::Contrast];
+    /// answer gives no cue ([`cues`]): more about it (where the language has
+    /// such wordings), or an example. A reason, what came of it, a contrast, a worry or a wish is asked about
+    /// only where the answer judges (and gives no reason), narrates,
+    /// compares, worries or wishes: asked of a plain description ("What
+    /// changed?", "Why does that matter to you?" after "I write music for
+    /// film"), a blind reader finds it ill-fitting.
+    pub const ROTATION: [ProbeKind; 2] = [ProbeKind::More, ProbeKind::Instance];
 
     pub fn wordings(self, asking: &Asking) -> &[Wording] {
         match self {
+            ProbeKind::More => &asking.more,
             ProbeKind::Instance => &asking.instance,
             ProbeKind::Reason => &asking.reason,
             ProbeKind::Consequence => &asking.consequence,
@@ -65,7 +72,7 @@ impl ProbeKind {
 impl Asking {
     /// Every wording of every way.
     pub fn all(&self) -> impl Iterator<Item = &Wording> {
-        [&self.instance, &self.reason, &self.consequence, &self.contrast, &self.worry, &self.wish].into_iter().flatten()
+        [&self.more, &self.instance, &self.reason, &self.consequence, &self.contrast, &self.worry, &self.wish].into_iter().flatten()
     }
 
     /// The wording `message` was written in, and the phrases it quotes.
@@ -109,7 +116,12 @@ const PHRASES_TRIED: usize = 3;
 
 /// In English, the most telling phrases (by salience) weighed by meaning:
 /// further down the list are fragments the vectors may overrate.
-const WEIGHED_PHRASES: usize = 8;
+const WEIGHED_PHRASES: usize = 64;
+/// Past this many words a phrase says no more of the answer: a long one is
+/// mostly a particular ("time researching different lesson plans").
+const MOST_TELLING_WORDS: usize = 3;
+/// How much the fit of a phrase's sentence to the question counts for it.
+const SENTENCE_WEIGHT: f32 = 0.5;
 /// The most salient phrases checked for what may not be quoted (mash, a
 /// refusal, a mere cue): enough to leave the weighing its eight.
 const CHECKED_PHRASES: usize = 12;
@@ -170,9 +182,16 @@ fn quotable_phrases<'a>(answer: &'a str, context: &ProbeContext, courtesies: &[(
     if noise::is_gibberish(answer) {
         return Vec::new();
     }
-    let mut phrases = phrase::telling_phrases(answer, &lexicon, &context.named(&lexicon));
-    // Only the most salient are ever asked about: the rest need no checking.
-    phrases.truncate(CHECKED_PHRASES);
+    let named = context.named(&lexicon);
+    let mut phrases = if context.language == Language::En {
+        english_phrases(answer, &lexicon, &named)
+    } else {
+        phrase::telling_phrases(answer, &lexicon, &named)
+    };
+    // Only the most salient are ever asked about: the rest need no checking. English weighs them all by meaning.
+    if context.language != Language::En {
+        phrases.truncate(CHECKED_PHRASES);
+    }
     phrases.retain(|phrase| {
         let start = offset_in(answer, phrase);
         !courtesies.iter().any(|&(from, to)| from <= start && start < to)
@@ -191,6 +210,62 @@ fn quotable_phrases<'a>(answer: &'a str, context: &ProbeContext, courtesies: &[(
     }
     phrases
 }
+
+/// An English answer's noun phrases and activities ([`noun_phrases`]): each
+/// a whole phrase a question can ask about, with no word that looks
+/// misspelt (`Table::misspelt`: no typo is quoted back), and saying something the research
+/// question and the earlier probes have not named. The longer first, as
+/// the other languages' salience prefers phrases of two or more words.
+fn english_phrases<'a>(answer: &'a str, lexicon: &Lexicon, named: &Named) -> Vec<&'a str> {
+    let table = vectors::table();
+    let spelt = |text: &str| {
+        words(text).iter().all(|word| {
+            let lower = !word.text.starts_with(char::is_uppercase);
+            !lower || !word.text.split(['-', '/']).any(|part| table.misspelt(part))
+        })
+    };
+    let new_to_the_interview = |text: &str| {
+        let stems: Vec<String> = words(text).iter().filter(|w| lexicon.is_content(w)).map(|w| lexicon.stem(w)).collect();
+        !stems.iter().all(|stem| named.by_question.contains(stem) || named.by_probes.contains(stem))
+    };
+    // In a longer answer a lone noun ("data", "Google") is seldom what it is about: an activity may be.
+    let long = words(answer).len() >= LONG_ANSWER_WORDS;
+    let lone_noun = |phrase: &noun_phrases::NounPhrase| {
+        let lone = words(phrase.text).len() == 1;
+        lone && (phrase.text.starts_with(char::is_uppercase) || (long && phrase.form != noun_phrases::Form::Activity))
+    };
+    let mut phrases: Vec<&str> = noun_phrases::noun_phrases(answer, lexicon)
+        .into_iter()
+        .filter(|phrase| !lone_noun(phrase))
+        .map(|phrase| phrase.text)
+        .filter(|text| spelt(text) && new_to_the_interview(text) && dropped_qualifier(answer, text, Language::En).is_none())
+        .collect();
+    phrases.sort_by_key(|text| words(text).len() < 2);
+    phrases
+}
+
+/// Words that say the participant may not tell more ("confidential", "I
+/// can't share"): a probe never asks about what was withheld, as a person
+/// would not.
+const WITHHOLDING: [&str; 12] = [
+    "confidential", "confidentiality", "nda", "non-disclosure", "can't share", "cannot share", "can't disclose",
+    "cannot disclose", "not allowed to share", "go into too much detail", "can't go into", "proprietary",
+];
+
+/// The sentences of an English `answer` that withhold something ([`WITHHOLDING`]).
+fn withheld_spans(answer: &str, language: Language) -> Vec<(usize, usize)> {
+    if language != Language::En {
+        return Vec::new();
+    }
+    let withholds = |text: &str| {
+        let lower = text.to_lowercase().replace('’', "'");
+        WITHHOLDING.iter().any(|marker| lower.split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-').any(|w| w == *marker) || (marker.contains(' ') && lower.contains(marker)))
+    };
+    sentences(answer).into_iter().filter(|&(from, to)| withholds(&answer[from..to])).collect()
+}
+
+/// An English answer of this many words or more is long: a lone noun is not its heart.
+const LONG_ANSWER_WORDS: usize = 20;
 
 /// Where `part`, a slice of `answer`, begins in it.
 fn offset_in(answer: &str, part: &str) -> usize {
@@ -218,11 +293,19 @@ fn by_meaning(phrases: &mut [&str], fragment: &[bool], answer: &str, context: &P
         .map(|quote| table.meaning(quote))
         .collect();
     let question = table.meaning(context.question);
+    // How well each sentence answers the question: a phrase of the sentence that answers it is at its heart.
+    let sentence_fit: Vec<((usize, usize), f32)> =
+        sentences(answer).into_iter().map(|(from, to)| ((from, to), table.meaning(&answer[from..to]).cosine(&question))).collect();
+    let fit_of = |phrase: &str| {
+        let start = offset_in(answer, phrase);
+        sentence_fit.iter().find(|((from, to), _)| *from <= start && start < *to).map_or(0.0, |(_, fit)| *fit)
+    };
     let score = |phrase: &str| {
         let meaning = table.meaning(phrase);
         let probed = earlier_quotes.iter().map(|before| meaning.cosine(before)).fold(0.0, f32::max);
-        let length = (words(phrase).len() as f32).powf(LENGTH_EXPONENT);
-        meaning.cosine(&whole) * length - QUESTION_WEIGHT * meaning.cosine(&question) - PROBED_WEIGHT * probed
+        let length = (words(phrase).len().min(MOST_TELLING_WORDS) as f32).powf(LENGTH_EXPONENT);
+        meaning.cosine(&whole) * length - QUESTION_WEIGHT * meaning.cosine(&question) + SENTENCE_WEIGHT * fit_of(phrase)
+            - PROBED_WEIGHT * probed
     };
     let weighed = phrases.len().min(WEIGHED_PHRASES);
     let mut scored: Vec<(bool, f32, usize, &str)> =
@@ -258,9 +341,13 @@ fn begins_inside(answer: &str, all: &[Word], phrase: &str, phrases: &[&str], lex
 /// a contrast.
 pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
     let lexicon = Lexicon::of(context.language);
-    let courtesies = sentences::courtesy_spans(answer, context.language);
-    let only_courtesies = !courtesies.is_empty() && courtesies.len() == sentences(answer).len();
-    if noise::is_refusal(answer, &lexicon) || only_courtesies {
+    let mut courtesies = sentences::courtesy_spans(answer, context.language);
+    courtesies.extend(withheld_spans(answer, context.language));
+    // Nothing to ask about: every sentence thanks, says goodbye, withholds or declines ("I don't think so. Take it easy!").
+    let says_nothing = sentences(answer).iter().all(|&(from, to)| {
+        courtesies.iter().any(|&(start, end)| start <= from && to <= end) || noise::is_refusal(&answer[from..to], &lexicon)
+    });
+    if noise::is_refusal(answer, &lexicon) || says_nothing {
         return None;
     }
     let turn = context.earlier_probes.len();
@@ -284,18 +371,33 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
                 .map(|wording| fill(&fill(&wording.text, "phrase", first), "other", second))
                 .find(|text| context.fresh(text))
         });
-    let quoted = || {
-        phrases.iter().take(PHRASES_TRIED).find_map(|&phrase| {
+    // The way the answer's own cue calls for is asked first, in the interviewer's own words if no
+    // phrase fits it: a wish asked "What changed?" for want of a fitting quote is a misfit.
+    let counts = cues::cue_counts(answer, context.language);
+    let cued = |way: ProbeKind| cues::Cue::ALL.iter().zip(counts).any(|(cue, count)| cue.ask() == way && count > 0);
+    let quoted_in = |way: ProbeKind| {
+        phrases.iter().take(PHRASES_TRIED).filter(|phrase| !is_whole_answer(phrase, answer, &lexicon)).find_map(|&phrase| {
             let kind = kinds::kind_in(answer, phrase, context.language);
-            // A short answer that the quote would repeat whole is asked about in the interviewer's own words first.
-            let tiers = if is_whole_answer(phrase, answer, &lexicon) { [0, 1] } else { [1, 0] };
-            tiers.iter().find_map(|&quotes| {
-                ways.iter().find_map(|&way| {
-                    let wordings = open(way, quotes, kind);
-                    in_turn(&wordings, phrase).map(|wording| fill(&wording.text, "phrase", phrase)).find(|text| context.fresh(text))
-                })
-            })
+            in_turn(&open(way, 1, kind), phrase).map(|wording| fill(&wording.text, "phrase", phrase)).find(|text| context.fresh(text))
         })
+    };
+    // Own words fit every kind: the kind passed is any.
+    let own_words_in = |way: ProbeKind| in_turn(&open(way, 0, PhraseKind::Thing), answer).map(|wording| wording.text.clone()).find(|text| context.fresh(text));
+    let quoted = || {
+        // An answer with nothing to quote ("Yes.", mash) gets a plain probe.
+        if phrases.is_empty() {
+            return None;
+        }
+        // A generalisation, a judgement without its reason, a worry or a wish is asked about as such, in
+        // own words if need be; a narration or a comparison yields to a quote that fits ("Tell me more
+        // about …" rather than "What came of that?", which a blind reader finds generic).
+        let asked_as_such = |way: ProbeKind| matches!(way, ProbeKind::Instance | ProbeKind::Reason | ProbeKind::Worry | ProbeKind::Wish);
+        let first = ways.first().copied().filter(|&way| cued(way) && asked_as_such(way));
+        let cued_first = first.and_then(|way| quoted_in(way).or_else(|| own_words_in(way)));
+        // A short answer that the quote would repeat whole is asked about in the interviewer's own words first.
+        let whole = phrases.first().is_some_and(|phrase| is_whole_answer(phrase, answer, &lexicon));
+        let in_quotes = || if whole { None } else { ways.iter().find_map(|&way| quoted_in(way)) };
+        cued_first.or_else(in_quotes).or_else(|| ways.iter().find_map(|&way| own_words_in(way))).or_else(|| ways.iter().find_map(|&way| quoted_in(way)))
     };
     let plain = || {
         let probes = &context.strings.probes;
@@ -303,6 +405,9 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
     };
     contrast.or_else(quoted).or_else(plain)
 }
+
+/// The most words between a contrast marker and a phrase it sets against another.
+const MARKER_REACH: usize = 2;
 
 /// Two of `phrases` that the answer sets against each other, in the order it
 /// says them: within one sentence, the phrases right before and right after a
@@ -335,12 +440,19 @@ fn contrasted<'a>(answer: &str, phrases: &[&'a str], language: Language) -> Opti
             following.sort_by_key(|p| span(p).0);
             let first_after = following.first().copied();
             let closest_before = phrases.iter().filter(inside).filter(|p| span(p).1 <= before).max_by_key(|p| span(p).1);
+            // What the marker sets against each other stands right by it: at most two words between.
+            let words_between = |from: usize, to: usize| all.iter().filter(|w| from <= w.start && w.end <= to).count();
+            let by_marker = |(earlier, later): (&'a str, &'a str)| {
+                words_between(span(earlier).1, before) <= MARKER_REACH && words_between(after, span(later).0) <= MARKER_REACH
+            };
             let pair = match closest_before {
-                Some(&earlier) => first_after.map(|later| (earlier, later)),
-                None => first_after.and_then(|first| {
+                Some(&earlier) => first_after.map(|later| (earlier, later)).filter(|&pair| by_marker(pair)),
+                // The marker comes first only where it opens the sentence ("Unlike image tools, …").
+                None if words_between(from, before) == 0 => first_after.filter(|first| words_between(after, span(first).0) <= MARKER_REACH).and_then(|first| {
                     let end = span(first).1;
                     phrases.iter().filter(inside).find(|p| span(p).0 > end).map(|&later| (first, later))
                 }),
+                None => None,
             };
             if pair.is_some() {
                 return pair;
@@ -412,17 +524,20 @@ mod tests {
     fn a_probe_quotes_the_answer_and_asks_what_fits_it() {
         let en = strings::for_language("en").interviewer;
         let probe = |answer: &str, earlier: &[&str]| builtin_probe(answer, &context(Language::En, &en, earlier)).unwrap();
-        // No cue: the rotation, instance then reason.
+        // No cue: more about the phrase at its heart, a whole noun phrase.
         let first = probe("Hidden shipping costs at the last step make me leave.", &[]);
-        assert_eq!(read(&first, &en), (ProbeKind::Instance, vec!["Hidden shipping costs"]));
+        assert_eq!(read(&first, &en), (ProbeKind::More, vec!["Hidden shipping costs"]));
         let second = probe("Coupon codes and gift cards at checkout, every single time.", &[&first]);
-        assert_eq!(read(&second, &en).0, ProbeKind::Reason, "{second}");
-        // Generalises, judges, narrates, compares, worries, wishes: the fitting way, whatever the turn.
+        assert_eq!(read(&second, &en), (ProbeKind::More, vec!["Coupon codes and gift cards"]), "{second}");
+        assert_ne!(en.asking.read(&first).unwrap().0.text, en.asking.read(&second).unwrap().0.text, "another wording");
+        // A generalisation is asked for an instance, a judgement without its reason for the reason, a
+        // worry and a wish as such; a narration or a comparison whose way no quote fits yields to "more".
         let ways = [
             ("I always pay by card at checkout, because the bank covers fraud.", ProbeKind::Instance),
             ("The extra fees are so frustrating.", ProbeKind::Reason),
-            ("Last week we ordered shoes and paid twelve euros for delivery.", ProbeKind::Consequence),
-            ("The local store was much cheaper than the website.", ProbeKind::Contrast),
+            ("Last week we ordered shoes and paid twelve euros for delivery.", ProbeKind::More),
+            ("Yesterday I tried comparing prices on three sites.", ProbeKind::Consequence),
+            ("The local store was much cheaper than the website.", ProbeKind::More),
             ("I'm worried the card details will leak somewhere, like that breach at a big retailer.", ProbeKind::Worry),
             ("I wish the delivery date showed up before the payment page.", ProbeKind::Wish),
         ];
@@ -430,8 +545,51 @@ mod tests {
             let asked = probe(answer, &[&first]);
             let (kind, quoted) = read(&asked, &en);
             assert_eq!(kind, way, "{answer} → {asked}");
-            assert!(quoted.len() == 1 && answer.contains(quoted[0]), "{answer} → {asked}");
+            assert!(quoted.len() <= 1 && quoted.iter().all(|quote| answer.contains(quote)), "{answer} → {asked}");
         }
+    }
+
+    #[test]
+    fn a_quote_is_never_cut_inside_a_clause_nor_a_typo() {
+        let en = strings::for_language("en").interviewer;
+        let cases = [
+            // What the blind reader marked awkward: a clause cut open, then a stock question.
+            ("it got too expensive once the intro discount ended. Forty dollars a week for three meals is more than I spend on groceries for the whole family", "spend on groceries"),
+            ("I could skip weeks easily without hunting through the settings", "hunting"),
+            ("I would find amterial data sheets for various filaments and have AI go through all of these documents.", "amterial"),
+            ("I'm honestly less concerned with AI's presence taking over my job.", "presence taking"),
+        ];
+        for (answer, never) in cases {
+            let asked = builtin_probe(answer, &context(Language::En, &en, &[])).unwrap();
+            assert!(!asked.contains(never), "{answer} → {asked}");
+            for quote in audit::quoted_phrases(&asked, Language::En) {
+                let start = answer.find(&quote).unwrap();
+                let (before, after) = (&answer[..start], &answer[start + quote.len()..]);
+                assert!(!before.ends_with(char::is_alphanumeric) && !after.starts_with(char::is_alphanumeric), "{answer} → {asked}");
+            }
+        }
+        // A worry denied is no worry.
+        let asked = builtin_probe("I'm honestly less concerned with AI's presence taking over my job.", &context(Language::En, &en, &[])).unwrap();
+        assert!(!ProbeKind::Worry.wordings(&en.asking).iter().any(|wording| wording.read(&asked).is_some()), "{asked}");
+    }
+
+    #[test]
+    fn what_is_withheld_closed_or_declined_is_never_probed() {
+        let en = strings::for_language("en").interviewer;
+        let nothing = [
+            "My work is confidential, so I can't share the details.",
+            "I think that covers the key points. Thanks!",
+            "I don't think so. Take it easy!",
+            "Nothing that I can think of at the moment.",
+            "No, nothing else.",
+        ];
+        for answer in nothing {
+            assert_eq!(builtin_probe(answer, &context(Language::En, &en, &[])), None, "{answer}");
+        }
+        // What is withheld is left out; the rest may be asked about.
+        let answer = "The project is confidential, so I won't go into too much detail. We used AI for literature screening.";
+        let asked = builtin_probe(answer, &context(Language::En, &en, &[])).unwrap();
+        assert!(asked.contains("literature screening"), "{asked}");
     }
 
     #[test]
@@ -483,7 +641,7 @@ mod tests {
         let lexicon = Lexicon::of(Language::En);
         assert_eq!(phrase::telling_phrases(answer, &lexicon, &context.named(&lexicon))[0], "photographing extraordinarily fragile parchment");
         let probe = builtin_probe(answer, &context).unwrap();
-        assert_eq!(read(&probe, &en).1, ["transcribe the handwriting"], "{probe}");
+        assert_eq!(read(&probe, &en).1, ["handwriting"], "{probe}");
     }
 
     #[test]
@@ -563,13 +721,14 @@ mod tests {
                 assert!(wordings.iter().all(|w| !strings.probes.contains(&w.text)), "{name} {kind}: a plain probe");
             }
             let (_, answer) = answers.iter().find(|(code, _)| code == name).unwrap();
-            for (turn, kind) in ProbeKind::ROTATION.iter().enumerate() {
+            for turn in 0..ProbeKind::ROTATION.len() {
                 let earlier: Vec<&str> = vec!["…"; turn];
                 let context = ProbeContext { language, strings: &strings, question: "?", said: Vec::new(), earlier_probes: earlier };
                 let probe = builtin_probe(answer, &context).unwrap();
                 let (asked, quoted) = read(&probe, &strings);
-                assert_eq!(asked, *kind, "{name}: {probe}");
-                assert!(quoted.len() == 1 && answer.contains(quoted[0]) && quoted[0].chars().count() >= 2, "{name} {kind}: {probe}");
+                // A way of the rotation that the language has no fitting wording of gives way to the next.
+                assert!(ProbeKind::ROTATION.contains(&asked), "{name}: {probe}");
+                assert!(quoted.len() == 1 && answer.contains(quoted[0]) && quoted[0].chars().count() >= 2, "{name} turn {turn}: {probe}");
             }
         }
     }

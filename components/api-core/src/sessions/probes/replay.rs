@@ -25,35 +25,20 @@ use crate::sessions::{Speaker, Turn, TurnKind, TurnSource};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The build before the quote, cue and rich-answer rules, on the same answers
-/// through this replay: the share of probes after a substantive answer that
-/// share its words, and the same over every reply after one. Probes: 623 of
-/// 631 then; 601 of 609 since quotes keep what completes their last word ("the sake
-/// of"): "shameful job" of "a shameful job of enforcing traffic laws. more
-/// tickets" is no quote now, and the longer phrase ends on a period the
-/// abbreviation rule reads as one ("laws. more"), so "tickets" alone is quoted.
-/// 598 of 609 since quotes keep what a verb after "to" or a modal goes on to
-/// ("databases to look" of "to look for studies"): two answers whose only
-/// phrases were such fragments ("I would want it to be better at knowing ...")
-/// get a follow-up that quotes nothing, and "should be remodeled to attract"
-/// gives way to "Greenwood Mall", which this measure does not count.
-pub const OVERLAP_BEFORE: f64 = 0.981;
-pub const REPLY_OVERLAP_BEFORE: f64 = 0.851; // 630 of 740
-/// Most probes quote the answer; some ask in the interviewer's own words
-/// (where the quote would be the whole answer) or plainly (nothing to quote).
-pub const QUOTING_AT_LEAST: f64 = 0.9;
+// The shared-word overlap with the answer and the answer-likeness of one-quote probes are
+// printed, not held to: they rewarded echoing the answer, and a blind reader judges the
+// follow-ups instead (issue 58, docs/design-decisions.md, "The interviewer, read blind").
+/// Most probes quote a whole noun phrase of the answer; the rest ask in the
+/// interviewer's own words where no phrase qualifies or fits the way of
+/// asking (0.71 to 0.77 of the English fixtures' probes now), or plainly
+/// where there is nothing to quote. The floor guards against a change that
+/// stops quoting.
+pub const QUOTING_AT_LEAST: f64 = 0.6;
 /// No wording serves more than this share of the probes, in any fixture.
 pub const WORDING_AT_MOST: f64 = 0.2;
 /// At most this share of the probes quote two phrases (issue 48: a follow-up
 /// asks about one thing; two only where the answer sets them against each other).
 pub const TWO_QUOTES_AT_MOST: f64 = 0.1;
-/// The median likeness, by the sentence-vector table, of the English probes
-/// that quote one phrase to their answers, in each English fixture: 0.61 to
-/// 0.63 now. The table only approximates the full model, which judges this
-/// figure in docs/design-decisions.md ("The interviewer"); the test guards
-/// against a change that asks about less of what answers say.
-pub const SINGLE_QUOTE_RELEVANCE_AT_LEAST: f32 = 0.6;
-
 /// Words an answer needs to be substantive.
 const SUBSTANTIVE_WORDS: usize = 12;
 
@@ -446,25 +431,20 @@ fn report(figures: &Figures, name: &str) {
 }
 
 /// Every probe on every real answer: no dropped negation or modal, edge
-/// words at most 1 %, no repeated message; overlap at least as often as the
-/// build before; most probes quote, some do not; no wording serves more than a
-/// fifth of the probes of any fixture; at most a tenth quote two phrases, and
-/// only two the answer sets against each other; every wording fits the kind of
-/// phrase it quotes; no quote of mash, a refusal or a courtesy; no follow-up to
-/// an answer that only thanks, says goodbye or says it is done; the English
-/// probes that quote one phrase as close to their answers as the table holds.
+/// words at most 1 %, no repeated message; most probes quote, some do not; no
+/// wording serves more than a fifth of the probes of any fixture; at most a
+/// tenth quote two phrases, and only two the answer sets against each other;
+/// every wording fits the kind of phrase it quotes; no quote of mash, a
+/// refusal or a courtesy; no follow-up to an answer that only thanks, says
+/// goodbye or says it is done.
 #[test]
 fn real_answers_replayed_through_the_builtin_interviewer() {
     let mut all = Figures::default();
     let mut tops = vec![];
-    let mut relevances = vec![];
     for source in &SOURCES {
         let figures = measure(source);
         report(&figures, source.file);
         tops.push((source.file, figures.top_wording()));
-        if source.language == Language::En {
-            relevances.push((source.file, figures.single_quote_relevance()));
-        }
         all.add(figures);
     }
     println!("{}", all.line("all"));
@@ -472,8 +452,6 @@ fn real_answers_replayed_through_the_builtin_interviewer() {
     assert!(all.dropped.is_empty(), "{} quotes drop a negation or modal", all.dropped.len());
     assert!(all.edge_share() <= 0.01, "{:.2} % of quotes begin or end on an edge word", all.edge_share() * 100.0);
     assert!(all.repeats.is_empty(), "{} interviews repeat a message", all.repeats.len());
-    assert!(all.overlap() >= OVERLAP_BEFORE, "overlap {:.3} < {OVERLAP_BEFORE} before", all.overlap());
-    assert!(all.reply_overlap() >= REPLY_OVERLAP_BEFORE, "overlap {:.3} < {REPLY_OVERLAP_BEFORE} before", all.reply_overlap());
     assert!(all.quoting_share() >= QUOTING_AT_LEAST && all.quoting_share() < 1.0, "quoting {:.3}", all.quoting_share());
     for (file, top) in tops {
         assert!(top.1 <= WORDING_AT_MOST, "{file}: {:.3} of the probes in {:?}", top.1, top.0);
@@ -482,9 +460,6 @@ fn real_answers_replayed_through_the_builtin_interviewer() {
     assert!(all.misfits.is_empty(), "{} probes ask in a wording that does not fit their phrase", all.misfits.len());
     assert!(all.quoted_noise.is_empty(), "{} quotes of mash, a refusal or a courtesy", all.quoted_noise.len());
     assert!(all.closing_answers > 0 && all.courtesies_probed.is_empty(), "{} goodbyes followed up", all.courtesies_probed.len());
-    for (file, relevance) in relevances {
-        assert!(relevance >= SINGLE_QUOTE_RELEVANCE_AT_LEAST, "{file}: single-quote probes {relevance:.3} alike their answers");
-    }
 }
 
 /// The same rules on the answers the rules were not written on.

@@ -1,0 +1,424 @@
+//! English noun phrases and activities: the whole phrases a follow-up may
+//! quote and ask about (docs/sessions.md, "Quotes").
+//!
+//! A blind reader marks a quote awkward when it is cut inside a clause ("could
+//! skip weeks easily without hunting", "spend on groceries for the whole
+//! family"). What reads as a thing the participant named is a noun phrase
+//! ("the drudge work", "chord progressions", "the cost of delivery") or an
+//! activity led by its gerund ("brainstorming topic ideas", "digging into
+//! broad topics"). So a phrase here begins where such a phrase begins: after a
+//! determiner (left out of the quote), a preposition, a verb whose object it
+//! is, the start of a sentence (when a verb follows it: it is the subject),
+//! or, for an activity, a list's comma or a progressive "been". It runs over
+//! the words that can stand in one (no verb, adverb or pronoun; one "of" or
+//! "and" may join two parts) and ends on a word that can end one (not an
+//! adjective left hanging: "the same"). A phrase that a negation reaches ("no
+//! good plugins", "without hunting through the settings") is none: quoted
+//! without it, it would say the opposite.
+//!
+//! The word lists are data (`noun_phrases.json`), for a reader to edit.
+
+use super::lexicon::Lexicon;
+use super::words::{words, Word};
+use serde::Deserialize;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+/// Pronouns and "to" that follow a verb, not a noun: "AI gives *me*", "it *to*".
+const OBJECTS: [&str; 7] = ["me", "us", "them", "him", "her", "it", "to"];
+/// Subjects: the word after one is its verb ("I *research* medieval manuscripts").
+const SUBJECTS: [&str; 4] = ["i", "we", "they", "you"];
+
+/// What a phrase names, as its form tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// A thing, a tool, an idea, a problem: "reference images".
+    Noun,
+    /// Something done, led by its gerund: "brainstorming topic ideas".
+    Activity,
+    /// What the participant says they are: "media composer" of "I'm a media composer".
+    Role,
+}
+
+/// A whole noun phrase or activity of an answer, exactly as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NounPhrase<'a> {
+    pub text: &'a str,
+    /// Its bytes in the answer.
+    pub range: Range<usize>,
+    pub form: Form,
+}
+
+/// The most words a quoted phrase holds, and its longest: a quote is short.
+const MAX_WORDS: usize = 5;
+const MAX_CHARS: usize = 48;
+/// How far before a phrase a negation reaches it ("*no* really good plugins").
+const NEGATION_REACH: usize = 3;
+
+#[derive(Deserialize)]
+struct Lists {
+    determiners: Vec<String>,
+    negating: Vec<String>,
+    prepositions: Vec<String>,
+    progressive: Vec<String>,
+    role_leads: Vec<Vec<String>>,
+    verbs: Vec<String>,
+    /// Words that are nouns as often as verbs ("drudge *work*", "I *use* AI"): in a phrase, but a verb before one.
+    noun_or_verb: Vec<String>,
+    adjectives: Vec<String>,
+    vague: Vec<String>,
+    /// Adverbs without -ly ("twice", "also"): no word of a noun phrase.
+    adverbs: Vec<String>,
+    /// Words vague only alone ("work", but "drudge work").
+    vague_alone: Vec<String>,
+    not_gerunds: Vec<String>,
+    /// Gerunds that say little ("using", "trying", "depending"): an activity they lead is none.
+    light_gerunds: Vec<String>,
+    /// Verbs after which an adjective follows, not an object ("feel *confident*").
+    copulas: Vec<String>,
+    /// Words that count or part what follows their "of" ("a *couple* of", "a *matter* of time"): no head of a phrase.
+    partitives: Vec<String>,
+    /// Endings that tell an adjective, which a lone word or a phrase's last cannot be ("accurate and *professional*").
+    adjective_endings: Vec<String>,
+    not_adjectives: Vec<String>,
+    /// A preposition and a word that say how, not what ("*in depth* knowledge", "*of course*").
+    idioms: Vec<Vec<String>>,
+}
+
+fn lists() -> &'static Lists {
+    static LISTS: OnceLock<Lists> = OnceLock::new();
+    LISTS.get_or_init(|| serde_json::from_str(include_str!("noun_phrases.json")).expect("noun_phrases.json holds the English phrase lists"))
+}
+
+fn listed(list: &[String], word: &Word) -> bool {
+    list.iter().any(|entry| *entry == word.normalized)
+}
+
+/// How a word stands in a phrase.
+struct Reader<'w, 'a> {
+    words: &'w [Word<'a>],
+    lexicon: &'w Lexicon,
+    lists: &'static Lists,
+}
+
+impl Reader<'_, '_> {
+    /// A word that can stand in a noun phrase: a content word that is no
+    /// verb, adverb, pronoun or negation.
+    fn nominal(&self, i: usize) -> bool {
+        let word = &self.words[i];
+        let normalized = word.normalized.as_str();
+        self.lexicon.is_content(word)
+            && self.lexicon.qualifier(self.words, i).is_none()
+            && !listed(&self.lists.verbs, word)
+            && !listed(&self.lists.negating, word)
+            && !listed(&self.lists.determiners, word)
+            && !listed(&self.lists.prepositions, word)
+            && !listed(&self.lists.adverbs, word)
+            && !(normalized.ends_with("ly") && normalized.len() > 4)
+            && !normalized.contains('\'')
+            && word.text.chars().any(char::is_alphabetic)
+    }
+
+    fn gerund(&self, i: usize) -> bool {
+        let word = &self.words[i];
+        word.normalized.len() >= 5 && word.normalized.ends_with("ing") && !listed(&self.lists.not_gerunds, word) && self.nominal(i)
+    }
+
+    fn closely(&self, i: usize) -> bool {
+        self.words.get(i).is_some_and(|word| word.follows_closely)
+    }
+
+    /// Where a noun phrase's body that begins at `first` ends (exclusive),
+    /// or `None` when no whole phrase begins there. Past its first word a
+    /// word in -ed or -ing is a verb ("AI generated", "thinking flowing")
+    /// unless a noun follows it ("machine learning plugins").
+    fn body(&self, first: usize) -> Option<usize> {
+        if first >= self.words.len() || !self.nominal(first) {
+            return None;
+        }
+        let mut end = first + 1;
+        let mut joined = false;
+        while end < self.words.len() && self.closely(end) {
+            let word = &self.words[end];
+            let verbal = word.normalized.ends_with("ed") || word.normalized.ends_with("ing");
+            // A gerund may end a compound ("business planning") where its stretch ends.
+            let compound_ends = !self.closely(end + 1) || end + 1 >= self.words.len();
+            // Not after a plural, where a gerund begins a clause of its own ("iterations *using* AI").
+            let after_plural = self.words[end - 1].normalized.ends_with('s');
+            // A word in -ed past the first is a past tense ("shop *added* twelve euros", "AI *generated* music").
+            let noun_follows = !compound_ends && !after_plural && !word.normalized.ends_with("ed") && self.nominal(end + 1) && !self.verbal(end + 1);
+            if self.verb_in_s(end) {
+                break;
+            }
+            if self.nominal(end) && (!verbal || noun_follows || (compound_ends && word.normalized.ends_with("ing"))) {
+                end += 1;
+            } else if !joined && matches!(word.normalized.as_str(), "of" | "and" | "&") && !self.idiom(end) {
+                // One "of" or "and" may join a second part: "the cost of delivery", "technique and theory".
+                let mut next = end + 1;
+                if self.closely(next) && next < self.words.len() && listed(&self.lists.determiners, &self.words[next]) {
+                    next += 1;
+                }
+                // What "and" joins is a noun too, not a verb of a clause of its own ("writers *and need*").
+                let joins_a_noun = |k: usize| self.nominal(k) && !self.verbal(k) && !listed(&self.lists.noun_or_verb, &self.words[k]);
+                if !(self.closely(next) && next < self.words.len() && joins_a_noun(next)) {
+                    break;
+                }
+                joined = true;
+                end = next + 1;
+            } else {
+                break;
+            }
+            if end - first > MAX_WORDS {
+                return None;
+            }
+        }
+        // It ends on a word that can end a phrase: not a hanging adjective nor a possessive.
+        while end > first && (listed(&self.lists.adjectives, &self.words[end - 1]) || self.words[end - 1].normalized.ends_with("'s")) {
+            end -= 1;
+        }
+        if end == first || matches!(self.words[end - 1].normalized.as_str(), "of" | "and" | "&") {
+            return None;
+        }
+        // A phrase stops where its compound does, never before a noun it runs into.
+        (end >= self.words.len() || !self.closely(end) || !self.nominal(end) || self.verbal(end)).then_some(end)
+    }
+
+    fn verbal(&self, i: usize) -> bool {
+        let normalized = &self.words[i].normalized;
+        normalized.ends_with("ed") || (normalized.ends_with("ing") && !listed(&self.lists.not_gerunds, &self.words[i]))
+    }
+
+    /// An activity's extent from its gerund at `first`: the gerund, then
+    /// what it takes: a noun phrase ("brainstorming topic ideas"), or a
+    /// preposition and one ("digging into broad topics"), or nothing.
+    fn activity(&self, first: usize) -> Option<usize> {
+        if !self.gerund(first) {
+            return None;
+        }
+        let mut next = first + 1;
+        if self.closely(next) && next < self.words.len() && listed(&self.lists.prepositions, &self.words[next]) {
+            next += 1;
+        }
+        if self.closely(next) && next < self.words.len() && listed(&self.lists.determiners, &self.words[next]) {
+            next += 1;
+        }
+        // "using a number of assumptions": what a partitive counts is cut from it.
+        if self.closely(next) && next + 1 < self.words.len() && listed(&self.lists.partitives, &self.words[next]) && self.words[next + 1].normalized == "of" {
+            return None;
+        }
+        let end = if self.closely(next) { self.body(next).unwrap_or(first + 1) } else { first + 1 };
+        (end - first <= MAX_WORDS + 1).then_some(end)
+    }
+
+    /// Whether a negation reaches `first` from the words before it, in its stretch.
+    fn negated(&self, first: usize) -> bool {
+        let mut i = first;
+        for _ in 0..NEGATION_REACH {
+            if i == 0 || !self.words[i].follows_closely {
+                return false;
+            }
+            i -= 1;
+            if listed(&self.lists.negating, &self.words[i]) || self.lexicon.qualifier(self.words, i) == Some(super::lexicon::Qualifier::Negation) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `words[at]` and the word after it are an idiom ("of course").
+    fn idiom(&self, at: usize) -> bool {
+        at + 1 < self.words.len()
+            && self.words[at + 1].follows_closely
+            && self.lists.idioms.iter().any(|pair| pair[0] == self.words[at].normalized && pair[1] == self.words[at + 1].normalized)
+    }
+
+    /// A word in -s that is the verb of a clause, not a plural: right after
+    /// a singular noun, and before what a verb takes ("team *synthesises*
+    /// the samples", "AI *gives* me", "bank *covers* fraud"; not "hidden
+    /// fees annoyed").
+    fn verb_in_s(&self, at: usize) -> bool {
+        let word = &self.words[at].normalized;
+        let plural_like = word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") && !word.ends_with("is");
+        let after_singular = at > 0 && !self.words[at - 1].normalized.ends_with('s');
+        let takes = self.closely(at + 1)
+            && at + 1 < self.words.len()
+            && (listed(&self.lists.determiners, &self.words[at + 1])
+                || OBJECTS.contains(&self.words[at + 1].normalized.as_str())
+                || (self.nominal(at + 1) && !self.verbal(at + 1)));
+        plural_like && after_singular && takes
+    }
+
+    fn role_led(&self, first: usize) -> bool {
+        self.lists.role_leads.iter().any(|lead| {
+            first >= lead.len()
+                && lead.iter().zip(&self.words[first - lead.len()..first]).all(|(part, word)| *part == word.normalized)
+                && (first - lead.len() + 1..=first).all(|k| self.words[k].follows_closely)
+        })
+    }
+}
+
+/// Every whole noun phrase and activity of an English `answer`, in the order
+/// they begin, left out: those a negation reaches, and those that name only
+/// something vague ("a lot", "the way").
+pub fn noun_phrases<'a>(answer: &'a str, lexicon: &Lexicon) -> Vec<NounPhrase<'a>> {
+    let all = words(answer);
+    let reader = Reader { words: &all, lexicon, lists: lists() };
+    let sentence_start = |i: usize| {
+        i == 0 || {
+            let gap = &answer[all[i - 1].end..all[i].start];
+            gap.contains(['.', '!', '?', '\n', ':', ';'])
+        }
+    };
+    let mut phrases: Vec<NounPhrase<'a>> = Vec::new();
+    for first in 0..all.len() {
+        let before = first.checked_sub(1).filter(|_| all[first].follows_closely).map(|b| &all[b]);
+        let after_determiner = before.is_some_and(|word| listed(&reader.lists.determiners, word));
+        let after_preposition = before.is_some_and(|word| listed(&reader.lists.prepositions, word));
+        // After a verb, its object; not after a modal ("will *help*"), a copula ("feel *confident*") or "do".
+        let after_subject = first >= 2 && all[first - 1].follows_closely && SUBJECTS.contains(&all[first - 2].normalized.as_str());
+        let after_verb = before.is_some_and(|word| {
+            (listed(&reader.lists.verbs, word) || listed(&reader.lists.noun_or_verb, word) || (after_subject && reader.nominal(first - 1)))
+                && !listed(&reader.lists.progressive, word)
+                && !listed(&reader.lists.copulas, word)
+                && lexicon.qualifier(&all, first - 1).is_none()
+                && !matches!(word.normalized.as_str(), "do" | "does" | "did")
+        });
+        let after_progressive = before.is_some_and(|word| listed(&reader.lists.progressive, word));
+        // A list's item follows its comma, or an "and" right after one ("…, and business planning").
+        let listed_and = |b: usize| matches!(all[b].normalized.as_str(), "and" | "or") && !all[b].follows_closely;
+        let opens = sentence_start(first) || !all[first].follows_closely || (before.is_some() && listed_and(first - 1));
+        let (end, form) = if (after_preposition || after_progressive || opens) && !after_determiner && reader.gerund(first) {
+            match reader.activity(first) {
+                Some(end) => (end, Form::Activity),
+                None => continue,
+            }
+        } else if after_determiner || after_preposition || after_verb {
+            match reader.body(first) {
+                Some(end) => (end, if reader.role_led(first) { Form::Role } else { Form::Noun }),
+                None => continue,
+            }
+        } else if opens && !sentence_start(first) {
+            // An item of a list: it runs to the list's next comma or to the end.
+            match reader.body(first) {
+                Some(end) if end >= all.len() || !all[end].follows_closely || matches!(all[end].normalized.as_str(), "and" | "or") => (end, Form::Noun),
+                _ => continue,
+            }
+        } else if sentence_start(first) {
+            // A sentence's subject: a verb follows it, or a preposition ("Hidden shipping costs *at* the last step").
+            match reader.body(first) {
+                Some(end)
+                    if end < all.len()
+                        && all[end].follows_closely
+                        && (listed(&reader.lists.verbs, &all[end])
+                            || listed(&reader.lists.prepositions, &all[end])
+                            || lexicon.qualifier(&all, end).is_some()) =>
+                {
+                    (end, Form::Noun)
+                }
+                _ => continue,
+            }
+        } else {
+            continue;
+        };
+        if reader.negated(first) {
+            continue;
+        }
+        let adjective = |word: &Word| {
+            reader.lists.adjective_endings.iter().any(|ending| word.normalized.ends_with(ending.as_str()))
+                && !listed(&reader.lists.not_adjectives, word)
+        };
+        let partitive = end > first + 1 && listed(&reader.lists.partitives, &all[first]) && all[first + 1].normalized == "of";
+        let last = &all[end - 1];
+        if partitive || ((end == first + 1 || all[first..end].iter().any(|w| w.normalized == "and")) && adjective(last) && form != Form::Activity) {
+            continue;
+        }
+        let range = all[first].start..all[end - 1].end;
+        let text = &answer[range.clone()];
+        // After an idiom's preposition the phrase says how, not what ("in *depth knowledge*").
+        if first > 0 && all[first].follows_closely && reader.idiom(first - 1) {
+            continue;
+        }
+        // A phrase that a gerund (or, after an activity, "and", "to" or a noun) goes on from is cut inside its clause:
+        // "possibility of AI *being* used", "Keeping the medical team *engaged*", "taking an idea *and* expanding", "Getting an AI *to* write".
+        let goes_on = end < all.len() && all[end].follows_closely && {
+            let next = &all[end].normalized;
+            let gerund = next.ends_with("ing") && reader.verbal(end) && reader.lexicon.is_content(&all[end]);
+            gerund || (form == Form::Activity && (next == "and" || next == "to" || reader.nominal(end)))
+        };
+        if goes_on {
+            continue;
+        }
+        // A vague head names nothing of its own: "typical sense", "hard time".
+        let vague_head = end - first <= 2 && listed(&reader.lists.vague, &all[end - 1]);
+        let vague_alone = end == first + 1 && listed(&reader.lists.vague_alone, &all[first]);
+        let vague = vague_head
+            || vague_alone
+            || all[first..end].iter().filter(|w| lexicon.is_content(w)).all(|w| listed(&reader.lists.vague, w))
+            // An activity led by a light gerund says little, whatever follows: "using this method".
+            || (form == Form::Activity && listed(&reader.lists.light_gerunds, &all[first]))
+            // A participle names nothing: "noted", "learned".
+            || all[end - 1].normalized.ends_with("ed");
+        if vague || text.chars().count() > MAX_CHARS || phrases.iter().any(|p| p.range == range) {
+            continue;
+        }
+        phrases.push(NounPhrase { text, range, form });
+    }
+    phrases
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::projects::Language;
+
+    fn texts(answer: &str) -> Vec<&str> {
+        noun_phrases(answer, &Lexicon::of(Language::En)).into_iter().map(|p| p.text).collect()
+    }
+
+    #[test]
+    fn a_phrase_is_a_whole_noun_phrase_or_activity() {
+        let phrases = texts("Taking care of drudge work so I can find the right font, the right color palette, etc.");
+        assert!(phrases.contains(&"Taking care of drudge work") || phrases.contains(&"drudge work"), "{phrases:?}");
+        assert!(phrases.contains(&"right color palette"), "{phrases:?}");
+        let phrases = texts("I use AI tools for brainstorming, asking quick questions about technique and theory, and business planning.");
+        assert!(phrases.contains(&"brainstorming"), "{phrases:?}");
+        assert!(phrases.contains(&"asking quick questions") && phrases.contains(&"technique and theory"), "{phrases:?}");
+        assert!(phrases.contains(&"business planning"), "{phrases:?}");
+    }
+
+    #[test]
+    fn no_phrase_is_cut_inside_a_clause() {
+        // The quotes a blind reader marked awkward are none.
+        let cut = [
+            ("it got too expensive once the intro discount ended. Forty dollars a week for three meals is more than I spend on groceries for the whole family", "spend on groceries for the whole family"),
+            ("I could skip weeks easily without hunting through the settings", "could skip weeks easily without hunting"),
+            ("I used AI to assist with creating the code for extracting the combined data", "used AI to assist with creating"),
+            ("I'm honestly less concerned with AI's presence taking over my job", "concerned with AI's presence taking"),
+        ];
+        for (answer, awkward) in cut {
+            let phrases = texts(answer);
+            assert!(!phrases.contains(&awkward), "{phrases:?}");
+            for phrase in &phrases {
+                let start = answer.find(phrase).unwrap();
+                let (before, after) = (&answer[..start], &answer[start + phrase.len()..]);
+                assert!(before.is_empty() || !before.ends_with(char::is_alphanumeric), "{phrase:?} of {answer:?}");
+                assert!(after.is_empty() || !after.starts_with(char::is_alphanumeric), "{phrase:?} of {answer:?}");
+            }
+        }
+        assert!(texts("Forty dollars a week is more than I spend on groceries for the whole family").contains(&"groceries"));
+    }
+
+    #[test]
+    fn what_a_negation_reaches_is_never_a_phrase() {
+        let phrases = texts("Unfortunately there are no good ai plugins, and I could skip weeks without hunting through the settings.");
+        assert!(phrases.iter().all(|p| !p.contains("plugins") && !p.contains("hunting")), "{phrases:?}");
+    }
+
+    #[test]
+    fn a_role_is_what_the_participant_says_they_are() {
+        let phrases = noun_phrases("Hmmm, I'm a media composer. That means I write music for film.", &Lexicon::of(Language::En));
+        let role = phrases.iter().find(|p| p.text == "media composer").unwrap();
+        assert_eq!(role.form, Form::Role);
+        assert!(phrases.iter().any(|p| p.text == "film" && p.form == Form::Noun), "{phrases:?}");
+    }
+}
