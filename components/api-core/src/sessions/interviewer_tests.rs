@@ -119,7 +119,7 @@ fn substantive_and_thin_answers_are_probed_until_the_budget_is_spent() {
     let mut talk = Conversation::start(plan("How do you choose?\nWhat matters most?"));
     let first = talk.answer("Hidden shipping costs at the last step make me leave.");
     assert_eq!((first.kind, first.question_index), (TurnKind::Probe, Some(0)));
-    assert_eq!(first.text, "Could you say a bit more about “Hidden shipping costs”?");
+    assert_eq!(first.text, "You brought up “Hidden shipping costs”. Could you say more about that?");
     // It narrates, but no way of asking what came of it fits a thing: more about the thing, never
     // about "Last week", which only says when, nor about a clause cut open ("shop added twelve").
     let second = talk.answer("Last week a shoe shop added twelve euros for delivery.");

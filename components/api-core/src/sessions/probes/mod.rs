@@ -388,10 +388,16 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
         if phrases.is_empty() {
             return None;
         }
-        // A generalisation, a judgement without its reason, a worry or a wish is asked about as such, in
+        // A generalisation, a short judgement without its reason, a worry or a wish is asked about as such, in
         // own words if need be; a narration or a comparison yields to a quote that fits ("Tell me more
         // about …" rather than "What came of that?", which a blind reader finds generic).
-        let asked_as_such = |way: ProbeKind| matches!(way, ProbeKind::Instance | ProbeKind::Reason | ProbeKind::Worry | ProbeKind::Wish);
+        // A judgement is asked "why?" only where it is the answer, short; in a longer answer the
+        // judged thing is seldom the phrase quoted, and more about it reads better.
+        let short = words(answer).len() < LONG_ANSWER_WORDS;
+        let asked_as_such = |way: ProbeKind| match way {
+            ProbeKind::Reason => short,
+            _ => matches!(way, ProbeKind::Instance | ProbeKind::Worry | ProbeKind::Wish),
+        };
         let first = ways.first().copied().filter(|&way| cued(way) && asked_as_such(way));
         let cued_first = first.and_then(|way| quoted_in(way).or_else(|| own_words_in(way)));
         // A short answer that the quote would repeat whole is asked about in the interviewer's own words first.
@@ -651,7 +657,7 @@ mod tests {
             let probe = builtin_probe(answer, &context(Language::En, &en, &[])).unwrap();
             assert!(en.probes.contains(&probe), "{answer:?} got {probe:?}");
         }
-        let probe = builtin_probe("No idea, but the hidden fees annoyed me.", &context(Language::En, &en, &[])).unwrap();
+        let probe = builtin_probe("No idea, but maybe the hidden fees at checkout.", &context(Language::En, &en, &[])).unwrap();
         assert!(!probe.contains("No idea") && probe.contains("hidden fees"), "{probe}");
     }
 
