@@ -23,6 +23,19 @@ use crate::projects::Language;
 /// occurrence in the answer) and that the quote leaves out; `None` when it
 /// leaves out none, or when the quote is not in the answer.
 pub fn dropped_qualifier<'a>(answer: &'a str, quote: &str, language: Language) -> Option<&'a str> {
+    dropped(answer, quote, language, |_| true)
+}
+
+/// The negation of `answer` that reaches `quote` and that the quote leaves
+/// out, as [`dropped_qualifier`] but for negations alone: a noun phrase a
+/// modal's clause holds ("I *would* love an accurate repository") names
+/// what was said, where a verb phrase ("find a good reference image" of "I
+/// can't find …") would not.
+pub fn dropped_negation<'a>(answer: &'a str, quote: &str, language: Language) -> Option<&'a str> {
+    dropped(answer, quote, language, |qualifier| qualifier == Qualifier::Negation)
+}
+
+fn dropped<'a>(answer: &'a str, quote: &str, language: Language, counts: impl Fn(Qualifier) -> bool) -> Option<&'a str> {
     let start = answer.find(quote)?;
     let end = start + quote.len();
     let lexicon = Lexicon::of(language);
@@ -33,16 +46,16 @@ pub fn dropped_qualifier<'a>(answer: &'a str, quote: &str, language: Language) -
     let clause_start = (0..=first).rev().find(|&k| lexicon.begins_clause(&words, k)).unwrap_or(0);
     let stretch_start = (0..=first).rev().find(|&k| !words[k].follows_closely).unwrap_or(0);
     let from = clause_start.min(first.saturating_sub(NEAR_WORDS).max(stretch_start));
-    if let Some(i) = (from..first).find(|&i| lexicon.qualifier(&words, i).is_some()) {
+    if let Some(i) = (from..first).find(|&i| lexicon.qualifier(&words, i).is_some_and(&counts)) {
         return Some(words[i].text);
     }
-    if lexicon.negated_after(&words, last) {
+    if counts(Qualifier::Negation) && lexicon.negated_after(&words, last) {
         return Some(words[last + 1].text);
     }
     if reach(language) == Reach::Clause {
         let clause_end = (last + 1..words.len()).find(|&k| lexicon.begins_clause(&words, k)).unwrap_or(words.len());
-        let negation = (last + 1..clause_end).find(|&j| lexicon.negates_back(&words, j));
-        let modal = Some(last + 1).filter(|&j| j < clause_end && lexicon.qualifier(&words, j) == Some(Qualifier::Modal));
+        let negation = (last + 1..clause_end).find(|&j| lexicon.negates_back(&words, j)).filter(|_| counts(Qualifier::Negation));
+        let modal = Some(last + 1).filter(|&j| j < clause_end && lexicon.qualifier(&words, j) == Some(Qualifier::Modal) && counts(Qualifier::Modal));
         if let Some(j) = negation.or(modal) {
             return Some(words[j].text);
         }
@@ -98,6 +111,14 @@ mod tests {
         assert_eq!(dropped_qualifier("Je ne trouve pas de bonne image.", "bonne image", Language::Fr), Some("ne"));
         assert_eq!(dropped_qualifier("J'ai pas le temps.", "temps", Language::Fr), Some("pas"), "spoken French, without ne");
         assert_eq!(dropped_qualifier("送料は問題ないです。", "問題", Language::Ja), Some("ないです"));
+    }
+
+    #[test]
+    fn a_noun_phrase_may_leave_out_a_modal_but_never_a_negation() {
+        let answer = "It would be very helpful to have an accurate repository, but I can't find reliable sources.";
+        assert_eq!(dropped_qualifier(answer, "accurate repository", Language::En), Some("would"));
+        assert_eq!(dropped_negation(answer, "accurate repository", Language::En), None);
+        assert_eq!(dropped_negation(answer, "reliable sources", Language::En), Some("can't"));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! quotes, and whether a follow-up takes up what the answer said. The rules a
 //! quote itself must keep are the word machinery's (`text::audit`).
 
-pub use crate::text::audit::{dropped_qualifier, edge_fault, EdgeFault, NEAR_WORDS};
+pub use crate::text::audit::{dropped_negation, dropped_qualifier, edge_fault, EdgeFault, NEAR_WORDS};
 use crate::projects::Language;
 use crate::sessions::strings;
 use crate::text::lexicon::Lexicon;

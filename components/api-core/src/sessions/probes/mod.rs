@@ -28,7 +28,7 @@ pub(crate) mod replay;
 use super::strings::{fill, Asking, InterviewerStrings, Wording};
 use crate::projects::Language;
 use crate::text::lexicon::Lexicon;
-use crate::text::audit::dropped_qualifier;
+use crate::text::audit::dropped_negation;
 use crate::text::noise;
 use crate::text::noun_phrases;
 use crate::text::phrase::{self, Named};
@@ -238,7 +238,7 @@ fn english_phrases<'a>(answer: &'a str, lexicon: &Lexicon, named: &Named) -> Vec
         .into_iter()
         .filter(|phrase| !lone_noun(phrase))
         .map(|phrase| phrase.text)
-        .filter(|text| spelt(text) && new_to_the_interview(text) && dropped_qualifier(answer, text, Language::En).is_none())
+        .filter(|text| spelt(text) && new_to_the_interview(text) && dropped_negation(answer, text, Language::En).is_none())
         .collect();
     phrases.sort_by_key(|text| words(text).len() < 2);
     phrases
@@ -388,22 +388,26 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
         if phrases.is_empty() {
             return None;
         }
-        // A generalisation, a short judgement without its reason, a worry or a wish is asked about as such, in
-        // own words if need be; a narration or a comparison yields to a quote that fits ("Tell me more
-        // about …" rather than "What came of that?", which a blind reader finds generic).
+        // A short judgement without its reason, a worry or a wish is asked about as such, in own words
+        // if need be; a generalisation, a narration or a comparison yields to a quote that fits ("Tell me
+        // more about …" rather than "What came of that?", which a blind reader finds generic).
         // A judgement is asked "why?" only where it is the answer, short; in a longer answer the
         // judged thing is seldom the phrase quoted, and more about it reads better.
         let short = words(answer).len() < LONG_ANSWER_WORDS;
         let asked_as_such = |way: ProbeKind| match way {
             ProbeKind::Reason => short,
-            _ => matches!(way, ProbeKind::Instance | ProbeKind::Worry | ProbeKind::Wish),
+            _ => matches!(way, ProbeKind::Worry | ProbeKind::Wish),
         };
         let first = ways.first().copied().filter(|&way| cued(way) && asked_as_such(way));
         let cued_first = first.and_then(|way| quoted_in(way).or_else(|| own_words_in(way)));
         // A short answer that the quote would repeat whole is asked about in the interviewer's own words first.
         let whole = phrases.first().is_some_and(|phrase| is_whole_answer(phrase, answer, &lexicon));
-        let in_quotes = || if whole { None } else { ways.iter().find_map(|&way| quoted_in(way)) };
-        cued_first.or_else(in_quotes).or_else(|| ways.iter().find_map(|&way| own_words_in(way))).or_else(|| ways.iter().find_map(|&way| quoted_in(way)))
+        // A cued way that no quote fits yields to "more" first: an answer that narrates is not asked
+        // for an example of what it just told.
+        let mut order: Vec<ProbeKind> = ways.clone();
+        order.sort_by_key(|&way| if cued(way) { 0 } else if way == ProbeKind::More { 1 } else { 2 });
+        let in_quotes = || if whole { None } else { order.iter().find_map(|&way| quoted_in(way)) };
+        cued_first.or_else(in_quotes).or_else(|| order.iter().find_map(|&way| own_words_in(way)))
     };
     let plain = || {
         let probes = &context.strings.probes;
@@ -536,13 +540,15 @@ mod tests {
         let second = probe("Coupon codes and gift cards at checkout, every single time.", &[&first]);
         assert_eq!(read(&second, &en), (ProbeKind::More, vec!["Coupon codes and gift cards"]), "{second}");
         assert_ne!(en.asking.read(&first).unwrap().0.text, en.asking.read(&second).unwrap().0.text, "another wording");
-        // A generalisation is asked for an instance, a judgement without its reason for the reason, a
-        // worry and a wish as such; a narration or a comparison whose way no quote fits yields to "more".
+        // A generalisation of an activity is asked for an instance, a short judgement without its reason
+        // for the reason, a worry and a wish as such; a generalisation, a narration or a comparison whose
+        // way no quote fits yields to "more".
         let ways = [
-            ("I always pay by card at checkout, because the bank covers fraud.", ProbeKind::Instance),
+            ("I always save money by comparing prices on three sites.", ProbeKind::Instance),
+            ("I always pay by card at checkout, because the bank covers fraud.", ProbeKind::More),
             ("The extra fees are so frustrating.", ProbeKind::Reason),
             ("Last week we ordered shoes and paid twelve euros for delivery.", ProbeKind::More),
-            ("Yesterday I tried comparing prices on three sites.", ProbeKind::Consequence),
+            ("Yesterday I tried comparing prices on three sites.", ProbeKind::More),
             ("The local store was much cheaper than the website.", ProbeKind::More),
             ("I'm worried the card details will leak somewhere, like that breach at a big retailer.", ProbeKind::Worry),
             ("I wish the delivery date showed up before the payment page.", ProbeKind::Wish),

@@ -11,7 +11,7 @@
 //! transcripts and the Polis statements are held out: [`held_out`] checks them
 //! on their own.
 
-use super::audit::{dropped_qualifier, edge_fault, quoted_phrases, takes_up, EdgeFault};
+use super::audit::{dropped_negation, dropped_qualifier, edge_fault, quoted_phrases, takes_up, EdgeFault};
 use super::kinds;
 use crate::text::sentences;
 use crate::text::lexicon::Lexicon;
@@ -377,7 +377,12 @@ fn measure(source: &Source) -> Figures {
                 if noise::is_gibberish(quote) || noise::is_refusal(quote, &lexicon) || in_courtesy {
                     figures.quoted_noise.push(shown("quotes what says nothing"));
                 }
-                if let Some(word) = dropped_qualifier(answer, quote, source.language) {
+                // English quotes are noun phrases: a modal of their clause qualifies its verb, not what they name.
+                let dropped = match source.language {
+                    Language::En => dropped_negation(answer, quote, source.language),
+                    _ => dropped_qualifier(answer, quote, source.language),
+                };
+                if let Some(word) = dropped {
                     figures.dropped.push(shown(&format!("drops {word:?}")));
                 }
                 match edge_fault(quote, source.language) {
