@@ -38,6 +38,9 @@ pub enum Form {
     Activity,
     /// What the participant says they are: "media composer" of "I'm a media composer".
     Role,
+    /// What the participant says they do, a verb and its object right after "I":
+    /// "compose music" of "I compose music", "manage a small team of writers".
+    Doing,
 }
 
 /// A whole noun phrase or activity of an answer, exactly as written.
@@ -69,6 +72,11 @@ struct Lists {
     vague: Vec<String>,
     /// Adverbs without -ly ("twice", "also"): no word of a noun phrase.
     adverbs: Vec<String>,
+    /// Verbs after "I" that say what one thinks, feels or can, not what one does ("I *think* …").
+    not_doings: Vec<String>,
+    /// Heads that judge rather than name ("massive *issue*", "ultimate *hope*", "main *use*"):
+    /// with one word before them, the phrase says how much, not what.
+    evaluative: Vec<String>,
     /// Words vague only alone ("work", but "drudge work").
     vague_alone: Vec<String>,
     not_gerunds: Vec<String>,
@@ -159,7 +167,11 @@ impl Reader<'_, '_> {
                     next += 1;
                 }
                 // What "and" joins is a noun too, not a verb of a clause of its own ("writers *and need*").
-                let joins_a_noun = |k: usize| self.nominal(k) && !self.verbal(k) && !listed(&self.lists.noun_or_verb, &self.words[k]);
+                // ...nor one that takes an object ("compose music and *mix the* audio").
+                let takes_an_object = |k: usize| {
+                    self.closely(k + 1) && k + 1 < self.words.len() && (listed(&self.lists.determiners, &self.words[k + 1]) || OBJECTS.contains(&self.words[k + 1].normalized.as_str()))
+                };
+                let joins_a_noun = |k: usize| self.nominal(k) && !self.verbal(k) && !listed(&self.lists.noun_or_verb, &self.words[k]) && !takes_an_object(k);
                 if !(self.closely(next) && next < self.words.len() && joins_a_noun(next)) {
                     break;
                 }
@@ -270,6 +282,35 @@ pub fn noun_phrases<'a>(answer: &'a str, lexicon: &Lexicon) -> Vec<NounPhrase<'a
         }
     };
     let mut phrases: Vec<NounPhrase<'a>> = Vec::new();
+    // What the participant does: "I compose music", "I then make the method": the verb and its whole object.
+    for verb in 1..all.len() {
+        let subject = (1..=2).map(|back| verb.saturating_sub(back)).find(|&at| all[at].normalized == "i" && at < verb);
+        let Some(subject) = subject else { continue };
+        let between_adverbs = (subject + 1..verb).all(|k| listed(&reader.lists.adverbs, &all[k]) || all[k].normalized.ends_with("ly"));
+        let word = &all[verb];
+        if !between_adverbs || !(subject + 1..=verb).all(|k| all[k].follows_closely) || listed(&reader.lists.not_doings, word)
+            || !lexicon.is_content(word) || lexicon.qualifier(&all, verb).is_some() || word.normalized.ends_with("ing") || word.normalized.contains('\'')
+        {
+            continue;
+        }
+        let mut object = verb + 1;
+        if object < all.len() && all[object].follows_closely && listed(&reader.lists.determiners, &all[object]) {
+            object += 1;
+        }
+        if object >= all.len() || !all[object].follows_closely || reader.negated(object) {
+            continue;
+        }
+        let Some(end) = reader.body(object) else { continue };
+        let goes_on = end < all.len() && all[end].follows_closely && reader.nominal(end);
+        let named = all[object..end].iter().filter(|w| lexicon.is_content(w)).all(|w| listed(&reader.lists.vague, w) || listed(&reader.lists.vague_alone, w));
+        let range = all[verb].start..all[end - 1].end;
+        // Not a question the participant asks back ("should I provide examples?").
+        let asked = answer[range.end..].split(['.', '!', '\n']).next().is_some_and(|rest| rest.contains('?'));
+        if goes_on || named || asked || end - verb > MAX_WORDS + 1 || answer[range.clone()].chars().count() > MAX_CHARS {
+            continue;
+        }
+        phrases.push(NounPhrase { text: &answer[range.clone()], range, form: Form::Doing });
+    }
     for first in 0..all.len() {
         let before = first.checked_sub(1).filter(|_| all[first].follows_closely).map(|b| &all[b]);
         let after_determiner = before.is_some_and(|word| listed(&reader.lists.determiners, word));
@@ -351,8 +392,14 @@ pub fn noun_phrases<'a>(answer: &'a str, lexicon: &Lexicon) -> Vec<NounPhrase<'a
         // A vague head names nothing of its own: "typical sense", "hard time".
         let vague_head = end - first <= 2 && listed(&reader.lists.vague, &all[end - 1]);
         let vague_alone = end == first + 1 && listed(&reader.lists.vague_alone, &all[first]);
+        let judged = end - first <= 2 && listed(&reader.lists.evaluative, &all[end - 1]);
+        // What the participant quotes ("things like 'change the colour of the lights'") is an example, not their point.
+        let before = &answer[..all[first].start];
+        let quoted = before.matches('"').count() % 2 == 1 || before.rfind('“').is_some_and(|open| before.rfind('”').is_none_or(|close| close < open));
         let vague = vague_head
             || vague_alone
+            || judged
+            || quoted
             || all[first..end].iter().filter(|w| lexicon.is_content(w)).all(|w| listed(&reader.lists.vague, w))
             // An activity led by a light gerund says little, whatever follows: "using this method".
             || (form == Form::Activity && listed(&reader.lists.light_gerunds, &all[first]))
@@ -363,6 +410,7 @@ pub fn noun_phrases<'a>(answer: &'a str, lexicon: &Lexicon) -> Vec<NounPhrase<'a
         }
         phrases.push(NounPhrase { text, range, form });
     }
+    phrases.sort_by_key(|phrase| (phrase.range.start, phrase.range.end));
     phrases
 }
 
@@ -412,6 +460,13 @@ mod tests {
     fn what_a_negation_reaches_is_never_a_phrase() {
         let phrases = texts("Unfortunately there are no good ai plugins, and I could skip weeks without hunting through the settings.");
         assert!(phrases.iter().all(|p| !p.contains("plugins") && !p.contains("hunting")), "{phrases:?}");
+    }
+
+    #[test]
+    fn what_the_participant_does_is_a_verb_and_its_whole_object() {
+        let phrases = noun_phrases("I compose music and mix the audio. I then manage a small team of writers. I think it helps.", &Lexicon::of(Language::En));
+        let doings: Vec<&str> = phrases.iter().filter(|p| p.form == Form::Doing).map(|p| p.text).collect();
+        assert_eq!(doings, ["compose music", "manage a small team of writers"], "{phrases:?}");
     }
 
     #[test]

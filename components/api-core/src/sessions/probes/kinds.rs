@@ -21,6 +21,7 @@ text_enum! {
     /// What a quoted phrase names.
     pub enum PhraseKind {
         Thing = "thing", Activity = "activity", Feeling = "feeling", Problem = "problem", Claim = "claim", Role = "role",
+        Doing = "doing",
     }
 }
 
@@ -39,6 +40,10 @@ pub fn kind_in(answer: &str, phrase: &str, language: Language) -> PhraseKind {
     let from = (0..=start.saturating_sub(40)).rev().find(|&at| answer.is_char_boundary(at)).unwrap_or(0);
     let before: Vec<String> = words(&answer[from..start]).iter().rev().take(3).map(|w| w.normalized.clone()).collect();
     let before: Vec<&str> = before.iter().map(String::as_str).collect();
+    // "I compose music": what the participant does, quoted from its verb.
+    if before.first() == Some(&"i") || (before.first().is_some_and(|w| w.ends_with("ly")) && before.get(1) == Some(&"i")) {
+        return PhraseKind::Doing;
+    }
     match before.as_slice() {
         // Not "it is a time-intensive task": what a thing is says no role.
         ["a" | "an", "i'm" | "im" | "am" | "as", ..] => PhraseKind::Role,
@@ -176,14 +181,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn where_the_answer_says_it_a_phrase_may_be_a_role_or_an_activity() {
+    fn where_the_answer_says_it_a_phrase_may_be_a_role_a_doing_or_an_activity() {
         let answer = "I'm a media composer. That means I write music for film, and I use AI to draft emails.";
         let kind = |phrase: &str| {
             let start = answer.find(phrase).unwrap();
             kind_in(answer, &answer[start..start + phrase.len()], Language::En)
         };
         assert_eq!(kind("media composer"), PhraseKind::Role);
-        assert_eq!(kind("write music for film"), PhraseKind::Activity);
+        assert_eq!(kind("write music for film"), PhraseKind::Doing);
         assert_eq!(kind("draft emails"), PhraseKind::Activity);
         assert_eq!(kind("AI"), PhraseKind::Thing);
     }
