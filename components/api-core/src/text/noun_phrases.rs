@@ -150,7 +150,7 @@ impl Reader<'_, '_> {
             let word = &self.words[end];
             let verbal = word.normalized.ends_with("ed") || word.normalized.ends_with("ing");
             // A gerund may end a compound ("business planning") where its stretch ends.
-            let compound_ends = !self.closely(end + 1) || end + 1 >= self.words.len();
+            let compound_ends = end + 1 >= self.words.len() || !self.closely(end + 1) || !self.nominal(end + 1);
             // Not after a plural, where a gerund begins a clause of its own ("iterations *using* AI").
             let after_plural = self.words[end - 1].normalized.ends_with('s');
             // A word in -ed past the first is a past tense ("shop *added* twelve euros", "AI *generated* music").

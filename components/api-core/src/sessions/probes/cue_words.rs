@@ -302,8 +302,9 @@ pub fn example_markers(language: Language) -> &'static [&'static str] {
 pub fn contrast_markers(language: Language) -> &'static [&'static str] {
     match language {
         Language::En => &[
+            // Not "vs" nor "versus": they join a compound as often as they contrast ("batter vs. hitter matchups").
             "as opposed to", "compared to", "compared with", "in contrast to", "instead of", "rather than", "unlike",
-            "versus", "vs", "whereas",
+            "whereas",
         ],
         Language::De => &[
             "anstatt", "im gegensatz zu", "im gegensatz zum", "im vergleich zu", "im vergleich zum", "statt",
