@@ -150,15 +150,18 @@ impl Reader<'_, '_> {
             let word = &self.words[end];
             let verbal = word.normalized.ends_with("ed") || word.normalized.ends_with("ing");
             // A gerund may end a compound ("business planning") where its stretch ends.
-            let compound_ends = end + 1 >= self.words.len() || !self.closely(end + 1) || !self.nominal(end + 1);
+            // ...where its stretch ends, or a subject follows ("document parsing *I* ask it"); not before
+            // what the gerund goes on to ("companies *trying* to", "time *looking* at").
+            let compound_ends = end + 1 >= self.words.len() || !self.closely(end + 1) || SUBJECTS.contains(&self.words[end + 1].normalized.as_str());
             // Not after a plural, where a gerund begins a clause of its own ("iterations *using* AI").
-            let after_plural = self.words[end - 1].normalized.ends_with('s');
+            let before = &self.words[end - 1].normalized;
+            let after_plural = before.ends_with('s') && !before.ends_with("ss") && !before.ends_with("us") && !before.ends_with("is");
             // A word in -ed past the first is a past tense ("shop *added* twelve euros", "AI *generated* music").
             let noun_follows = !compound_ends && !after_plural && !word.normalized.ends_with("ed") && self.nominal(end + 1) && !self.verbal(end + 1);
             if self.verb_in_s(end) {
                 break;
             }
-            if self.nominal(end) && (!verbal || noun_follows || (compound_ends && word.normalized.ends_with("ing"))) {
+            if self.nominal(end) && (!verbal || noun_follows || (compound_ends && !after_plural && word.normalized.ends_with("ing"))) {
                 end += 1;
             } else if !joined && matches!(word.normalized.as_str(), "of" | "and" | "&") && !self.idiom(end) {
                 // One "of" or "and" may join a second part: "the cost of delivery", "technique and theory".
