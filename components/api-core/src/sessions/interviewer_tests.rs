@@ -124,9 +124,9 @@ fn substantive_and_thin_answers_are_probed_until_the_budget_is_spent() {
     // about "Last week", which only says when, nor about a clause cut open ("shop added twelve").
     let second = talk.answer("Last week a shoe shop added twelve euros for delivery.");
     assert_eq!(second.text, "You mentioned “shoe shop”. Could you tell me more about that?");
-    // Nothing a question can ask about: a plain probe.
+    // The quote would be the whole answer: asked in the interviewer's own words.
     let third = talk.answer("Price.");
-    assert_eq!(third.text, "Could you say a little more about what you mean?");
+    assert_eq!(third.text, "Could you say a little more about what that looks like for you?");
     let moved_on = talk.answer("I left the shop and bought the shoes elsewhere.");
     assert_eq!((moved_on.kind, moved_on.question_index), (TurnKind::Question, Some(1)), "three probes spent");
     assert_eq!(moved_on.text, "Thank you. What matters most?");

@@ -26,6 +26,10 @@ use std::sync::OnceLock;
 
 /// Pronouns and "to" that follow a verb, not a noun: "AI gives *me*", "it *to*".
 const OBJECTS: [&str; 7] = ["me", "us", "them", "him", "her", "it", "to"];
+/// Words that begin another clause or part: a gerund before one ends its compound ("receipt scanning *so* I").
+const CONJUNCTIONS: [&str; 9] = ["so", "and", "or", "but", "because", "when", "which", "if", "while"];
+/// Adverbs after which a phrase may stand as the answer's point.
+const HEDGES: [&str; 8] = ["maybe", "perhaps", "probably", "mostly", "mainly", "especially", "usually", "definitely"];
 /// Subjects: the word after one is its verb ("I *research* medieval manuscripts").
 const SUBJECTS: [&str; 4] = ["i", "we", "they", "you"];
 
@@ -70,6 +74,8 @@ struct Lists {
     noun_or_verb: Vec<String>,
     adjectives: Vec<String>,
     vague: Vec<String>,
+    /// Words in -ly that are no adverbs ("friendly staff", "family").
+    not_adverbs: Vec<String>,
     /// Adverbs without -ly ("twice", "also"): no word of a noun phrase.
     adverbs: Vec<String>,
     /// Verbs after "I" that say what one thinks, feels or can, not what one does ("I *think* …").
@@ -122,7 +128,7 @@ impl Reader<'_, '_> {
             && !listed(&self.lists.determiners, word)
             && !listed(&self.lists.prepositions, word)
             && !listed(&self.lists.adverbs, word)
-            && !(normalized.ends_with("ly") && normalized.len() > 4)
+            && !(normalized.ends_with("ly") && normalized.len() > 4 && !listed(&self.lists.not_adverbs, word))
             && !normalized.contains('\'')
             && word.text.chars().any(char::is_alphabetic)
     }
@@ -150,9 +156,12 @@ impl Reader<'_, '_> {
             let word = &self.words[end];
             let verbal = word.normalized.ends_with("ed") || word.normalized.ends_with("ing");
             // A gerund may end a compound ("business planning") where its stretch ends.
-            // ...where its stretch ends, or a subject follows ("document parsing *I* ask it"); not before
+            // ...where its stretch ends, or a subject or a conjunction follows ("document parsing *I* ask it"); not before
             // what the gerund goes on to ("companies *trying* to", "time *looking* at").
-            let compound_ends = end + 1 >= self.words.len() || !self.closely(end + 1) || SUBJECTS.contains(&self.words[end + 1].normalized.as_str());
+            let compound_ends = end + 1 >= self.words.len()
+                || !self.closely(end + 1)
+                || SUBJECTS.contains(&self.words[end + 1].normalized.as_str())
+                || CONJUNCTIONS.contains(&self.words[end + 1].normalized.as_str());
             // Not after a plural, where a gerund begins a clause of its own ("iterations *using* AI").
             let before = &self.words[end - 1].normalized;
             let after_plural = before.ends_with('s') && !before.ends_with("ss") && !before.ends_with("us") && !before.ends_with("is");
@@ -328,6 +337,8 @@ pub fn noun_phrases<'a>(answer: &'a str, lexicon: &Lexicon) -> Vec<NounPhrase<'a
                 && !matches!(word.normalized.as_str(), "do" | "does" | "did")
         });
         let after_progressive = before.is_some_and(|word| listed(&reader.lists.progressive, word));
+        // "maybe *automatic receipt scanning*", "mostly *emails and scheduling*".
+        let after_hedge = before.is_some_and(|word| HEDGES.contains(&word.normalized.as_str()));
         // A list's item follows its comma, or an "and" right after one ("…, and business planning").
         let listed_and = |b: usize| matches!(all[b].normalized.as_str(), "and" | "or") && !all[b].follows_closely;
         let opens = sentence_start(first) || !all[first].follows_closely || (before.is_some() && listed_and(first - 1));
@@ -347,13 +358,14 @@ pub fn noun_phrases<'a>(answer: &'a str, lexicon: &Lexicon) -> Vec<NounPhrase<'a
                 Some(end) if end >= all.len() || !all[end].follows_closely || matches!(all[end].normalized.as_str(), "and" | "or") => (end, Form::Noun),
                 _ => continue,
             }
-        } else if sentence_start(first) {
-            // A sentence's subject: a verb follows it, or a preposition ("Hidden shipping costs *at* the last step").
+        } else if sentence_start(first) || after_hedge {
+            // A sentence's subject: a verb follows it, or a preposition ("Hidden shipping costs *at* the last step");
+            // or the sentence is the phrase and nothing else ("Friendly staff.", "maybe automatic receipt scanning").
+            let stands_alone = |end: usize| end >= all.len() || !all[end].follows_closely;
             match reader.body(first) {
                 Some(end)
-                    if end < all.len()
-                        && all[end].follows_closely
-                        && (listed(&reader.lists.verbs, &all[end])
+                    if stands_alone(end)
+                        || (listed(&reader.lists.verbs, &all[end])
                             || listed(&reader.lists.prepositions, &all[end])
                             || lexicon.qualifier(&all, end).is_some()) =>
                 {

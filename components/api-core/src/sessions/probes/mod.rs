@@ -230,9 +230,12 @@ fn english_phrases<'a>(answer: &'a str, lexicon: &Lexicon, named: &Named) -> Vec
     };
     // In a longer answer a lone noun ("data", "Google") is seldom what it is about: an activity may be.
     let long = words(answer).len() >= LONG_ANSWER_WORDS;
+    // A capital tells a name ("Google"), but not at a sentence's start ("Price.").
+    let sentence_starts: Vec<usize> = sentences(answer).into_iter().map(|(from, _)| from).collect();
     let lone_noun = |phrase: &noun_phrases::NounPhrase| {
         let lone = words(phrase.text).len() == 1;
-        lone && (phrase.text.starts_with(char::is_uppercase) || (long && phrase.form != noun_phrases::Form::Activity))
+        let name = phrase.text.starts_with(char::is_uppercase) && !sentence_starts.contains(&phrase.range.start);
+        lone && (name || (long && phrase.form != noun_phrases::Form::Activity))
     };
     let mut phrases: Vec<&str> = noun_phrases::noun_phrases(answer, lexicon)
         .into_iter()
