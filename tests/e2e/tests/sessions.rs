@@ -58,7 +58,7 @@ fn a_typed_interview_goes_from_initiated_to_partial_to_completed() {
     // questions: 2 probes each), quoting a whole noun phrase the interviewee
     // said and asking what fits it: it narrates ("we visited"), but no way of
     // asking what came of it fits a thing, so more about it.
-    assert_eq!(session.answer(app, LONG_ANSWER), "You mentioned “commute”. Could you tell me more about that?");
+    assert_eq!(session.answer(app, LONG_ANSWER), "You brought up “commute”. Could you say more about that?");
     assert_eq!(status_of(&session), ("INITIATED", 1));
     // A short answer a quote would repeat whole: asked about in the interviewer's own words.
     assert_eq!(session.answer(app, "The price."), "Could you say a little more about what that looks like for you?");
@@ -579,7 +579,7 @@ fn the_model_interviewer_writes_messages_and_bad_answers_fall_back() {
     let reply = session.answer(&app, "GARBAGE but long enough to be a real answer here");
     assert!(reply.contains("“real answer”") || reply.contains("“GARBAGE”"), "{reply}");
     // No answer within the timeout: the built-in again.
-    let reply = session.answer(&app, "SLOW and also long enough to count as an answer");
+    let reply = session.answer(&app, "SLOW and also long enough: the opening hours decided it");
     assert!(reply.contains("“"), "a built-in probe quoting the answer: {reply}");
     // The question's two probes are spent: the model words the next question.
     assert_eq!(session.answer(&app, LONG_ANSWER), "MODEL: 3 answers so far. Tell me more about how you compared the options?");

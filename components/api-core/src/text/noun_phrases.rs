@@ -110,6 +110,7 @@ fn listed(list: &[String], word: &Word) -> bool {
 
 /// How a word stands in a phrase.
 struct Reader<'w, 'a> {
+    answer: &'a str,
     words: &'w [Word<'a>],
     lexicon: &'w Lexicon,
     lists: &'static Lists,
@@ -286,147 +287,139 @@ impl Reader<'_, '_> {
 /// something vague ("a lot", "the way").
 pub fn noun_phrases<'a>(answer: &'a str, lexicon: &Lexicon) -> Vec<NounPhrase<'a>> {
     let all = words(answer);
-    let reader = Reader { words: &all, lexicon, lists: lists() };
-    let sentence_start = |i: usize| {
-        i == 0 || {
-            let gap = &answer[all[i - 1].end..all[i].start];
-            gap.contains(['.', '!', '?', '\n', ':', ';'])
-        }
-    };
-    let mut phrases: Vec<NounPhrase<'a>> = Vec::new();
-    // What the participant does: "I compose music", "I then make the method": the verb and its whole object.
-    for verb in 1..all.len() {
-        let subject = (1..=2).map(|back| verb.saturating_sub(back)).find(|&at| all[at].normalized == "i" && at < verb);
-        let Some(subject) = subject else { continue };
-        let between_adverbs = (subject + 1..verb).all(|k| listed(&reader.lists.adverbs, &all[k]) || all[k].normalized.ends_with("ly"));
-        let word = &all[verb];
-        if !between_adverbs || !(subject + 1..=verb).all(|k| all[k].follows_closely) || listed(&reader.lists.not_doings, word)
-            || !lexicon.is_content(word) || lexicon.qualifier(&all, verb).is_some() || word.normalized.ends_with("ing") || word.normalized.contains('\'')
-        {
+    let reader = Reader { answer, words: &all, lexicon, lists: lists() };
+    let mut phrases: Vec<NounPhrase<'a>> = (1..all.len()).filter_map(|verb| reader.doing_at(verb)).collect();
+    for first in 0..all.len() {
+        let Some((end, form)) = reader.extent_at(first) else { continue };
+        let range = all[first].start..all[end - 1].end;
+        if reader.negated(first) || !reader.names_something(first, end, form) || phrases.iter().any(|p| p.range == range) {
             continue;
+        }
+        phrases.push(NounPhrase { text: &answer[range.clone()], range, form });
+    }
+    phrases.sort_by_key(|phrase| (phrase.range.start, phrase.range.end));
+    phrases
+}
+
+impl<'a> Reader<'_, 'a> {
+    fn sentence_start(&self, i: usize) -> bool {
+        i == 0 || self.answer[self.words[i - 1].end..self.words[i].start].contains(['.', '!', '?', '\n', ':', ';'])
+    }
+
+    /// What the participant does, from its verb at `verb`: "I compose music",
+    /// "I then make the method": the verb and its whole object.
+    fn doing_at(&self, verb: usize) -> Option<NounPhrase<'a>> {
+        let (all, lexicon) = (self.words, self.lexicon);
+        let subject = (1..=2).map(|back| verb.saturating_sub(back)).find(|&at| all[at].normalized == "i" && at < verb)?;
+        let between_adverbs = (subject + 1..verb).all(|k| listed(&self.lists.adverbs, &all[k]) || all[k].normalized.ends_with("ly"));
+        let word = &all[verb];
+        if !between_adverbs
+            || !(subject + 1..=verb).all(|k| all[k].follows_closely)
+            || listed(&self.lists.not_doings, word)
+            || !lexicon.is_content(word)
+            || lexicon.qualifier(all, verb).is_some()
+            || word.normalized.ends_with("ing")
+            || word.normalized.contains('\'')
+        {
+            return None;
         }
         let mut object = verb + 1;
-        if object < all.len() && all[object].follows_closely && listed(&reader.lists.determiners, &all[object]) {
+        if object < all.len() && all[object].follows_closely && listed(&self.lists.determiners, &all[object]) {
             object += 1;
         }
-        if object >= all.len() || !all[object].follows_closely || reader.negated(object) {
-            continue;
+        if object >= all.len() || !all[object].follows_closely || self.negated(object) {
+            return None;
         }
-        let Some(end) = reader.body(object) else { continue };
-        let goes_on = end < all.len() && all[end].follows_closely && reader.nominal(end);
-        let named = all[object..end].iter().filter(|w| lexicon.is_content(w)).all(|w| listed(&reader.lists.vague, w) || listed(&reader.lists.vague_alone, w));
+        let end = self.body(object)?;
+        let goes_on = end < all.len() && all[end].follows_closely && self.nominal(end);
+        let named = all[object..end].iter().filter(|w| lexicon.is_content(w)).all(|w| listed(&self.lists.vague, w) || listed(&self.lists.vague_alone, w));
         let range = all[verb].start..all[end - 1].end;
         // Not a question the participant asks back ("should I provide examples?").
-        let asked = answer[range.end..].split(['.', '!', '\n']).next().is_some_and(|rest| rest.contains('?'));
-        if goes_on || named || asked || end - verb > MAX_WORDS + 1 || answer[range.clone()].chars().count() > MAX_CHARS {
-            continue;
-        }
-        phrases.push(NounPhrase { text: &answer[range.clone()], range, form: Form::Doing });
+        let asked = self.answer[range.end..].split(['.', '!', '\n']).next().is_some_and(|rest| rest.contains('?'));
+        let too_long = end - verb > MAX_WORDS + 1 || self.answer[range.clone()].chars().count() > MAX_CHARS;
+        (!goes_on && !named && !asked && !too_long).then(|| NounPhrase { text: &self.answer[range.clone()], range, form: Form::Doing })
     }
-    for first in 0..all.len() {
+
+    /// Where a phrase that begins at `first` ends, and its form: what follows
+    /// a determiner, a preposition, a verb or a subject's verb; an activity;
+    /// a list's item; a sentence's subject, or the sentence itself.
+    fn extent_at(&self, first: usize) -> Option<(usize, Form)> {
+        let (all, lexicon) = (self.words, self.lexicon);
         let before = first.checked_sub(1).filter(|_| all[first].follows_closely).map(|b| &all[b]);
-        let after_determiner = before.is_some_and(|word| listed(&reader.lists.determiners, word));
-        let after_preposition = before.is_some_and(|word| listed(&reader.lists.prepositions, word));
+        let after_determiner = before.is_some_and(|word| listed(&self.lists.determiners, word));
+        let after_preposition = before.is_some_and(|word| listed(&self.lists.prepositions, word));
         // After a verb, its object; not after a modal ("will *help*"), a copula ("feel *confident*") or "do".
         let after_subject = first >= 2 && all[first - 1].follows_closely && SUBJECTS.contains(&all[first - 2].normalized.as_str());
         let after_verb = before.is_some_and(|word| {
-            (listed(&reader.lists.verbs, word) || listed(&reader.lists.noun_or_verb, word) || (after_subject && reader.nominal(first - 1)))
-                && !listed(&reader.lists.progressive, word)
-                && !listed(&reader.lists.copulas, word)
-                && lexicon.qualifier(&all, first - 1).is_none()
+            (listed(&self.lists.verbs, word) || listed(&self.lists.noun_or_verb, word) || (after_subject && self.nominal(first - 1)))
+                && !listed(&self.lists.progressive, word)
+                && !listed(&self.lists.copulas, word)
+                && lexicon.qualifier(all, first - 1).is_none()
                 && !matches!(word.normalized.as_str(), "do" | "does" | "did")
         });
-        let after_progressive = before.is_some_and(|word| listed(&reader.lists.progressive, word));
+        let after_progressive = before.is_some_and(|word| listed(&self.lists.progressive, word));
         // "maybe *automatic receipt scanning*", "mostly *emails and scheduling*".
         let after_hedge = before.is_some_and(|word| HEDGES.contains(&word.normalized.as_str()));
         // A list's item follows its comma, or an "and" right after one ("…, and business planning").
         let listed_and = |b: usize| matches!(all[b].normalized.as_str(), "and" | "or") && !all[b].follows_closely;
-        let opens = sentence_start(first) || !all[first].follows_closely || (before.is_some() && listed_and(first - 1));
-        let (end, form) = if (after_preposition || after_progressive || opens) && !after_determiner && reader.gerund(first) {
-            match reader.activity(first) {
-                Some(end) => (end, Form::Activity),
-                None => continue,
-            }
+        let sentence_start = self.sentence_start(first);
+        let opens = sentence_start || !all[first].follows_closely || (before.is_some() && listed_and(first - 1));
+        let stands_alone = |end: usize| end >= all.len() || !all[end].follows_closely;
+        if (after_preposition || after_progressive || opens) && !after_determiner && self.gerund(first) {
+            self.activity(first).map(|end| (end, Form::Activity))
         } else if after_determiner || after_preposition || after_verb {
-            match reader.body(first) {
-                Some(end) => (end, if reader.role_led(first) { Form::Role } else { Form::Noun }),
-                None => continue,
-            }
-        } else if opens && !sentence_start(first) {
+            self.body(first).map(|end| (end, if self.role_led(first) { Form::Role } else { Form::Noun }))
+        } else if opens && !sentence_start {
             // An item of a list: it runs to the list's next comma or to the end.
-            match reader.body(first) {
-                Some(end) if end >= all.len() || !all[end].follows_closely || matches!(all[end].normalized.as_str(), "and" | "or") => (end, Form::Noun),
-                _ => continue,
-            }
-        } else if sentence_start(first) || after_hedge {
+            self.body(first).filter(|&end| stands_alone(end) || matches!(all[end].normalized.as_str(), "and" | "or")).map(|end| (end, Form::Noun))
+        } else if sentence_start || after_hedge {
             // A sentence's subject: a verb follows it, or a preposition ("Hidden shipping costs *at* the last step");
             // or the sentence is the phrase and nothing else ("Friendly staff.", "maybe automatic receipt scanning").
-            let stands_alone = |end: usize| end >= all.len() || !all[end].follows_closely;
-            match reader.body(first) {
-                Some(end)
-                    if stands_alone(end)
-                        || (listed(&reader.lists.verbs, &all[end])
-                            || listed(&reader.lists.prepositions, &all[end])
-                            || lexicon.qualifier(&all, end).is_some()) =>
-                {
-                    (end, Form::Noun)
-                }
-                _ => continue,
-            }
+            let subject_ends = |end: usize| {
+                listed(&self.lists.verbs, &all[end]) || listed(&self.lists.prepositions, &all[end]) || lexicon.qualifier(all, end).is_some()
+            };
+            self.body(first).filter(|&end| stands_alone(end) || subject_ends(end)).map(|end| (end, Form::Noun))
         } else {
-            continue;
-        };
-        if reader.negated(first) {
-            continue;
+            None
         }
+    }
+
+    /// Whether the phrase `first..end` names something a question can ask
+    /// about: not a partitive ("number of …"), a hanging adjective, an idiom's
+    /// object, a phrase cut inside its clause, a vague or judging head, what the
+    /// participant quotes, an activity of a light gerund, a participle.
+    fn names_something(&self, first: usize, end: usize, form: Form) -> bool {
+        let (all, lexicon) = (self.words, self.lexicon);
         let adjective = |word: &Word| {
-            reader.lists.adjective_endings.iter().any(|ending| word.normalized.ends_with(ending.as_str()))
-                && !listed(&reader.lists.not_adjectives, word)
+            self.lists.adjective_endings.iter().any(|ending| word.normalized.ends_with(ending.as_str())) && !listed(&self.lists.not_adjectives, word)
         };
-        let partitive = end > first + 1 && listed(&reader.lists.partitives, &all[first]) && all[first + 1].normalized == "of";
-        let last = &all[end - 1];
-        if partitive || ((end == first + 1 || all[first..end].iter().any(|w| w.normalized == "and")) && adjective(last) && form != Form::Activity) {
-            continue;
-        }
-        let range = all[first].start..all[end - 1].end;
-        let text = &answer[range.clone()];
+        let partitive = end > first + 1 && listed(&self.lists.partitives, &all[first]) && all[first + 1].normalized == "of";
+        let hanging_adjective = (end == first + 1 || all[first..end].iter().any(|w| w.normalized == "and")) && adjective(&all[end - 1]) && form != Form::Activity;
         // After an idiom's preposition the phrase says how, not what ("in *depth knowledge*").
-        if first > 0 && all[first].follows_closely && reader.idiom(first - 1) {
-            continue;
-        }
+        let idiom = first > 0 && all[first].follows_closely && self.idiom(first - 1);
         // A phrase that a gerund (or, after an activity, "and", "to" or a noun) goes on from is cut inside its clause:
         // "possibility of AI *being* used", "Keeping the medical team *engaged*", "taking an idea *and* expanding", "Getting an AI *to* write".
         let goes_on = end < all.len() && all[end].follows_closely && {
             let next = &all[end].normalized;
-            let gerund = next.ends_with("ing") && reader.verbal(end) && reader.lexicon.is_content(&all[end]);
-            gerund || (form == Form::Activity && (next == "and" || next == "to" || reader.nominal(end)))
+            let gerund = next.ends_with("ing") && self.verbal(end) && lexicon.is_content(&all[end]);
+            gerund || (form == Form::Activity && (next == "and" || next == "to" || self.nominal(end)))
         };
-        if goes_on {
-            continue;
-        }
-        // A vague head names nothing of its own: "typical sense", "hard time".
-        let vague_head = end - first <= 2 && listed(&reader.lists.vague, &all[end - 1]);
-        let vague_alone = end == first + 1 && listed(&reader.lists.vague_alone, &all[first]);
-        let judged = end - first <= 2 && listed(&reader.lists.evaluative, &all[end - 1]);
+        // A vague head names nothing of its own: "typical sense", "hard time"; a judging one says how much: "massive issue".
+        // A gerund before it makes a compound, not a judgement: "opening hours", "working day".
+        let vague_head = end - first <= 2 && listed(&self.lists.vague, &all[end - 1]) && !all[first].normalized.ends_with("ing");
+        let vague_alone = end == first + 1 && listed(&self.lists.vague_alone, &all[first]);
+        let judged = end - first <= 2 && listed(&self.lists.evaluative, &all[end - 1]);
+        let all_vague = all[first..end].iter().filter(|w| lexicon.is_content(w)).all(|w| listed(&self.lists.vague, w));
         // What the participant quotes ("things like 'change the colour of the lights'") is an example, not their point.
-        let before = &answer[..all[first].start];
+        let before = &self.answer[..all[first].start];
         let quoted = before.matches('"').count() % 2 == 1 || before.rfind('“').is_some_and(|open| before.rfind('”').is_none_or(|close| close < open));
-        let vague = vague_head
-            || vague_alone
-            || judged
-            || quoted
-            || all[first..end].iter().filter(|w| lexicon.is_content(w)).all(|w| listed(&reader.lists.vague, w))
-            // An activity led by a light gerund says little, whatever follows: "using this method".
-            || (form == Form::Activity && listed(&reader.lists.light_gerunds, &all[first]))
-            // A participle names nothing: "noted", "learned".
-            || all[end - 1].normalized.ends_with("ed");
-        if vague || text.chars().count() > MAX_CHARS || phrases.iter().any(|p| p.range == range) {
-            continue;
-        }
-        phrases.push(NounPhrase { text, range, form });
+        // An activity led by a light gerund says little, whatever follows: "using this method".
+        let light = form == Form::Activity && listed(&self.lists.light_gerunds, &all[first]);
+        // A participle names nothing: "noted", "learned".
+        let participle = all[end - 1].normalized.ends_with("ed");
+        let too_long = self.answer[all[first].start..all[end - 1].end].chars().count() > MAX_CHARS;
+        !(partitive || hanging_adjective || idiom || goes_on || vague_head || vague_alone || judged || all_vague || quoted || light || participle || too_long)
     }
-    phrases.sort_by_key(|phrase| (phrase.range.start, phrase.range.end));
-    phrases
 }
 
 #[cfg(test)]

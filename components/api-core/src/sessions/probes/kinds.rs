@@ -45,8 +45,8 @@ pub fn kind_in(answer: &str, phrase: &str, language: Language) -> PhraseKind {
         return PhraseKind::Doing;
     }
     match before.as_slice() {
-        // Not "it is a time-intensive task": what a thing is says no role.
-        ["a" | "an", "i'm" | "im" | "am" | "as", ..] => PhraseKind::Role,
+        // Not "it is a time-intensive task" nor "count as an answer": what a thing is or counts as says no role.
+        ["a" | "an", "i'm" | "im" | "am", ..] | ["a" | "an", "as", "work" | "works" | "worked" | "working", ..] => PhraseKind::Role,
         [first, ..] if DOERS.contains(first) => PhraseKind::Activity,
         _ => kind,
     }
@@ -191,6 +191,13 @@ mod tests {
         assert_eq!(kind("write music for film"), PhraseKind::Doing);
         assert_eq!(kind("draft emails"), PhraseKind::Activity);
         assert_eq!(kind("AI"), PhraseKind::Thing);
+        let answer = "I work as an audio engineer, and that should count as an answer.";
+        let kind = |phrase: &str| {
+            let start = answer.find(phrase).unwrap();
+            kind_in(answer, &answer[start..start + phrase.len()], Language::En)
+        };
+        assert_eq!(kind("audio engineer"), PhraseKind::Role);
+        assert_eq!(kind("answer"), PhraseKind::Thing);
     }
 
     #[test]

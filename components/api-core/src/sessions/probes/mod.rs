@@ -2,21 +2,24 @@
 //! interviewer"): offline and deterministic, on what the interviewee actually said.
 //!
 //! A probe asks about one thing: it quotes the phrase at the heart of the
-//! answer ([`phrase`]: a whole phrase, in the interviewee's own words, with its
-//! negation; in English the one closest to what the whole answer means and
-//! furthest from what the question and the earlier probes named, by the
-//! sentence vectors) and asks about it in one of six ways: a specific
-//! instance, a reason, a consequence, a contrast, a worry, a wish. The way
-//! follows what the answer does ([`cues`]), equals taken in turn through the
-//! interview. Each way has several wordings per language (`asking` in
-//! `strings.json`), each for the kinds of phrase it reads well with
-//! ([`kinds`]), some in the interviewer's own words without a quote; an
-//! interview never uses one twice. Two phrases are quoted only where the
-//! answer sets them against each other ("rather than"), as a contrast. An
-//! answer with nothing to quote ("Yes.") gets a plain probe; an answer that
-//! declines ("I don't know", "no", "nothing") or says nothing but courtesies
-//! ("Thanks, bye!", `text::courtesy`) gets none. No probe repeats anything the
-//! interviewer already said.
+//! answer, in the interviewee's own words (in English a whole noun phrase, an
+//! activity or what the participant says they do: `text::noun_phrases`, ranked
+//! by the sentence vectors; in the other languages a whole phrase with its
+//! negation: [`phrase`]), and asks about it in one of seven ways: more about
+//! it, a specific instance, a reason, a consequence, a contrast, a worry, a
+//! wish. Where the answer gives no cue the way is "more" or an instance, in
+//! turn; the others follow what the answer does ([`cues`]), and a cued way that
+//! no wording fits the phrase of yields to "more". Each way has several
+//! wordings per language (`asking` in `strings.json`), each for the kinds of
+//! phrase it reads well with ([`kinds`]), some in the interviewer's own words
+//! without a quote; an interview never uses one twice. Two phrases are quoted
+//! only where the answer sets them against each other, right by its marker
+//! ("rather than"), as a contrast. An answer with nothing to quote ("Yes.")
+//! gets a plain probe; an answer that declines ("I don't know", "no",
+//! "nothing"), or whose every sentence is a courtesy ("Thanks, bye!",
+//! `text::courtesy`), a refusal or, in English, withholds ("My work is
+//! confidential") gets none. No probe repeats anything the interviewer already
+//! said.
 
 pub mod audit;
 pub mod cue_words;
@@ -114,16 +117,16 @@ impl Wording {
 /// on when the best ones would repeat a message.
 const PHRASES_TRIED: usize = 3;
 
-/// In English, the most telling phrases (by salience) weighed by meaning:
-/// further down the list are fragments the vectors may overrate.
+/// The English phrases weighed by meaning: all of them, but for an answer
+/// long past what a probe follows up.
 const WEIGHED_PHRASES: usize = 64;
 /// Past this many words a phrase says no more of the answer: a long one is
 /// mostly a particular ("time researching different lesson plans").
 const MOST_TELLING_WORDS: usize = 3;
 /// How much the fit of a phrase's sentence to the question counts for it.
 const SENTENCE_WEIGHT: f32 = 0.5;
-/// The most salient phrases checked for what may not be quoted (mash, a
-/// refusal, a mere cue): enough to leave the weighing its eight.
+/// In the other languages, the most salient phrases checked for what may not
+/// be quoted (mash, a refusal, a mere cue).
 const CHECKED_PHRASES: usize = 12;
 /// A phrase's likeness to the whole answer counts more the more words it has
 /// (a longer phrase says more of the answer), less than in proportion.
@@ -374,25 +377,19 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
                 .map(|wording| fill(&fill(&wording.text, "phrase", first), "other", second))
                 .find(|text| context.fresh(text))
         });
-    // The way the answer's own cue calls for is asked first, in the interviewer's own words if no
-    // phrase fits it: a wish asked "What changed?" for want of a fitting quote is a misfit.
-    let counts = cues::cue_counts(answer, context.language);
-    let cued = |way: ProbeKind| cues::Cue::ALL.iter().zip(counts).any(|(cue, count)| cue.ask() == way && count > 0);
-    // A worry or a wish is asked about a phrase of the sentence that voices it: "What worries you most
-    // about “utmost importance”?" of "AI can also scan for safety concerns, which is of utmost importance" is not.
-    let answer_sentences = sentences(answer);
-    let voiced_with = |way: ProbeKind, phrase: &str| {
-        let start = offset_in(answer, phrase);
-        let sentence = answer_sentences.iter().find(|(from, to)| *from <= start && start < *to).map_or(answer, |&(from, to)| &answer[from..to]);
-        let counts = cues::cue_counts(sentence, context.language);
-        cues::Cue::ALL.iter().zip(counts).any(|(cue, count)| cue.ask() == way && count > 0)
-    };
+    let cued = |way: ProbeKind| gives_cue(answer, way, context.language);
     let quoted_in = |way: ProbeKind| {
-        let fits_the_way = |phrase: &&&str| !matches!(way, ProbeKind::Worry | ProbeKind::Wish) || voiced_with(way, phrase);
-        phrases.iter().take(PHRASES_TRIED).filter(|phrase| !is_whole_answer(phrase, answer, &lexicon)).filter(fits_the_way).find_map(|&phrase| {
-            let kind = kinds::kind_in(answer, phrase, context.language);
-            in_turn(&open(way, 1, kind), phrase).map(|wording| fill(&wording.text, "phrase", phrase)).find(|text| context.fresh(text))
-        })
+        phrases
+            .iter()
+            .take(PHRASES_TRIED)
+            .filter(|phrase| !is_whole_answer(phrase, answer, &lexicon))
+            // A worry or a wish is asked about a phrase of the sentence that voices it: not "What worries
+            // you most about “utmost importance”?" of "… safety concerns, which is of utmost importance".
+            .filter(|phrase| !matches!(way, ProbeKind::Worry | ProbeKind::Wish) || gives_cue(sentence_of(answer, phrase), way, context.language))
+            .find_map(|&phrase| {
+                let kind = kinds::kind_in(answer, phrase, context.language);
+                in_turn(&open(way, 1, kind), phrase).map(|wording| fill(&wording.text, "phrase", phrase)).find(|text| context.fresh(text))
+            })
     };
     // Own words fit every kind: the kind passed is any.
     let own_words_in = |way: ProbeKind| in_turn(&open(way, 0, PhraseKind::Thing), answer).map(|wording| wording.text.clone()).find(|text| context.fresh(text));
@@ -401,32 +398,53 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
         if phrases.is_empty() {
             return None;
         }
-        // A short judgement without its reason, a worry or a wish is asked about as such, in own words
-        // if need be; a generalisation, a narration or a comparison yields to a quote that fits ("Tell me
-        // more about …" rather than "What came of that?", which a blind reader finds generic).
-        // A judgement is asked "why?" only where it is the answer, short; in a longer answer the
-        // judged thing is seldom the phrase quoted, and more about it reads better.
         let short = words(answer).len() < LONG_ANSWER_WORDS;
-        let asked_as_such = |way: ProbeKind| match way {
-            ProbeKind::Reason => short,
-            _ => matches!(way, ProbeKind::Worry | ProbeKind::Wish),
-        };
-        let first = ways.first().copied().filter(|&way| cued(way) && asked_as_such(way));
-        let cued_first = first.and_then(|way| quoted_in(way).or_else(|| own_words_in(way)));
-        // A short answer that the quote would repeat whole is asked about in the interviewer's own words first.
+        let as_such = ways.first().copied().filter(|&way| cued(way) && asked_as_such(way, short));
+        let asked_as_cued = as_such.and_then(|way| quoted_in(way).or_else(|| own_words_in(way)));
+        // A short answer that the quote would repeat whole is asked about in the interviewer's own words.
         let whole = phrases.first().is_some_and(|phrase| is_whole_answer(phrase, answer, &lexicon));
-        // A cued way that no quote fits yields to "more" first: an answer that narrates is not asked
-        // for an example of what it just told.
-        let mut order: Vec<ProbeKind> = ways.clone();
-        order.sort_by_key(|&way| if cued(way) { 0 } else if way == ProbeKind::More { 1 } else { 2 });
+        let order = yielding_order(&ways, cued);
         let in_quotes = || if whole { None } else { order.iter().find_map(|&way| quoted_in(way)) };
-        cued_first.or_else(in_quotes).or_else(|| order.iter().find_map(|&way| own_words_in(way)))
+        asked_as_cued.or_else(in_quotes).or_else(|| order.iter().find_map(|&way| own_words_in(way)))
     };
     let plain = || {
         let probes = &context.strings.probes;
         (0..probes.len()).map(|k| probes[(turn + k) % probes.len()].clone()).find(|text| context.fresh(text))
     };
     contrast.or_else(quoted).or_else(plain)
+}
+
+/// Whether `text` gives the cue that calls for `way` ([`cues`]).
+fn gives_cue(text: &str, way: ProbeKind, language: Language) -> bool {
+    cues::Cue::ALL.iter().zip(cues::cue_counts(text, language)).any(|(cue, count)| cue.ask() == way && count > 0)
+}
+
+/// The sentence of `answer` that `phrase`, a slice of it, stands in.
+fn sentence_of<'a>(answer: &'a str, phrase: &str) -> &'a str {
+    let start = offset_in(answer, phrase);
+    sentences(answer).into_iter().find(|&(from, to)| from <= start && start < to).map_or(answer, |(from, to)| &answer[from..to])
+}
+
+/// Whether the answer's cued `way` is asked as such, in the interviewer's own
+/// words if no quote fits it: a worry, a wish, and a judgement without its
+/// reason where it is the whole of a `short` answer (in a longer one the
+/// judged thing is seldom the phrase quoted). A generalisation, a narration or
+/// a comparison yields to a quote that fits: a blind reader finds "What came of
+/// that?" after a description generic, "Tell me more about …" not.
+fn asked_as_such(way: ProbeKind, short: bool) -> bool {
+    match way {
+        ProbeKind::Reason => short,
+        _ => matches!(way, ProbeKind::Worry | ProbeKind::Wish),
+    }
+}
+
+/// `ways` in the order a quote is tried in them: the cued first, then "more",
+/// then the rest; an answer that narrates is not asked for an example of what
+/// it just told.
+fn yielding_order(ways: &[ProbeKind], cued: impl Fn(ProbeKind) -> bool) -> Vec<ProbeKind> {
+    let mut order = ways.to_vec();
+    order.sort_by_key(|&way| if cued(way) { 0 } else if way == ProbeKind::More { 1 } else { 2 });
+    order
 }
 
 /// The most words between a contrast marker and a phrase it sets against another.
