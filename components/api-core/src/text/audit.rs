@@ -36,26 +36,36 @@ pub fn dropped_negation<'a>(answer: &'a str, quote: &str, language: Language) ->
 }
 
 fn dropped<'a>(answer: &'a str, quote: &str, language: Language, counts: impl Fn(Qualifier) -> bool) -> Option<&'a str> {
+    dropped_in(answer, &words(answer), &Lexicon::of(language), quote, counts)
+}
+
+/// Whether a negation of `answer` (its `words`, read by `lexicon`) reaches
+/// `quote` and the quote leaves it out, as [`dropped_negation`]: for a caller
+/// that checks many quotes of one answer and has its words at hand.
+pub fn negation_dropped_in(answer: &str, words: &[Word], lexicon: &Lexicon, quote: &str) -> bool {
+    dropped_in(answer, words, lexicon, quote, |qualifier| qualifier == Qualifier::Negation).is_some()
+}
+
+fn dropped_in<'a>(answer: &'a str, words: &[Word<'a>], lexicon: &Lexicon, quote: &str, counts: impl Fn(Qualifier) -> bool) -> Option<&'a str> {
+    let language = lexicon.language();
     let start = answer.find(quote)?;
     let end = start + quote.len();
-    let lexicon = Lexicon::of(language);
-    let words = words(answer);
     let inside: Vec<usize> = (0..words.len()).filter(|&i| words[i].end > start && words[i].start < end).collect();
     let (&first, &last) = (inside.first()?, inside.last()?);
     // Before: back to the clause's start, or at least the nearest words of the same stretch.
-    let clause_start = (0..=first).rev().find(|&k| lexicon.begins_clause(&words, k)).unwrap_or(0);
+    let clause_start = (0..=first).rev().find(|&k| lexicon.begins_clause(words, k)).unwrap_or(0);
     let stretch_start = (0..=first).rev().find(|&k| !words[k].follows_closely).unwrap_or(0);
     let from = clause_start.min(first.saturating_sub(NEAR_WORDS).max(stretch_start));
-    if let Some(i) = (from..first).find(|&i| lexicon.qualifier(&words, i).is_some_and(&counts)) {
+    if let Some(i) = (from..first).find(|&i| lexicon.qualifier(words, i).is_some_and(&counts)) {
         return Some(words[i].text);
     }
-    if counts(Qualifier::Negation) && lexicon.negated_after(&words, last) {
+    if counts(Qualifier::Negation) && lexicon.negated_after(words, last) {
         return Some(words[last + 1].text);
     }
     if reach(language) == Reach::Clause {
-        let clause_end = (last + 1..words.len()).find(|&k| lexicon.begins_clause(&words, k)).unwrap_or(words.len());
-        let negation = (last + 1..clause_end).find(|&j| lexicon.negates_back(&words, j)).filter(|_| counts(Qualifier::Negation));
-        let modal = Some(last + 1).filter(|&j| j < clause_end && lexicon.qualifier(&words, j) == Some(Qualifier::Modal) && counts(Qualifier::Modal));
+        let clause_end = (last + 1..words.len()).find(|&k| lexicon.begins_clause(words, k)).unwrap_or(words.len());
+        let negation = (last + 1..clause_end).find(|&j| lexicon.negates_back(words, j)).filter(|_| counts(Qualifier::Negation));
+        let modal = Some(last + 1).filter(|&j| j < clause_end && lexicon.qualifier(words, j) == Some(Qualifier::Modal) && counts(Qualifier::Modal));
         if let Some(j) = negation.or(modal) {
             return Some(words[j].text);
         }

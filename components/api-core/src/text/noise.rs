@@ -6,6 +6,8 @@
 use super::lexicon::{self, Lexicon};
 use super::words;
 use crate::projects::Language;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 /// Whether an answer declines: it holds a way of saying "I don't know", "no"
 /// or "nothing" of its language, and no content word besides.
@@ -13,9 +15,21 @@ pub fn declines(answer: &str, language: Language) -> bool {
     is_refusal(answer, &Lexicon::of(language))
 }
 
+/// A language's refusals, the longest first (so "nothing else" is matched
+/// before "nothing"), as written and as normalized words: read once.
+fn refusals_of(language: Language) -> &'static (Vec<&'static str>, Vec<Vec<String>>) {
+    static READ: OnceLock<Mutex<HashMap<Language, &'static (Vec<&'static str>, Vec<Vec<String>>)>>> = OnceLock::new();
+    let mut read = READ.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    read.entry(language).or_insert_with(|| {
+        let mut refusals: Vec<&'static str> = lexicon::refusals(language).to_vec();
+        refusals.sort_by_key(|r| std::cmp::Reverse(r.chars().count()));
+        let normalized = refusals.iter().map(|r| r.split_whitespace().map(words::normalize).collect()).collect();
+        Box::leak(Box::new((refusals, normalized)))
+    })
+}
+
 pub fn is_refusal(answer: &str, lexicon: &Lexicon) -> bool {
-    let mut refusals: Vec<&str> = lexicon::refusals(lexicon.language()).to_vec();
-    refusals.sort_by_key(|r| std::cmp::Reverse(r.chars().count()));
+    let (refusals, normalized) = refusals_of(lexicon.language());
     if lexicon.language() == Language::Ja {
         // No spaces: the refusals are cut out of the text, then what is left must say nothing.
         let mut rest = answer.to_string();
@@ -29,8 +43,7 @@ pub fn is_refusal(answer: &str, lexicon: &Lexicon) -> bool {
         return matched && words::words(&rest).iter().all(|w| !lexicon.is_content(w));
     }
     let answer_words = words::words(answer);
-    let refusals: Vec<Vec<String>> =
-        refusals.iter().map(|r| r.split_whitespace().map(words::normalize).collect()).collect();
+    let refusals = normalized;
     let mut matched = false;
     let mut i = 0;
     while i < answer_words.len() {

@@ -21,6 +21,7 @@
 use super::lexicon::Lexicon;
 use super::words::{words, Word};
 use serde::Deserialize;
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -64,37 +65,37 @@ const NEGATION_REACH: usize = 3;
 
 #[derive(Deserialize)]
 struct Lists {
-    determiners: Vec<String>,
-    negating: Vec<String>,
-    prepositions: Vec<String>,
-    progressive: Vec<String>,
+    determiners: HashSet<String>,
+    negating: HashSet<String>,
+    prepositions: HashSet<String>,
+    progressive: HashSet<String>,
     role_leads: Vec<Vec<String>>,
-    verbs: Vec<String>,
+    verbs: HashSet<String>,
     /// Words that are nouns as often as verbs ("drudge *work*", "I *use* AI"): in a phrase, but a verb before one.
-    noun_or_verb: Vec<String>,
-    adjectives: Vec<String>,
-    vague: Vec<String>,
+    noun_or_verb: HashSet<String>,
+    adjectives: HashSet<String>,
+    vague: HashSet<String>,
     /// Words in -ly that are no adverbs ("friendly staff", "family").
-    not_adverbs: Vec<String>,
+    not_adverbs: HashSet<String>,
     /// Adverbs without -ly ("twice", "also"): no word of a noun phrase.
-    adverbs: Vec<String>,
+    adverbs: HashSet<String>,
     /// Verbs after "I" that say what one thinks, feels or can, not what one does ("I *think* …").
-    not_doings: Vec<String>,
+    not_doings: HashSet<String>,
     /// Heads that judge rather than name ("massive *issue*", "ultimate *hope*", "main *use*"):
     /// with one word before them, the phrase says how much, not what.
-    evaluative: Vec<String>,
+    evaluative: HashSet<String>,
     /// Words vague only alone ("work", but "drudge work").
-    vague_alone: Vec<String>,
-    not_gerunds: Vec<String>,
+    vague_alone: HashSet<String>,
+    not_gerunds: HashSet<String>,
     /// Gerunds that say little ("using", "trying", "depending"): an activity they lead is none.
-    light_gerunds: Vec<String>,
+    light_gerunds: HashSet<String>,
     /// Verbs after which an adjective follows, not an object ("feel *confident*").
-    copulas: Vec<String>,
+    copulas: HashSet<String>,
     /// Words that count or part what follows their "of" ("a *couple* of", "a *matter* of time"): no head of a phrase.
-    partitives: Vec<String>,
+    partitives: HashSet<String>,
     /// Endings that tell an adjective, which a lone word or a phrase's last cannot be ("accurate and *professional*").
     adjective_endings: Vec<String>,
-    not_adjectives: Vec<String>,
+    not_adjectives: HashSet<String>,
     /// A preposition and a word that say how, not what ("*in depth* knowledge", "*of course*").
     idioms: Vec<Vec<String>>,
 }
@@ -104,8 +105,8 @@ fn lists() -> &'static Lists {
     LISTS.get_or_init(|| serde_json::from_str(include_str!("noun_phrases.json")).expect("noun_phrases.json holds the English phrase lists"))
 }
 
-fn listed(list: &[String], word: &Word) -> bool {
-    list.iter().any(|entry| *entry == word.normalized)
+fn listed(list: &HashSet<String>, word: &Word) -> bool {
+    list.contains(word.normalized.as_str())
 }
 
 /// How a word stands in a phrase.

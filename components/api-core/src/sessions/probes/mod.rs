@@ -31,7 +31,7 @@ pub(crate) mod replay;
 use super::strings::{fill, Asking, InterviewerStrings, Wording};
 use crate::projects::Language;
 use crate::text::lexicon::Lexicon;
-use crate::text::audit::dropped_negation;
+use crate::text::audit::negation_dropped_in;
 use crate::text::noise;
 use crate::text::noun_phrases;
 use crate::text::phrase::{self, Named};
@@ -221,12 +221,15 @@ fn quotable_phrases<'a>(answer: &'a str, context: &ProbeContext, courtesies: &[(
 /// the other languages' salience prefers phrases of two or more words.
 fn english_phrases<'a>(answer: &'a str, lexicon: &Lexicon, named: &Named) -> Vec<&'a str> {
     let table = vectors::table();
-    let spelt = |text: &str| {
-        words(text).iter().all(|word| {
-            let lower = !word.text.starts_with(char::is_uppercase);
-            !lower || !word.text.split(['-', '/']).any(|part| table.misspelt(part))
-        })
-    };
+    let answer_words = words(answer);
+    // Each word of the answer is looked at once, however many phrases hold it.
+    let misspelt: std::collections::HashSet<&str> = answer_words
+        .iter()
+        .filter(|word| !word.text.starts_with(char::is_uppercase))
+        .filter(|word| word.text.split(['-', '/']).any(|part| table.misspelt(part)))
+        .map(|word| word.text)
+        .collect();
+    let spelt = |text: &str| words(text).iter().all(|word| !misspelt.contains(word.text));
     let new_to_the_interview = |text: &str| {
         let stems: Vec<String> = words(text).iter().filter(|w| lexicon.is_content(w)).map(|w| lexicon.stem(w)).collect();
         !stems.iter().all(|stem| named.by_question.contains(stem) || named.by_probes.contains(stem))
@@ -244,7 +247,7 @@ fn english_phrases<'a>(answer: &'a str, lexicon: &Lexicon, named: &Named) -> Vec
         .into_iter()
         .filter(|phrase| !lone_noun(phrase))
         .map(|phrase| phrase.text)
-        .filter(|text| spelt(text) && new_to_the_interview(text) && dropped_negation(answer, text, Language::En).is_none())
+        .filter(|text| spelt(text) && new_to_the_interview(text) && !negation_dropped_in(answer, &answer_words, lexicon, text))
         .collect();
     phrases.sort_by_key(|text| words(text).len() < 2);
     phrases
@@ -377,7 +380,8 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
                 .map(|wording| fill(&fill(&wording.text, "phrase", first), "other", second))
                 .find(|text| context.fresh(text))
         });
-    let cued = |way: ProbeKind| gives_cue(answer, way, context.language);
+    let counts = cues::cue_counts(answer, context.language);
+    let cued = |way: ProbeKind| cued_by(&counts, way);
     let quoted_in = |way: ProbeKind| {
         phrases
             .iter()
@@ -416,7 +420,12 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
 
 /// Whether `text` gives the cue that calls for `way` ([`cues`]).
 fn gives_cue(text: &str, way: ProbeKind, language: Language) -> bool {
-    cues::Cue::ALL.iter().zip(cues::cue_counts(text, language)).any(|(cue, count)| cue.ask() == way && count > 0)
+    cued_by(&cues::cue_counts(text, language), way)
+}
+
+/// Whether the cue counts of [`cues::cue_counts`] call for `way`.
+fn cued_by(counts: &[usize; 6], way: ProbeKind) -> bool {
+    cues::Cue::ALL.iter().zip(counts).any(|(cue, &count)| cue.ask() == way && count > 0)
 }
 
 /// The sentence of `answer` that `phrase`, a slice of it, stands in.
