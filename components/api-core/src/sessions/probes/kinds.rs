@@ -180,24 +180,22 @@ fn feeling_words(language: Language) -> &'static [&'static str] {
 mod tests {
     use super::*;
 
+    /// The kind of `phrase` where the English `answer` says it first.
+    fn kind_where(answer: &str, phrase: &str) -> PhraseKind {
+        let start = answer.find(phrase).unwrap();
+        kind_in(answer, &answer[start..start + phrase.len()], Language::En)
+    }
+
     #[test]
     fn where_the_answer_says_it_a_phrase_may_be_a_role_a_doing_or_an_activity() {
         let answer = "I'm a media composer. That means I write music for film, and I use AI to draft emails.";
-        let kind = |phrase: &str| {
-            let start = answer.find(phrase).unwrap();
-            kind_in(answer, &answer[start..start + phrase.len()], Language::En)
-        };
-        assert_eq!(kind("media composer"), PhraseKind::Role);
-        assert_eq!(kind("write music for film"), PhraseKind::Doing);
-        assert_eq!(kind("draft emails"), PhraseKind::Activity);
-        assert_eq!(kind("AI"), PhraseKind::Thing);
+        assert_eq!(kind_where(answer, "media composer"), PhraseKind::Role);
+        assert_eq!(kind_where(answer, "write music for film"), PhraseKind::Doing);
+        assert_eq!(kind_where(answer, "draft emails"), PhraseKind::Activity);
+        assert_eq!(kind_where(answer, "AI"), PhraseKind::Thing);
         let answer = "I work as an audio engineer, and that should count as an answer.";
-        let kind = |phrase: &str| {
-            let start = answer.find(phrase).unwrap();
-            kind_in(answer, &answer[start..start + phrase.len()], Language::En)
-        };
-        assert_eq!(kind("audio engineer"), PhraseKind::Role);
-        assert_eq!(kind("answer"), PhraseKind::Thing);
+        assert_eq!(kind_where(answer, "audio engineer"), PhraseKind::Role);
+        assert_eq!(kind_where(answer, "answer"), PhraseKind::Thing);
     }
 
     #[test]

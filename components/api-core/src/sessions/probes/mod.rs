@@ -353,7 +353,8 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
     let mut courtesies = sentences::courtesy_spans(answer, context.language);
     courtesies.extend(withheld_spans(answer, context.language));
     // Nothing to ask about: every sentence thanks, says goodbye, withholds or declines ("I don't think so. Take it easy!").
-    let says_nothing = sentences(answer).iter().all(|&(from, to)| {
+    let answer_sentences = sentences(answer);
+    let says_nothing = answer_sentences.iter().all(|&(from, to)| {
         courtesies.iter().any(|&(start, end)| start <= from && to <= end) || noise::is_refusal(&answer[from..to], &lexicon)
     });
     if noise::is_refusal(answer, &lexicon) || says_nothing {
@@ -389,7 +390,7 @@ pub fn builtin_probe(answer: &str, context: &ProbeContext) -> Option<String> {
             .filter(|phrase| !is_whole_answer(phrase, answer, &lexicon))
             // A worry or a wish is asked about a phrase of the sentence that voices it: not "What worries
             // you most about “utmost importance”?" of "… safety concerns, which is of utmost importance".
-            .filter(|phrase| !matches!(way, ProbeKind::Worry | ProbeKind::Wish) || gives_cue(sentence_of(answer, phrase), way, context.language))
+            .filter(|phrase| !matches!(way, ProbeKind::Worry | ProbeKind::Wish) || gives_cue(sentence_of(answer, &answer_sentences, phrase), way, context.language))
             .find_map(|&phrase| {
                 let kind = kinds::kind_in(answer, phrase, context.language);
                 in_turn(&open(way, 1, kind), phrase).map(|wording| fill(&wording.text, "phrase", phrase)).find(|text| context.fresh(text))
@@ -428,10 +429,10 @@ fn cued_by(counts: &[usize; 6], way: ProbeKind) -> bool {
     cues::Cue::ALL.iter().zip(counts).any(|(cue, &count)| cue.ask() == way && count > 0)
 }
 
-/// The sentence of `answer` that `phrase`, a slice of it, stands in.
-fn sentence_of<'a>(answer: &'a str, phrase: &str) -> &'a str {
+/// The sentence of `answer` (its `sentences`) that `phrase`, a slice of it, stands in.
+fn sentence_of<'a>(answer: &'a str, sentences: &[(usize, usize)], phrase: &str) -> &'a str {
     let start = offset_in(answer, phrase);
-    sentences(answer).into_iter().find(|&(from, to)| from <= start && start < to).map_or(answer, |(from, to)| &answer[from..to])
+    sentences.iter().find(|&&(from, to)| from <= start && start < to).map_or(answer, |&(from, to)| &answer[from..to])
 }
 
 /// Whether the answer's cued `way` is asked as such, in the interviewer's own
