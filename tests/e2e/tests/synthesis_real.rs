@@ -113,6 +113,26 @@ fn real_interview_transcripts_give_themes_traced_to_their_words() {
         for question in body["questions"].as_array().unwrap() {
             assert!(question["themes"].as_array().unwrap().len() >= 2, "{name}: {question}");
         }
+        // Who the participants are is in the profile, quoted in their words, and in no theme.
+        let participants = &body["participants"];
+        eprintln!("{name} | participants {participants}");
+        let themed: Vec<&Value> = body["questions"].as_array().unwrap().iter().flat_map(|q| q["themes"].as_array().unwrap()).flat_map(|t| t["quotes"].as_array().unwrap()).collect();
+        for role in participants["roles"].as_array().unwrap() {
+            for quote in role["quotes"].as_array().unwrap() {
+                assert!(!themed.iter().any(|t| t["text"] == quote["text"]), "{name}: a theme quotes who its participant is: {quote}");
+            }
+        }
+        if name == "anthropic-interviewer-creatives.json" {
+            // A media composer, a music producer, a dance instructor, one who works in production management, ...
+            assert!(participants["described"].as_u64().unwrap() >= 4, "{name}: {participants}");
+            let roles: Vec<&str> = participants["roles"].as_array().unwrap().iter().map(|r| r["role"].as_str().unwrap()).collect();
+            for role in ["composer", "producer", "instructor"] {
+                assert!(roles.contains(&role), "{name}: {role} in {roles:?}");
+            }
+            let composer = participants["roles"].as_array().unwrap().iter().find(|r| r["role"] == "composer").unwrap();
+            assert_eq!(composer["interviews"], 1);
+            assert_eq!(composer["quotes"][0]["text"], "Hmmm— I'm a media composer.", "{composer}");
+        }
     }
 }
 

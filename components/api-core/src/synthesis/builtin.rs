@@ -6,6 +6,7 @@
 use super::ideas::{self, Idea, Sentence};
 use super::labels::{self, Sample};
 use super::naming::{self, Described, Source};
+use super::profile;
 use super::themes::{self, InterviewAnswers, Theme};
 use super::units::{self, MeaningModel, Unit};
 use super::{digest, store, synthesized_questions, QuestionSynthesis, Quote, Synthesis, ThemeSynthesis, WrittenBy, MAX_QUOTES};
@@ -116,6 +117,8 @@ struct Grouped<'d> {
     ideas: Vec<Idea>,
     /// The question's sentences the ideas index into.
     sentences: Vec<(usize, Unit)>,
+    /// Its sentences that say who their participant is: in the profile, in no idea.
+    profile: Vec<(usize, Unit)>,
     themes: Vec<Theme>,
 }
 
@@ -125,11 +128,11 @@ fn group(question: Question, meanings: Option<MeaningModel>) -> Grouped {
     let answered = question.interviews.iter().filter(|i| !i.answers.is_empty()).count();
     let (with_meanings, by_terms): (Vec<InterviewAnswers>, Vec<InterviewAnswers>) =
         question.interviews.into_iter().partition(|i| units::has_meanings(i.language));
-    let mut sentences: Vec<(usize, Unit)> = with_meanings
+    let (mut profile, mut sentences): (Vec<(usize, Unit)>, Vec<(usize, Unit)>) = with_meanings
         .iter()
         .filter_map(|interview| Some(units::decode(interview.units?).into_iter().map(move |unit| (interview.interview, unit))))
         .flatten()
-        .collect();
+        .partition(profile::describes_participant);
     let ideas = match meanings {
         Some(model) => group_ideas(&sentences, model),
         None => Vec::new(),
@@ -137,7 +140,7 @@ fn group(question: Question, meanings: Option<MeaningModel>) -> Grouped {
     // Labels and quotes need the sentences' places and terms, not their
     // meanings: at 10,000 interviews those are about 45 MB a question, and
     // every question's sentences are kept until the synthesis is written.
-    for (_, unit) in &mut sentences {
+    for (_, unit) in sentences.iter_mut().chain(&mut profile) {
         unit.meaning = Meaning::default();
     }
     let mut echoed: HashMap<Language, HashSet<String>> = HashMap::new();
@@ -146,7 +149,7 @@ fn group(question: Question, meanings: Option<MeaningModel>) -> Grouped {
             crate::text::terms::answer_terms(question.question, &Lexicon::of(interview.language)).into_iter().collect()
         });
     }
-    Grouped { question: question.question, answered, ideas, sentences, themes: themes::group(&by_terms, &echoed) }
+    Grouped { question: question.question, answered, ideas, sentences, profile, themes: themes::group(&by_terms, &echoed) }
 }
 
 /// The ideas of a question's sentences (`(interview, unit)`), by the scale of the model that made their meanings.
@@ -201,6 +204,8 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
             wanted.extend(idea.sentences.iter().take(SAMPLED_ANSWERS).map(|&k| (id_of(g.sentences[k].0), g.sentences[k].1.seq)));
         }
     }
+    let participants = profile::count(grouped.iter().flat_map(|g| &g.profile));
+    wanted.extend(participants.quoted().map(|(at, seq)| (id_of(at), seq)));
     wanted.sort_unstable();
     wanted.dedup();
     let texts = record::store::answer_texts(db, &wanted)?;
@@ -236,6 +241,10 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
             }
         })
         .collect();
+    let participants = participants.written(|at, unit| {
+        let text = text_of.get(&(id_of(at), unit.seq))?.get(unit.start..unit.end)?;
+        Some(Quote { interview_id: id_of(at).to_string(), seq: unit.seq, text: text.to_string() })
+    });
     Ok(Synthesis {
         project_id: project_id.to_string(),
         generated_at: time::rfc3339_now(),
@@ -243,6 +252,7 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
         interviews_excluded: analysed.excluded,
         interviews_waiting: waiting,
         written_by: WrittenBy::BuiltIn,
+        participants: Some(participants),
         questions,
     })
 }

@@ -21,6 +21,7 @@ pub mod labels;
 pub mod model;
 pub mod naming;
 pub mod polarity;
+pub mod profile;
 pub mod quality;
 pub mod report;
 pub mod store;
@@ -59,6 +60,10 @@ pub struct Synthesis {
     /// maintenance run after they end gives them): not in the themes yet.
     pub interviews_waiting: usize,
     pub written_by: WrittenBy,
+    /// Who the participants say they are (the built-in synthesis'; a
+    /// model's synthesis has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub participants: Option<profile::Participants>,
     pub questions: Vec<QuestionSynthesis>,
 }
 

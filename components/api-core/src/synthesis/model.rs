@@ -437,6 +437,7 @@ pub fn as_now(stored: &Stored, project_id: &str, generated_at: &str, analysed: &
         // The model reads the answers themselves, not their meanings: nothing waits.
         interviews_waiting: 0,
         written_by: super::WrittenBy::Model,
+        participants: None,
         questions,
     }
 }

@@ -19,6 +19,7 @@ use super::*;
 use crate::sessions::probes::replay::replayed;
 use crate::synthesis::answers::free_text_answers;
 use crate::synthesis::units::{Encoder, TableEncoder};
+use crate::text::self_description::self_description;
 use serde_json::json;
 use std::sync::Mutex;
 
@@ -137,9 +138,10 @@ impl Replayed {
             .zip(per_question)
             .zip(answered)
             .map(|((question, sentences), answered)| {
+                let (profile, sentences): (Vec<(usize, Unit)>, Vec<(usize, Unit)>) = sentences.into_iter().partition(profile::describes_participant);
                 let ideas = group_ideas(&sentences, model);
                 let question_text: &'static str = Box::leak(question.clone().into_boxed_str());
-                (question, Grouped { question: question_text, answered: answered.len(), ideas, sentences, themes: Vec::new() })
+                (question, Grouped { question: question_text, answered: answered.len(), ideas, sentences, profile, themes: Vec::new() })
             })
             .collect();
         Replayed { interview_ids, texts, phrases, questions }
@@ -202,6 +204,8 @@ fn real_interviews_give_themes_that_are_ideas_in_the_participants_words() {
         let mut dump = Vec::new();
         for (question, grouped) in &replayed.questions {
             let themes = replayed.named(grouped);
+            let lexicon = Lexicon::of(Language::En);
+            let question_stems: HashSet<String> = crate::text::terms::answer_terms(question, &lexicon).into_iter().collect();
             println!("{file} | {question} | {} answered", grouped.answered);
             for theme in &themes {
                 println!("    {:>3}  {}", theme.interviews.len(), theme.label);
@@ -214,6 +218,7 @@ fn real_interviews_give_themes_that_are_ideas_in_the_participants_words() {
                 assert!((naming::MIN_LABEL_WORDS..=naming::MAX_LABEL_WORDS).contains(&words), "{file}: {:?}", theme.label);
                 assert!(theme.interviews.len() >= ideas::MIN_INTERVIEWS, "{file}: {:?}", theme.label);
                 for quote in &theme.quotes {
+                    assert_eq!(self_description(&quote.text, &question_stems, &lexicon), None, "{file}: a theme quotes who its participant is: {:?}", quote.text);
                     let at = replayed.interview_ids.iter().position(|id| *id == quote.interview_id).unwrap();
                     assert!(replayed.texts[&(at, quote.seq)].contains(&quote.text), "{file}: not verbatim: {:?}", quote.text);
                     assert!(crate::text::audit::dropped_qualifier(&replayed.texts[&(at, quote.seq)], &quote.text, Language::En).is_none());
@@ -239,7 +244,21 @@ fn real_interviews_give_themes_that_are_ideas_in_the_participants_words() {
                 dump.push(json!({"question": question, "answered": grouped.answered, "themes": themes, "sentences": sentences}));
             }
         }
+        // Who the participants are is in the profile, never in a theme.
+        let counted = profile::count(replayed.questions.iter().flat_map(|(_, g)| &g.profile));
+        let participants = counted.written(|at, unit| {
+            Some(Quote { interview_id: replayed.interview_ids[at].clone(), seq: unit.seq, text: replayed.texts[&(at, unit.seq)][unit.start..unit.end].to_string() })
+        });
+        println!("{file} | participants: {} of {} say who they are", participants.described, replayed.interview_ids.len());
+        for role in &participants.roles {
+            println!("    {:>3}  {}  {:?}", role.interviews, role.role, role.quotes.iter().map(|q| &q.text).collect::<Vec<_>>());
+        }
         if let Ok(folder) = std::env::var("SYNTHESIS_DUMP") {
+            let profile = json!({
+                "interviews": replayed.interview_ids.len(), "described": participants.described,
+                "roles": participants.roles.iter().map(|r| json!({"role": r.role, "interviews": r.interviews, "quotes": r.quotes.iter().map(|q| &q.text).collect::<Vec<_>>()})).collect::<Vec<_>>(),
+            });
+            let dump = json!({"questions": dump, "profile": profile});
             std::fs::write(format!("{folder}/{file}"), serde_json::to_string_pretty(&dump).unwrap()).unwrap();
         }
     }

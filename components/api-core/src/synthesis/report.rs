@@ -8,7 +8,8 @@
 //! project's first interview language (`report_strings.json` has all of
 //! them), right to left for Arabic and Hebrew.
 
-use super::{QuestionSynthesis, Synthesis, WrittenBy};
+use super::profile::Participants;
+use super::{QuestionSynthesis, Quote, Synthesis, WrittenBy};
 use crate::http::ApiResponse;
 use crate::sessions::page::{escape_html, fill_template};
 use crate::sessions::strings::direction;
@@ -41,6 +42,9 @@ pub struct ReportStrings {
     pub source: String,
     pub no_themes: String,
     pub contents: String,
+    pub participants: String,
+    pub described: String,
+    pub role_count: String,
 }
 
 /// The framing texts of `language` (English for a language without them).
@@ -175,19 +179,49 @@ fn section(index: usize, question: &QuestionSynthesis, strings: &ReportStrings, 
         if let Some(description) = &theme.description {
             html.push_str(&format!("<p class=\"description\" dir=\"auto\">{}</p>", escape_html(description)));
         }
-        if !theme.quotes.is_empty() {
-            html.push_str(&format!("<ul class=\"quotes\" aria-label=\"{}\">", escape_html(&strings.quotes)));
-            for quote in &theme.quotes {
-                let source = fill(&strings.source, &[("id", &quote.interview_id), ("seq", &quote.seq.to_string())]);
-                html.push_str(&format!(
-                    "<li><blockquote><p dir=\"auto\">{}</p></blockquote><p class=\"source\">{}</p></li>",
-                    escape_html(&quote.text),
-                    escape_html(&source)
-                ));
-            }
-            html.push_str("</ul>");
-        }
+        html.push_str(&quotes(&theme.quotes, strings));
         html.push_str("</li>");
+    }
+    html.push_str("</ol></section>");
+    html
+}
+
+/// A theme's or a role's quotes, each with its interview and turn.
+fn quotes(quotes: &[Quote], strings: &ReportStrings) -> String {
+    if quotes.is_empty() {
+        return String::new();
+    }
+    let mut html = format!("<ul class=\"quotes\" aria-label=\"{}\">", escape_html(&strings.quotes));
+    for quote in quotes {
+        let source = fill(&strings.source, &[("id", &quote.interview_id), ("seq", &quote.seq.to_string())]);
+        html.push_str(&format!(
+            "<li><blockquote><p dir=\"auto\">{}</p></blockquote><p class=\"source\">{}</p></li>",
+            escape_html(&quote.text),
+            escape_html(&source)
+        ));
+    }
+    html.push_str("</ul>");
+    html
+}
+
+/// Who the participants are: how many say it, and each role they name with its count and words.
+fn participants(participants: &Participants, analysed: usize, strings: &ReportStrings) -> String {
+    if participants.described == 0 {
+        return String::new();
+    }
+    let described = fill(&strings.described, &[("n", &participants.described.to_string()), ("total", &analysed.to_string())]);
+    let mut html = format!(
+        "<section class=\"participants\" aria-labelledby=\"participants\"><h2 id=\"participants\">{}</h2><p class=\"answered\">{}</p><ol class=\"themes\">",
+        escape_html(&strings.participants),
+        escape_html(&described)
+    );
+    for role in &participants.roles {
+        html.push_str(&format!(
+            "<li class=\"theme\"><h3 dir=\"auto\">{}</h3><p class=\"share\">{}</p>{}</li>",
+            escape_html(&role.role),
+            escape_html(&fill(&strings.role_count, &[("n", &role.interviews.to_string())])),
+            quotes(&role.quotes, strings)
+        ));
     }
     html.push_str("</ol></section>");
     html
@@ -216,7 +250,8 @@ pub fn page(synthesis: &Synthesis, project_name: &str, language: &str) -> String
         .enumerate()
         .map(|(i, q)| format!("<li><a href=\"#question-{}\"><bdi>{}</bdi></a></li>", i + 1, escape_html(&q.question)))
         .collect();
-    let questions: String = synthesis.questions.iter().enumerate().map(|(i, q)| section(i, q, &strings, rtl)).collect();
+    let mut questions: String = synthesis.participants.as_ref().map(|p| participants(p, synthesis.interviews_analyzed, &strings)).unwrap_or_default();
+    questions.extend(synthesis.questions.iter().enumerate().map(|(i, q)| section(i, q, &strings, rtl)));
     let title = format!("{} · {}", strings.title, project_name);
     fill_template(
         TEMPLATE,
@@ -255,7 +290,8 @@ pub fn response(synthesis: &Synthesis, project_name: &str, language: &str) -> Ap
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Quote, ThemeSynthesis};
+    use super::super::profile::Role;
+    use super::super::ThemeSynthesis;
     use super::*;
 
     fn synthesis() -> Synthesis {
@@ -266,6 +302,7 @@ mod tests {
             interviews_excluded: 1,
             interviews_waiting: 0,
             written_by: WrittenBy::BuiltIn,
+            participants: None,
             questions: vec![QuestionSynthesis {
                 question: "What <b>stops</b> you?".into(),
                 answered: 4,
@@ -315,6 +352,20 @@ mod tests {
             assert!(html.contains(&format!("direction=\"{}\"", if rtl { "rtl" } else { "ltr" })), "{language}");
         }
         assert!(page(&synthesis(), "p", "de").contains("3 von 4 Interviews (75 %)"));
+    }
+
+    #[test]
+    fn the_page_says_who_the_participants_are_before_the_questions() {
+        assert!(!page(&synthesis(), "p", "en").contains("Who the participants are"));
+        let role = Role { role: "<writer>".into(), interviews: 2, quotes: vec![Quote { interview_id: "i-2".into(), seq: 1, text: "I'm a <writer>.".into() }] };
+        let described = Synthesis { participants: Some(Participants { described: 3, roles: vec![role] }), ..synthesis() };
+        let html = page(&described, "p", "en");
+        let profile = html.find("<h2 id=\"participants\">Who the participants are</h2>").expect("the profile's heading");
+        assert!(profile < html.find("id=\"question-1\"").unwrap());
+        assert!(html.contains("3 of 4 interviews say who they are.") && html.contains("&lt;writer&gt;</h3><p class=\"share\">2 interviews</p>"));
+        assert!(html.contains("I&#39;m a &lt;writer&gt;."));
+        assert!(html.contains("Interview i-2, turn 1"));
+        assert!(page(&described, "p", "de").contains("In 3 von 4 Interviews sagen sie, wer sie sind."));
     }
 
     #[test]

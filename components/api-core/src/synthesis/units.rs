@@ -25,6 +25,7 @@ use std::collections::HashSet;
 use crate::projects::Language;
 use crate::text::lexicon::Lexicon;
 use crate::text::vectors::{self, Meaning};
+use crate::text::self_description::{self_description, SelfDescription};
 use crate::text::{sentences, terms};
 use crate::text_enum;
 use base64::engine::general_purpose::STANDARD_NO_PAD as BASE64;
@@ -126,6 +127,10 @@ pub struct Unit {
     pub terms: Vec<String>,
     /// The terms its negations reach (`text::terms::negated_terms`).
     pub negated: Vec<String>,
+    /// What it says of who the participant is, where that is all it says
+    /// (`text::self_description`): such a sentence is in the participants'
+    /// profile, never in a theme.
+    pub describes: Option<SelfDescription>,
 }
 
 /// A phrase of a unit that could be its idea's label (`naming::label_spans`):
@@ -179,7 +184,8 @@ pub fn of_answers(answers: &[(i64, &str)], question: &str, language: Language, e
                 continue;
             }
             let negated = beyond_question(terms::negated_terms(sentence, &lexicon));
-            units.push(Unit { seq, start, end, meaning: Meaning::default(), terms, negated });
+            let describes = self_description(sentence, &question_stems, &lexicon);
+            units.push(Unit { seq, start, end, meaning: Meaning::default(), terms, negated, describes });
             texts.push(sentence);
             spans.push(naming::label_spans(sentence, &question_stems, &lexicon).into_iter().map(|s| (s.start, s.end)).collect());
         }
@@ -224,11 +230,22 @@ pub fn of_answers(answers: &[(i64, &str)], question: &str, language: Language, e
 
 /// As stored: a line per unit, its seq, start, end, meaning (base64), terms
 /// and negated terms (each list joined by commas, `-` when empty; a term
-/// holds neither white space nor a comma).
+/// holds neither white space nor a comma), and, for a sentence that says who
+/// its participant is, `role:<head>` or `work` (units stored before profiles
+/// existed have none: they read as saying more).
 pub fn encode(units: &[Unit]) -> String {
     let list = |terms: &[String]| if terms.is_empty() { "-".to_string() } else { terms.join(",") };
-    let lines: Vec<String> =
-        units.iter().map(|u| format!("{} {} {}", placed(u.seq, u.start, u.end, &u.meaning), list(&u.terms), list(&u.negated))).collect();
+    let lines: Vec<String> = units
+        .iter()
+        .map(|u| {
+            let line = format!("{} {} {}", placed(u.seq, u.start, u.end, &u.meaning), list(&u.terms), list(&u.negated));
+            match &u.describes {
+                Some(SelfDescription::Role(head)) => format!("{line} role:{head}"),
+                Some(SelfDescription::Work) => format!("{line} work"),
+                None => line,
+            }
+        })
+        .collect();
     lines.join("\n")
 }
 
@@ -279,7 +296,12 @@ pub fn decode(stored: &str) -> Vec<Unit> {
             let (seq, start, end, meaning) = read_placed(&mut parts)?;
             let terms = list(parts.next()?);
             let negated = list(parts.next()?);
-            Some(Unit { seq, start, end, meaning, terms, negated })
+            let describes = match parts.next() {
+                Some("work") => Some(SelfDescription::Work),
+                Some(role) => role.strip_prefix("role:").filter(|head| !head.is_empty()).map(|head| SelfDescription::Role(head.to_string())),
+                None => None,
+            };
+            Some(Unit { seq, start, end, meaning, terms, negated, describes })
         })
         .collect()
 }

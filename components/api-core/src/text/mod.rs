@@ -2,7 +2,8 @@
 //! answer's words ([`words`]), what each interview language knows of them
 //! ([`lexicon`], [`function_words`]: stop words, fillers, negations, modals,
 //! stems), whole phrases ([`phrase`]), sentences and clauses ([`sentences`]),
-//! terms ([`terms`]), what says nothing ([`noise`]), what only greets, thanks
+//! terms ([`terms`]), what a participant says of who they are
+//! ([`self_description`]), what says nothing ([`noise`]), what only greets, thanks
 //! or says goodbye ([`courtesy`]), the language an answer is read in
 //! ([`reading`]), and the meaning of a sentence as a vector ([`vectors`]).
 
@@ -14,6 +15,7 @@ pub mod noise;
 pub mod noun_phrases;
 pub mod phrase;
 pub mod reading;
+pub mod self_description;
 pub mod sentences;
 pub mod terms;
 pub mod vectors;
