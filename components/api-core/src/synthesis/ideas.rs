@@ -46,6 +46,11 @@ pub const RESOLUTION: f32 = 1.0;
 pub const MAX_GROUPED: usize = 1_200;
 /// An idea is a theme when this many interviews hold it.
 pub const MIN_INTERVIEWS: usize = 2;
+/// An idea of more than this share of the question's interviews is held to
+/// its close sentences ([`HELD_TOGETHER`]).
+pub const CATCH_ALL: f32 = 0.5;
+/// How much closer than joining a catch-all's sentences must be to its centre.
+pub const HELD_TOGETHER: f32 = 0.1;
 /// Passes that give every sentence to its closest idea.
 const PLACING_PASSES: usize = 2;
 
@@ -88,6 +93,11 @@ pub fn group(sentences: &[Sentence], scale: Scale) -> Vec<Idea> {
         members = place(sentences, &members, scale);
         members.retain(|group| interviews_of(sentences, group).len() >= MIN_INTERVIEWS);
     }
+    let speaking = interviews_of(sentences, &(0..sentences.len()).collect::<Vec<_>>()).len();
+    for group in &mut members {
+        held_together(sentences, group, speaking, scale);
+    }
+    members.retain(|group| interviews_of(sentences, group).len() >= MIN_INTERVIEWS);
     let mut ideas: Vec<Idea> = members.into_iter().map(|group| idea(sentences, group)).collect();
     ideas.sort_by(|a, b| b.interviews.len().cmp(&a.interviews.len()).then(b.sentences.len().cmp(&a.sentences.len())).then(first(a).cmp(&first(b))));
     ideas
@@ -261,6 +271,20 @@ fn place(sentences: &[Sentence], groups: &[Vec<usize>], scale: Scale) -> Vec<Vec
         }
     }
     members
+}
+
+/// No catch-all: an idea that more than [`CATCH_ALL`] of the question's
+/// interviews hold keeps only the sentences that say it closely (a cosine to
+/// its centre of [`Scale::joins`] and [`HELD_TOGETHER`] more): what most
+/// interviews say in one breath ("I use AI for brainstorming", "AI helps me
+/// plan") is several ideas, or one said alike. `speaking`: the interviews
+/// with a sentence to the question.
+fn held_together(sentences: &[Sentence], group: &mut Vec<usize>, speaking: usize, scale: Scale) {
+    if (interviews_of(sentences, group).len() as f32) <= CATCH_ALL * speaking as f32 {
+        return;
+    }
+    let middle = centre(sentences, group);
+    group.retain(|&i| sentences[i].unit.meaning.cosine(&middle) >= scale.joins + HELD_TOGETHER);
 }
 
 /// How the sentences `group` of `sentences` hold their terms.

@@ -30,6 +30,7 @@ use crate::projects::Language;
 use crate::text::audit::{dropped_qualifier, edge_fault};
 use crate::text::lexicon::{Lexicon, Qualifier};
 use crate::text::vectors::{self, Meaning};
+use crate::text::noun_phrases::noun_phrases_negated_too;
 use crate::text::{sentences, terms, words};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -38,6 +39,12 @@ pub const MIN_LABEL_WORDS: usize = 2;
 pub const MAX_LABEL_WORDS: usize = 6;
 /// Two labels whose meanings are this alike say the same thing: their ideas are one theme.
 pub const ONE_LABEL: f32 = 0.80;
+/// A phrase names what an idea's interviews share when on average this share
+/// of them use each of its words (the question's aside); else the idea's most
+/// representative short sentence is its label.
+pub const SHARED_AT_LEAST: f32 = 0.25;
+/// Words a sentence that is a label whole holds, at most.
+pub const SENTENCE_LABEL_WORDS: usize = 14;
 /// The idea's sentences its label is looked for in, at most.
 pub const LABEL_SOURCES: usize = 12;
 /// How much a label weighed by the table's meanings gains when all of the
@@ -113,6 +120,7 @@ pub fn label_spans(text: &str, question: &HashSet<String>, lexicon: &Lexicon) ->
         return Vec::new();
     }
     let words = words::words(text);
+    let whole = WholePhrases::of(text, &words, lexicon);
     let mut found = Vec::new();
     for first in 0..words.len() {
         for last in first + MIN_LABEL_WORDS - 1..words.len().min(first + MAX_LABEL_WORDS) {
@@ -139,6 +147,9 @@ pub fn label_spans(text: &str, question: &HashSet<String>, lexicon: &Lexicon) ->
                 continue;
             }
             let (start, end) = (words[first].start, words[last].end);
+            if !whole.holds(first, last) {
+                continue;
+            }
             let terms: Vec<Option<String>> = (first..=last).map(|i| terms::term(&words, i, lexicon)).collect();
             let key: Vec<&str> = terms.iter().zip(&words[first..=last]).map(|(term, word)| term.as_deref().unwrap_or(&word.normalized)).collect();
             let key = key.join(" ");
@@ -153,6 +164,31 @@ pub fn label_spans(text: &str, question: &HashSet<String>, lexicon: &Lexicon) ->
         }
     }
     found
+}
+
+/// The whole phrases of a sentence (`text::noun_phrases`), that a label never cuts: a label reads alone.
+struct WholePhrases<'w> {
+    words: &'w [words::Word<'w>],
+    /// The noun phrases, activities and doings of the sentence, negated or not, as byte ranges.
+    phrases: Vec<(usize, usize)>,
+}
+
+impl<'w> WholePhrases<'w> {
+    fn of(text: &str, words: &'w [words::Word<'w>], lexicon: &Lexicon) -> WholePhrases<'w> {
+        let phrases = noun_phrases_negated_too(text, lexicon).into_iter().map(|p| (p.range.start, p.range.end)).collect();
+        WholePhrases { words, phrases }
+    }
+
+    /// Whether the words `first..=last` leave every phrase of the sentence
+    /// whole, in or out ("saves me time", "don't trust the output"), never
+    /// beginning or ending inside one ("novelist and also a freelance
+    /// content" of "a freelance content writer", "project involves molecular
+    /// rotors" of "my current project"), and are no role (who a participant
+    /// is names no idea).
+    fn holds(&self, first: usize, last: usize) -> bool {
+        let (start, end) = (self.words[first].start, self.words[last].end);
+        self.phrases.iter().all(|&(from, to)| !(from < start && start < to) && !(from < end && end < to))
+    }
 }
 
 /// The label of an idea from its sentences (`described`), or `None` when
@@ -231,14 +267,44 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Descr
         let ambiguity = (closest_other - fit + AMBIGUITY_MARGIN).max(0.0);
         fit + support_weight * support - AMBIGUITY_WEIGHT * ambiguity
     };
-    let (key, _) = candidates
+    let best = candidates
         .iter()
         .map(|(key, candidate)| (key, (score(candidate), candidate)))
-        .max_by(|(_, a), (_, b)| a.0.total_cmp(&b.0).then(b.1.order.cmp(&a.1.order)))?;
-    // The spelling written most often; the first written on a tie.
-    let spellings = &written[key];
-    let spelling = spellings.iter().fold(&spellings[0], |best, s| if s.1 > best.1 { s } else { best });
-    Some(spelling.0.to_string())
+        .max_by(|(_, a), (_, b)| a.0.total_cmp(&b.0).then(b.1.order.cmp(&a.1.order)));
+    // A phrase whose words few of the idea's interviews use names one participant's
+    // particulars, not what they share: the idea's most representative short sentence does.
+    match best.filter(|(_, (_, candidate))| support(candidate, &used_by, question) >= SHARED_AT_LEAST) {
+        Some((key, _)) => Some(spelled(&written[key])),
+        None => representative_sentence(sources, question, &lexicon).or_else(|| best.map(|(key, _)| spelled(&written[key]))),
+    }
+}
+
+/// The spelling written most often; the first written on a tie.
+fn spelled(spellings: &[(&str, usize)]) -> String {
+    spellings.iter().fold(&spellings[0], |best, s| if s.1 > best.1 { s } else { best }).0.to_string()
+}
+
+/// The most representative sentence of an idea that is short enough to be
+/// its label whole: the first of its interview (the one its quotes show), of
+/// at most [`SENTENCE_LABEL_WORDS`] words, asking nothing and naming
+/// something beyond the question's words.
+fn representative_sentence(sources: &[Source], question: &HashSet<String>, lexicon: &Lexicon) -> Option<String> {
+    let mut seen: Vec<usize> = Vec::new();
+    for source in sources.iter().take(super::MAX_QUOTES * 2) {
+        if seen.contains(&source.interview) {
+            continue;
+        }
+        seen.push(source.interview);
+        if seen.len() > super::MAX_QUOTES {
+            break;
+        }
+        // It names something beyond the question's words, as any label does.
+        let names = terms::answer_terms(source.text, lexicon).iter().any(|term| !question.contains(term));
+        if names && words::words(source.text).len() <= SENTENCE_LABEL_WORDS && !sentences::asks(source.text) {
+            return Some(source.text.to_string());
+        }
+    }
+    None
 }
 
 /// How an idea's sentences hold their terms ([`Polarity`]), and whether most
@@ -316,6 +382,28 @@ mod tests {
     fn stems(words: &[&str]) -> HashSet<String> {
         let lexicon = Lexicon::of(Language::En);
         words.iter().map(|w| lexicon.stem(&words::words(w)[0])).collect()
+    }
+
+    #[test]
+    fn a_label_never_cuts_a_phrase_and_one_participants_particulars_give_the_sentence() {
+        // The creatives' "novelist and also a freelance content" of "a freelance content writer".
+        let idea = described(&[
+            (0, "I'm a novelist and also a freelance content writer."),
+            (1, "Most of my income comes from freelance content writing."),
+            (2, "I do freelance content writing for small companies."),
+        ]);
+        let named = label(&idea, &stems(&["AI"]), &[]).unwrap();
+        assert!(!named.ends_with("freelance content"), "{named}");
+        // The scientists' "project involves molecular rotors": one participant's research, in no
+        // other's words, is no label; the most representative short sentence is, whole.
+        let idea = described(&[
+            (0, "It mostly helps me find papers I would have missed."),
+            (1, "My current project involves molecular rotors."),
+            (2, "It finds relevant literature faster than I could."),
+        ]);
+        let named = label(&idea, &stems(&["AI"]), &[]).unwrap();
+        assert!(!named.contains("molecular rotors"), "{named}");
+        assert!(named.split_whitespace().count() <= MAX_LABEL_WORDS || idea.sources.iter().any(|s| s.text == named), "{named}");
     }
 
     #[test]
@@ -441,9 +529,10 @@ mod tests {
         assert_eq!(label(&idea, &HashSet::new(), &[]).as_deref(), Some("report twice"));
         let other = Described::of(vec![source(kept)], axis(1));
         assert_eq!(label(&other, &HashSet::new(), &[]).as_deref(), Some("manager reads every report twice"));
-        // A kept phrase the label rules no longer allow (it ends before the noun its last word describes) is none.
+        // A kept phrase the label rules no longer allow (it ends before the noun its last word
+        // describes) is none: with no phrase left, the idea's sentence is its label whole.
         let cut = Described::of(vec![source(vec![phrase("reads every", axis(2))])], axis(2));
-        assert_eq!(label(&cut, &HashSet::new(), &[]), None);
+        assert_eq!(label(&cut, &HashSet::new(), &[]).as_deref(), Some(text));
         // Nor one that negates what the idea's sentences affirm.
         let said = ["I don't trust its summaries.", "I trust its summaries.", "Honestly, I trust its summaries."];
         let sources: Vec<Source> = said

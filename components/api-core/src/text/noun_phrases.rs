@@ -287,13 +287,24 @@ impl Reader<'_, '_> {
 /// they begin, left out: those a negation reaches, and those that name only
 /// something vague ("a lot", "the way").
 pub fn noun_phrases<'a>(answer: &'a str, lexicon: &Lexicon) -> Vec<NounPhrase<'a>> {
+    read_phrases(answer, lexicon, false)
+}
+
+/// The same, with those a negation reaches: where the negation is kept with
+/// the phrase ("don't trust *the output*"), as a label keeps it.
+pub fn noun_phrases_negated_too<'a>(answer: &'a str, lexicon: &Lexicon) -> Vec<NounPhrase<'a>> {
+    read_phrases(answer, lexicon, true)
+}
+
+fn read_phrases<'a>(answer: &'a str, lexicon: &Lexicon, negated_too: bool) -> Vec<NounPhrase<'a>> {
     let all = words(answer);
     let reader = Reader { answer, words: &all, lexicon, lists: lists() };
     let mut phrases: Vec<NounPhrase<'a>> = (1..all.len()).filter_map(|verb| reader.doing_at(verb)).collect();
     for first in 0..all.len() {
         let Some((end, form)) = reader.extent_at(first) else { continue };
         let range = all[first].start..all[end - 1].end;
-        if reader.negated(first) || !reader.names_something(first, end, form) || phrases.iter().any(|p| p.range == range) {
+        let left_out = !negated_too && reader.negated(first);
+        if left_out || !reader.names_something(first, end, form) || phrases.iter().any(|p| p.range == range) {
             continue;
         }
         phrases.push(NounPhrase { text: &answer[range.clone()], range, form });

@@ -210,6 +210,7 @@ mod tests {
     fn ones_work_as_the_subject_or_what_one_does_for_work_is_work() {
         for sentence in [
             "My current project involves molecular rotors.",
+            "My typical projects involve creative writing in either poetry or creative nonfiction.",
             "One recent project was studying the mucosal barrier-lining of the gastrointestinal tract.",
             "A recent research project I worked on involved trying to implement new statistical methods.",
             "My typical creative work is editing real estate photos and videos.",
