@@ -143,7 +143,9 @@ fn work_subject(words: &[Word]) -> bool {
     if !words.get(lead).is_some_and(|w| lists.work_subject_leads.contains(w.normalized.as_str())) {
         return false;
     }
-    let Some(subject) = words.iter().skip(lead + 1).take(ROLE_WORDS).position(|w| lists.work_subjects.contains(w.normalized.as_str())) else {
+    // The work is the subject's head: "the social side *of* work has gone" is about something else.
+    let mut subject = words.iter().skip(lead + 1).take(ROLE_WORDS).take_while(|w| !lists.role_ends.contains(w.normalized.as_str()));
+    let Some(subject) = subject.position(|w| lists.work_subjects.contains(w.normalized.as_str())) else {
         return false;
     };
     let after = lead + 1 + subject + 1;
@@ -232,6 +234,8 @@ mod tests {
             "I write the first draft myself and only then ask for feedback.",
             "I'm no longer a student, so I don't have access to those resources now.",
             "It started with a literature review.",
+            "The social side of work has disappeared for me.",
+            "The travel to the office was exhausting, and now it has stopped.",
         ] {
             assert_eq!(described(sentence), None, "{sentence}");
         }
