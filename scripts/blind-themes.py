@@ -65,7 +65,7 @@ def make_set(dump_dir, out_dir):
         profile = dump.get("profile") if isinstance(dump, dict) else None
         if profile:
             lines += ["## The participants' profile", f"({profile['described']} of {profile['interviews']} interviews say who they are)", ""]
-            for role in profile["roles"]:
+            for role in profile["roles"] + ([dict(profile["work"], role="their work, in their words")] if "work" in profile else []):
                 lines.append(f"### \u201c{role['role']}\u201d, {role['interviews']} interviews")
                 lines += [f"- \u201c{quote}\u201d" for quote in role["quotes"]]
                 lines.append("")

@@ -9,6 +9,7 @@ use super::naming::{self, Described, Source};
 use super::profile;
 use super::themes::{self, InterviewAnswers, Theme};
 use super::units::{self, MeaningModel, Unit};
+use crate::text::self_description::SelfDescription;
 use super::{digest, store, synthesized_questions, QuestionSynthesis, Quote, Synthesis, ThemeSynthesis, WrittenBy, MAX_QUOTES};
 use crate::text::vectors::{self, Meaning};
 use crate::db::Db;
@@ -134,7 +135,7 @@ fn group(question: Question, meanings: Option<MeaningModel>) -> Grouped {
         .flatten()
         .partition(profile::describes_participant);
     let ideas = match meanings {
-        Some(model) => group_ideas(&sentences, model),
+        Some(model) => group_ideas(&sentences, &mut profile, model),
         None => Vec::new(),
     };
     // Labels and quotes need the sentences' places and terms, not their
@@ -152,10 +153,25 @@ fn group(question: Question, meanings: Option<MeaningModel>) -> Grouped {
     Grouped { question: question.question, answered, ideas, sentences, profile, themes: themes::group(&by_terms, &echoed) }
 }
 
-/// The ideas of a question's sentences (`(interview, unit)`), by the scale of the model that made their meanings.
-fn group_ideas(sentences: &[(usize, Unit)], model: MeaningModel) -> Vec<Idea> {
-    let sentences: Vec<Sentence> = sentences.iter().map(|(interview, unit)| Sentence { interview: *interview, unit }).collect();
-    ideas::group(&sentences, model.scale())
+/// Each idea under one question only ([`ideas::one_place`]).
+fn one_place<'g>(questions: impl Iterator<Item = &'g mut Vec<Idea>>, model: MeaningModel) {
+    ideas::one_place(&mut questions.collect::<Vec<_>>(), model.scale());
+}
+
+/// The ideas of a question's sentences (`(interview, unit)`), by the scale
+/// of the model that made their meanings; an idea that says what its
+/// participants' self-descriptions (`profile`) say joins them there
+/// ([`ideas::about_the_participants`]), as their work.
+fn group_ideas(sentences: &[(usize, Unit)], profile: &mut Vec<(usize, Unit)>, model: MeaningModel) -> Vec<Idea> {
+    let sentences_of: Vec<Sentence> = sentences.iter().map(|(interview, unit)| Sentence { interview: *interview, unit }).collect();
+    let mut ideas = ideas::group(&sentences_of, model.scale());
+    let described: Vec<&Meaning> = profile.iter().map(|(_, unit)| &unit.meaning).collect();
+    let background = ideas::about_the_participants(&mut ideas, &sentences_of, &described, model.scale());
+    profile.extend(background.into_iter().map(|k| {
+        let (interview, unit) = &sentences[k];
+        (*interview, Unit { describes: Some(SelfDescription::Work), ..unit.clone() })
+    }));
+    ideas
 }
 
 /// Which model's meanings a synthesis groups (the best any of its digests
@@ -190,7 +206,10 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
     let (meanings, waiting) = meanings_of(&digests);
     let plan = plan_questions(project);
     let questions = questions(&plan, &digests, &place, meanings);
-    let grouped: Vec<Grouped> = questions.into_iter().map(|q| group(q, meanings)).collect();
+    let mut grouped: Vec<Grouped> = questions.into_iter().map(|q| group(q, meanings)).collect();
+    if let Some(model) = meanings {
+        one_place(grouped.iter_mut().map(|g| &mut g.ideas), model);
+    }
     let ids: Vec<&str> = analysed.interviews.iter().map(|e| e.interview_id.as_str()).collect();
     let id_of = |at: usize| ids[at];
 

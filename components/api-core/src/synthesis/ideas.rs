@@ -287,6 +287,69 @@ fn held_together(sentences: &[Sentence], group: &mut Vec<usize>, speaking: usize
     group.retain(|&i| sentences[i].unit.meaning.cosine(&middle) >= scale.joins + HELD_TOGETHER);
 }
 
+/// Who the participants are is no theme: an idea at least half of whose
+/// sentences are as close to the centre of the question's self-descriptions
+/// (`described`, `text::self_description`) as a sentence must be to join an
+/// idea says what they do, not what they think ("I have two types of creative
+/// work", "I generally write copy for websites"). Such ideas are taken out;
+/// their sentences are returned (indices into `sentences`), for the profile.
+/// Fewer than [`MIN_INTERVIEWS`] self-descriptions have no centre to go by.
+pub fn about_the_participants(ideas: &mut Vec<Idea>, sentences: &[Sentence], described: &[&Meaning], scale: Scale) -> Vec<usize> {
+    if described.len() < MIN_INTERVIEWS {
+        return Vec::new();
+    }
+    let centre = Meaning::mean(described.iter().copied());
+    let mut background = Vec::new();
+    ideas.retain(|idea| {
+        let near = idea.sentences.iter().filter(|&&k| sentences[k].unit.meaning.cosine(&centre) >= scale.joins).count();
+        let about_them = near * 2 >= idea.sentences.len();
+        if about_them {
+            background.extend(&idea.sentences);
+        }
+        !about_them
+    });
+    background.sort_unstable();
+    background
+}
+
+/// One idea, one place: where two questions' ideas say the same (their
+/// quoted centres within [`Scale::one_idea`]), it is shown once, under the
+/// question where more interviews hold it (the earlier on a tie), and not
+/// counted again under the other. `questions`: each question's ideas.
+pub fn one_place(questions: &mut [&mut Vec<Idea>], scale: Scale) {
+    // The pairs that say the same, the most alike first: an idea given up to
+    // one is compared no further, so that a chain of them keeps one.
+    let mut alike: Vec<(f32, (usize, usize), (usize, usize))> = Vec::new();
+    for a in 0..questions.len() {
+        for b in a + 1..questions.len() {
+            for (i, first) in questions[a].iter().enumerate() {
+                for (j, second) in questions[b].iter().enumerate() {
+                    let cosine = first.quoted.cosine(&second.quoted);
+                    if cosine >= scale.one_idea {
+                        alike.push((cosine, (a, i), (b, j)));
+                    }
+                }
+            }
+        }
+    }
+    alike.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+    let held = |(q, i): (usize, usize)| questions[q][i].interviews.len();
+    let mut dropped: Vec<(usize, usize)> = Vec::new();
+    for (cosine, first, second) in alike {
+        if dropped.contains(&first) || dropped.contains(&second) {
+            continue;
+        }
+        dropped.push(if held(second) > held(first) { first } else { second });
+    }
+    for (q, ideas) in questions.iter_mut().enumerate() {
+        let mut index = 0;
+        ideas.retain(|_| {
+            index += 1;
+            !dropped.contains(&(q, index - 1))
+        });
+    }
+}
+
 /// How the sentences `group` of `sentences` hold their terms.
 fn polarity_of<'t>(sentences: &[Sentence<'t>], group: &[usize]) -> Polarity<'t> {
     Polarity::of(group.iter().map(|&m| (sentences[m].unit.terms.as_slice(), sentences[m].unit.negated.as_slice())))
@@ -331,4 +394,47 @@ pub fn quoted_by<T>(sentences: impl IntoIterator<Item = T>, interview_of: impl F
         }
     }
     quoted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCALE: Scale = Scale { joins: 0.53, one_idea: 0.70 };
+
+    fn idea(interviews: &[usize], quoted: [f32; 3]) -> Idea {
+        Idea { sentences: (0..interviews.len()).collect(), interviews: interviews.to_vec(), quoted: Meaning::from_vector(quoted.to_vec()) }
+    }
+
+    fn unit(meaning: [f32; 3]) -> Unit {
+        Unit { seq: 1, start: 0, end: 1, meaning: Meaning::from_vector(meaning.to_vec()), terms: vec!["x".into()], negated: Vec::new(), describes: None }
+    }
+
+    #[test]
+    fn an_idea_of_two_questions_is_a_theme_of_the_one_more_interviews_hold() {
+        let (mut first, mut second, mut third) = (
+            vec![idea(&[0, 1, 2], [1.0, 0.0, 0.0])],
+            vec![idea(&[0, 1, 2, 3], [0.99, 0.1, 0.0]), idea(&[4, 5], [0.0, 1.0, 0.0])],
+            vec![idea(&[0, 1], [0.98, 0.15, 0.0]), idea(&[6, 7], [0.0, 0.0, 1.0])],
+        );
+        one_place(&mut [&mut first, &mut second, &mut third], SCALE);
+        assert!(first.is_empty(), "held by more interviews under the second question");
+        assert_eq!(second.iter().map(|i| i.interviews.len()).collect::<Vec<_>>(), [4, 2], "the chain of three keeps one");
+        assert_eq!(third.iter().map(|i| &i.interviews).collect::<Vec<_>>(), [&vec![6, 7]]);
+    }
+
+    #[test]
+    fn an_idea_that_says_what_the_self_descriptions_say_is_about_the_participants() {
+        let units = [unit([1.0, 0.1, 0.0]), unit([0.9, 0.0, 0.3]), unit([0.0, 1.0, 0.0]), unit([0.1, 1.0, 0.0]), unit([0.0, 0.9, 0.1])];
+        let sentences: Vec<Sentence> = units.iter().enumerate().map(|(interview, unit)| Sentence { interview, unit }).collect();
+        let of = |members: &[usize]| Idea { sentences: members.to_vec(), interviews: members.to_vec(), quoted: Meaning::default() };
+        let described = [Meaning::from_vector(vec![1.0, 0.0, 0.0]), Meaning::from_vector(vec![0.95, 0.0, 0.2])];
+        let described: Vec<&Meaning> = described.iter().collect();
+        let mut ideas = vec![of(&[0, 1, 2]), of(&[3, 4])];
+        assert_eq!(about_the_participants(&mut ideas, &sentences, &described, SCALE), [0, 1, 2], "two of its three sentences say what they do");
+        assert_eq!(ideas.iter().map(|i| i.sentences.clone()).collect::<Vec<_>>(), [vec![3, 4]]);
+        let mut ideas = vec![of(&[0, 1, 2])];
+        assert!(about_the_participants(&mut ideas, &sentences, &described[..1], SCALE).is_empty(), "one self-description is no centre");
+        assert_eq!(ideas.len(), 1);
+    }
 }

@@ -7,7 +7,7 @@
 
 use super::units::Unit;
 use super::Quote;
-use crate::text::self_description::SelfDescription;
+use crate::text::self_description::{role_kind, SelfDescription};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -24,6 +24,15 @@ pub struct Participants {
     pub described: usize,
     /// Kinds of role, the most interviews first.
     pub roles: Vec<Role>,
+    /// What they say of their work, field or project, role or not.
+    pub work: Work,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Work {
+    /// Interviews that say what their work is.
+    pub interviews: usize,
+    pub quotes: Vec<Quote>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -45,16 +54,19 @@ pub fn describes_participant(sentence: &(usize, Unit)) -> bool {
 pub struct Counted<'u> {
     pub described: usize,
     pub roles: Vec<(String, Vec<(usize, &'u Unit)>)>,
+    /// Each interview's first sentence of its work.
+    pub work: Vec<(usize, &'u Unit)>,
 }
 
 /// Counts the sentences that say who the participants are, of every question.
 pub fn count<'u>(sentences: impl IntoIterator<Item = &'u (usize, Unit)>) -> Counted<'u> {
     let mut described: Vec<usize> = Vec::new();
     let mut by_head: BTreeMap<&'u str, Vec<(usize, &'u Unit)>> = BTreeMap::new();
+    let mut work: Vec<(usize, &'u Unit)> = Vec::new();
     for (interview, unit) in sentences {
         match &unit.describes {
-            Some(SelfDescription::Role(head)) => by_head.entry(head.as_str()).or_default().push((*interview, unit)),
-            Some(SelfDescription::Work) => {}
+            Some(SelfDescription::Role(head)) => by_head.entry(role_kind(head)).or_default().push((*interview, unit)),
+            Some(SelfDescription::Work) => work.push((*interview, unit)),
             None => continue,
         }
         described.push(*interview);
@@ -73,34 +85,40 @@ pub fn count<'u>(sentences: impl IntoIterator<Item = &'u (usize, Unit)>) -> Coun
     }
     let mut roles: Vec<(String, Vec<(usize, &'u Unit)>)> = kinds
         .into_iter()
-        .map(|(kind, mut said)| {
-            said.sort_by_key(|(interview, unit)| (*interview, unit.seq, unit.start));
-            said.dedup_by_key(|(interview, _)| *interview);
-            (kind, said)
-        })
+        .map(|(kind, said)| (kind, firsts(said)))
         .collect();
     roles.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
-    Counted { described: described.len(), roles }
+    Counted { described: described.len(), roles, work: firsts(work) }
+}
+
+/// Each interview's first sentence of `said`, in the interviews' order.
+fn firsts(mut said: Vec<(usize, &Unit)>) -> Vec<(usize, &Unit)> {
+    said.sort_by_key(|(interview, unit)| (*interview, unit.seq, unit.start));
+    said.dedup_by_key(|(interview, _)| *interview);
+    said
 }
 
 impl Counted<'_> {
     /// The `(interview, seq)` of the answers its quotes come from.
     pub fn quoted(&self) -> impl Iterator<Item = (usize, i64)> + '_ {
-        self.roles.iter().flat_map(|(_, said)| said.iter().take(ROLE_QUOTES).map(|(interview, unit)| (*interview, unit.seq)))
+        let quoted = self.roles.iter().map(|(_, said)| said).chain([&self.work]);
+        quoted.flat_map(|said| said.iter().take(ROLE_QUOTES).map(|(interview, unit)| (*interview, unit.seq)))
     }
 
     /// The profile, quoting each role's first sentences by `text_of(interview, unit)`.
     pub fn written(&self, text_of: impl Fn(usize, &Unit) -> Option<Quote>) -> Participants {
+        let quotes = |said: &[(usize, &Unit)]| said.iter().take(ROLE_QUOTES).filter_map(|(interview, unit)| text_of(*interview, unit)).collect();
         let roles = self
             .roles
             .iter()
             .map(|(role, said)| Role {
                 role: role.clone(),
                 interviews: said.len(),
-                quotes: said.iter().take(ROLE_QUOTES).filter_map(|(interview, unit)| text_of(*interview, unit)).collect(),
+                quotes: quotes(said),
             })
             .collect();
-        Participants { described: self.described, roles }
+        let work = Work { interviews: self.work.len(), quotes: quotes(&self.work) };
+        Participants { described: self.described, roles, work }
     }
 }
 
@@ -129,7 +147,8 @@ mod tests {
         let counted = count(&sentences);
         assert_eq!(counted.described, 5, "interviews 0, 1, 2, 3 and 5 say who they are");
         let roles: Vec<(&str, Vec<usize>)> = counted.roles.iter().map(|(role, said)| (role.as_str(), said.iter().map(|(at, _)| *at).collect())).collect();
-        assert_eq!(roles, [("writer", vec![0, 1, 2]), ("illustrator", vec![5]), ("novelist", vec![0])]);
-        assert_eq!(counted.quoted().collect::<Vec<_>>(), [(0, 1), (1, 1), (2, 1), (5, 1), (0, 3)]);
+        assert_eq!(roles, [("writer", vec![0, 1, 2]), ("illustrator", vec![5])], "a novelist is a kind of writer");
+        assert_eq!(counted.work.iter().map(|(at, _)| *at).collect::<Vec<_>>(), [3]);
+        assert_eq!(counted.quoted().collect::<Vec<_>>(), [(0, 1), (1, 1), (2, 1), (5, 1), (3, 1)]);
     }
 }

@@ -133,17 +133,18 @@ impl Replayed {
             }
         }
         let model = encoder.model();
-        let questions = questions
+        let mut questions: Vec<(String, Grouped<'static>)> = questions
             .into_iter()
             .zip(per_question)
             .zip(answered)
             .map(|((question, sentences), answered)| {
-                let (profile, sentences): (Vec<(usize, Unit)>, Vec<(usize, Unit)>) = sentences.into_iter().partition(profile::describes_participant);
-                let ideas = group_ideas(&sentences, model);
+                let (mut profile, sentences): (Vec<(usize, Unit)>, Vec<(usize, Unit)>) = sentences.into_iter().partition(profile::describes_participant);
+                let ideas = group_ideas(&sentences, &mut profile, model);
                 let question_text: &'static str = Box::leak(question.clone().into_boxed_str());
                 (question, Grouped { question: question_text, answered: answered.len(), ideas, sentences, profile, themes: Vec::new() })
             })
             .collect();
+        one_place(questions.iter_mut().map(|(_, g)| &mut g.ideas), model);
         Replayed { interview_ids, texts, phrases, questions }
     }
 
@@ -256,10 +257,12 @@ fn real_interviews_give_themes_that_are_ideas_in_the_participants_words() {
         for role in &participants.roles {
             println!("    {:>3}  {}  {:?}", role.interviews, role.role, role.quotes.iter().map(|q| &q.text).collect::<Vec<_>>());
         }
+        println!("    {:>3}  (their work)  {:?}", participants.work.interviews, participants.work.quotes.iter().map(|q| &q.text).collect::<Vec<_>>());
         if let Ok(folder) = std::env::var("SYNTHESIS_DUMP") {
             let profile = json!({
                 "interviews": replayed.interview_ids.len(), "described": participants.described,
                 "roles": participants.roles.iter().map(|r| json!({"role": r.role, "interviews": r.interviews, "quotes": r.quotes.iter().map(|q| &q.text).collect::<Vec<_>>()})).collect::<Vec<_>>(),
+                "work": {"interviews": participants.work.interviews, "quotes": participants.work.quotes.iter().map(|q| &q.text).collect::<Vec<_>>()},
             });
             let dump = json!({"questions": dump, "profile": profile});
             std::fs::write(format!("{folder}/{file}"), serde_json::to_string_pretty(&dump).unwrap()).unwrap();

@@ -45,6 +45,7 @@ pub struct ReportStrings {
     pub participants: String,
     pub described: String,
     pub role_count: String,
+    pub work: String,
 }
 
 /// The framing texts of `language` (English for a language without them).
@@ -215,12 +216,14 @@ fn participants(participants: &Participants, analysed: usize, strings: &ReportSt
         escape_html(&strings.participants),
         escape_html(&described)
     );
-    for role in &participants.roles {
+    let work = (participants.work.interviews > 0).then_some((&strings.work, participants.work.interviews, &participants.work.quotes));
+    let roles = participants.roles.iter().map(|role| (&role.role, role.interviews, &role.quotes));
+    for (name, interviews, said) in roles.chain(work) {
         html.push_str(&format!(
             "<li class=\"theme\"><h3 dir=\"auto\">{}</h3><p class=\"share\">{}</p>{}</li>",
-            escape_html(&role.role),
-            escape_html(&fill(&strings.role_count, &[("n", &role.interviews.to_string())])),
-            quotes(&role.quotes, strings)
+            escape_html(name),
+            escape_html(&fill(&strings.role_count, &[("n", &interviews.to_string())])),
+            quotes(said, strings)
         ));
     }
     html.push_str("</ol></section>");
@@ -290,7 +293,7 @@ pub fn response(synthesis: &Synthesis, project_name: &str, language: &str) -> Ap
 
 #[cfg(test)]
 mod tests {
-    use super::super::profile::Role;
+    use super::super::profile::{Role, Work};
     use super::super::ThemeSynthesis;
     use super::*;
 
@@ -358,13 +361,16 @@ mod tests {
     fn the_page_says_who_the_participants_are_before_the_questions() {
         assert!(!page(&synthesis(), "p", "en").contains("Who the participants are"));
         let role = Role { role: "<writer>".into(), interviews: 2, quotes: vec![Quote { interview_id: "i-2".into(), seq: 1, text: "I'm a <writer>.".into() }] };
-        let described = Synthesis { participants: Some(Participants { described: 3, roles: vec![role] }), ..synthesis() };
+        let work = Work { interviews: 1, quotes: vec![Quote { interview_id: "i-3".into(), seq: 2, text: "My current project involves molecular rotors.".into() }] };
+        let described = Synthesis { participants: Some(Participants { described: 3, roles: vec![role], work }), ..synthesis() };
         let html = page(&described, "p", "en");
         let profile = html.find("<h2 id=\"participants\">Who the participants are</h2>").expect("the profile's heading");
         assert!(profile < html.find("id=\"question-1\"").unwrap());
         assert!(html.contains("3 of 4 interviews say who they are.") && html.contains("&lt;writer&gt;</h3><p class=\"share\">2 interviews</p>"));
         assert!(html.contains("I&#39;m a &lt;writer&gt;."));
         assert!(html.contains("Interview i-2, turn 1"));
+        let work = html.find("Their work, in their words</h3><p class=\"share\">1 interviews</p>").expect("their work, after the roles");
+        assert!(work > html.find("&lt;writer&gt;</h3>").unwrap() && html.contains("My current project involves molecular rotors."));
         assert!(page(&described, "p", "de").contains("In 3 von 4 Interviews sagen sie, wer sie sind."));
     }
 

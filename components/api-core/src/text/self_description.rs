@@ -17,7 +17,7 @@ use super::terms;
 use super::words::{words, Word};
 use crate::projects::Language;
 use serde::Deserialize;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 /// What a sentence says of who the participant is.
@@ -54,6 +54,13 @@ struct Lists {
     work_verbs: HashSet<String>,
     /// What one does for work, right after "I" ("I *run* a production company").
     doings: Vec<Vec<String>>,
+    /// What one makes, said in the present after "I" ("I *write* short fiction").
+    crafts: HashSet<String>,
+    /// Words of how, when or in which order one works ("first", "myself"):
+    /// a craft said with them is how one works, not what.
+    practice: HashSet<String>,
+    /// Roles counted as another's kind ("novelist" and "author" as "writer").
+    role_kinds: HashMap<String, String>,
     /// Question words that are work itself: naming them names nothing the question asks beyond it.
     topic_exempt: Vec<String>,
     /// Words of using something: a sentence that uses a tool says more than who one is.
@@ -63,6 +70,12 @@ struct Lists {
 fn lists() -> &'static Lists {
     static LISTS: OnceLock<Lists> = OnceLock::new();
     LISTS.get_or_init(|| serde_json::from_str(include_str!("self_description.json")).expect("self_description.json holds the English lists"))
+}
+
+/// The kind of role a role's head is counted as: "writer" of "novelist"
+/// (`role_kinds`), the head itself otherwise.
+pub fn role_kind(head: &str) -> &str {
+    lists().role_kinds.get(head).map_or(head, String::as_str)
 }
 
 /// Words a role's phrase holds, at most, from its article to its head.
@@ -143,13 +156,14 @@ fn work_subject(words: &[Word]) -> bool {
     if !words.get(lead).is_some_and(|w| lists.work_subject_leads.contains(w.normalized.as_str())) {
         return false;
     }
-    // The work is the subject's head: "the social side *of* work has gone" is about something else.
-    let mut subject = words.iter().skip(lead + 1).take(ROLE_WORDS).take_while(|w| !lists.role_ends.contains(w.normalized.as_str()));
-    let Some(subject) = subject.position(|w| lists.work_subjects.contains(w.normalized.as_str())) else {
-        return false;
-    };
-    let after = lead + 1 + subject + 1;
-    words.iter().skip(after).take(WORK_VERB_REACH).any(|w| lists.work_verbs.contains(w.normalized.as_str()))
+    // The work is the subject's head, its last word before a verb or what ends
+    // it: "the social side *of* work has gone" and "the Kentucky Career
+    // Center is" are about something else.
+    let is_verb = |w: &Word| lists.work_verbs.contains(w.normalized.as_str());
+    let ends = |w: &Word| is_verb(w) || lists.role_ends.contains(w.normalized.as_str());
+    let subject = words.iter().enumerate().skip(lead + 1).take(ROLE_WORDS).take_while(|(_, w)| !lists.role_ends.contains(w.normalized.as_str()));
+    let head = subject.filter(|(_, w)| lists.work_subjects.contains(w.normalized.as_str())).find(|(at, _)| words.get(at + 1).is_some_and(ends));
+    head.is_some_and(|(at, _)| words.iter().skip(at + 1).take(WORK_VERB_REACH).any(is_verb))
 }
 
 /// "I run a production company", "I recently worked on a project where …",
@@ -167,10 +181,20 @@ fn work_doing(words: &[Word]) -> bool {
     };
     // What one does, read past the adverbs between ("I am *just* finishing a PhD project").
     let said: Vec<Word> = rest.iter().filter(|w| !lists.between.contains(w.normalized.as_str())).cloned().collect();
-    lists.doings.iter().any(|doing| match doing.first() {
+    let doing = lists.doings.iter().any(|doing| match doing.first() {
         Some(first) if contracted.first() == Some(first) => led_by(&said, &doing[1..]),
         _ => contracted.is_empty() && led_by(&said, doing),
-    })
+    });
+    doing || (contracted.is_empty() && crafted(&said))
+}
+
+/// "I write short fiction stories", "I design and hand-paint custom shoes":
+/// a craft in the present, where nothing says how or when it is done ("I
+/// write the first draft myself" says how one works).
+fn crafted(said: &[Word]) -> bool {
+    let lists = lists();
+    let craft = said.first().is_some_and(|w| lists.crafts.contains(w.normalized.as_str()));
+    craft && !said.iter().any(|w| lists.practice.contains(w.normalized.as_str()))
 }
 
 #[cfg(test)]
@@ -220,6 +244,11 @@ mod tests {
             "I recently worked on a physiology research project that aimed to further the connection.",
             "I am currently writing a fantasy series.",
             "One of my most recent projects was during my time as a researcher at the University of Tokyo.",
+            "I write short fiction stories.",
+            "I design and hand-paint custom shoes for people.",
+            "I also write stories and poems.",
+            "I have written and published a couple of nonfiction books about fibromyalgia on Amazon.",
+            "I do a lot of different creative work.",
         ] {
             assert_eq!(described(sentence), Some(SelfDescription::Work), "{sentence}");
         }
@@ -235,6 +264,9 @@ mod tests {
             "I'm no longer a student, so I don't have access to those resources now.",
             "It started with a literature review.",
             "The social side of work has disappeared for me.",
+            "The Kentucky Career Center on Chestnut is a great resource to locate employment.",
+            "I edit everything by hand before I send it.",
+            "I usually write in the mornings, when the house is quiet.",
             "The travel to the office was exhausting, and now it has stopped.",
         ] {
             assert_eq!(described(sentence), None, "{sentence}");
