@@ -64,7 +64,9 @@ def main():
     print("| fixture | themes | coherence | reference | share of reference | label fit (median) | most alike labels |")
     print("|---|---|---|---|---|---|---|")
     for path in sorted(glob.glob(f"{sys.argv[2]}/*.json")):
-        questions = json.load(open(path))
+        dump = json.load(open(path))
+        # The dump is the questions, or (since the participants' profile) an object holding them.
+        questions = dump["questions"] if isinstance(dump, dict) else dump
         coherences, references, fits, alike, count = [], [], [], [], 0
         for question in questions:
             texts = [s["text"] for s in question["sentences"]]
