@@ -1,4 +1,4 @@
-"""Derives the static sentence-vector table (components/api-core/data/sentence-vectors.bin)
+"""Derives the static sentence-vector table (components/text/data/sentence-vectors.bin)
 from all-MiniLM-L6-v2, as docs/design-decisions.md ("Sentence vectors") describes:
 
 1. the naive rows: each WordPiece token of the vocabulary through the model alone

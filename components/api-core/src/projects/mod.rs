@@ -51,14 +51,8 @@ crate::text_enum! {
     pub enum CameraAccess { NotAllowed = "not_allowed", Optional = "optional", Required = "required" }
 }
 
-crate::text_enum! {
-    /// An interview language (ISO 639-1). The update schema lists them all; the
-    /// create schema all but the last, `uk` ([`CREATE_LANGUAGES`]).
-    pub enum Language {
-        En = "en", Fr = "fr", De = "de", Es = "es", It = "it", Ar = "ar", Ru = "ru", Ja = "ja", He = "he", El = "el",
-        Uk = "uk",
-    }
-}
+/// An interview language, declared with the text toolkit that reads it.
+pub use text::Language;
 
 pub const INTERVIEW_MODES: &[&str] = <InterviewMode as crate::text_enum::TextEnum>::NAMES;
 pub const CAMERA_ACCESS: &[&str] = <CameraAccess as crate::text_enum::TextEnum>::NAMES;

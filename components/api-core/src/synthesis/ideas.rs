@@ -335,7 +335,7 @@ pub fn one_place(questions: &mut [&mut Vec<Idea>], scale: Scale) {
     alike.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
     let held = |(q, i): (usize, usize)| questions[q][i].interviews.len();
     let mut dropped: Vec<(usize, usize)> = Vec::new();
-    for (cosine, first, second) in alike {
+    for (_, first, second) in alike {
         if dropped.contains(&first) || dropped.contains(&second) {
             continue;
         }

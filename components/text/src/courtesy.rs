@@ -13,7 +13,7 @@
 
 use super::lexicon::Lexicon;
 use super::words::{words, Word};
-use crate::projects::Language;
+use crate::Language;
 
 /// A sentence longer than this says more than a courtesy ("I believe we've
 /// covered everything so far, thank you for your time!" has 12 words); it is
@@ -377,7 +377,7 @@ fn lists(language: Language) -> Lists {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::words::normalize;
+    use crate::words::normalize;
     use crate::text_enum::TextEnum;
     use Courtesy::*;
 

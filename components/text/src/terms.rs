@@ -11,9 +11,9 @@
 //! the language's generic words ("use", "need", "specific", "new") are no terms
 //! either: they recur in any set of answers without being an idea of their own.
 
-use crate::projects::Language;
-use crate::text::lexicon::Lexicon;
-use crate::text::words::{self, Word};
+use crate::Language;
+use crate::lexicon::Lexicon;
+use crate::words::{self, Word};
 
 /// Words (normalized) that the stop-word lists keep but that name no idea of
 /// their own: light verbs ("use", "need"), and words that qualify, compare or
@@ -134,7 +134,7 @@ pub fn negated_terms(text: &str, lexicon: &Lexicon) -> Vec<String> {
     let words = words::words(text);
     let mut negated: Vec<String> = Vec::new();
     for i in 0..words.len() {
-        if lexicon.qualifier(&words, i) != Some(crate::text::lexicon::Qualifier::Negation) {
+        if lexicon.qualifier(&words, i) != Some(crate::lexicon::Qualifier::Negation) {
             continue;
         }
         let reached = (i + 1..words.len())

@@ -9,10 +9,10 @@
 //! occurrence gives no quote. The span is taken from the stored text byte for
 //! byte: never rewritten, never joined from pieces.
 
-use crate::projects::Language;
-use crate::text::lexicon::{Lexicon, Qualifier};
-use crate::text::{courtesy, noise};
-use crate::text::words;
+use crate::Language;
+use crate::lexicon::{Lexicon, Qualifier};
+use crate::{courtesy, noise};
+use crate::words;
 
 /// The longest quote, in characters.
 pub const MAX_QUOTE_CHARS: usize = 400;

@@ -1,4 +1,10 @@
-//! The word machinery that the interviewer and the synthesis share: an
+//! The text toolkit of the service (issue 59's first crate): the word machinery
+//! that the interviewer and the synthesis share, the interview languages
+//! ([`Language`]) and closed sets of wire names ([`text_enum!`]). It knows
+//! nothing of requests, storage or any resource: every crate above reads
+//! text through it.
+//!
+//! What it holds: an
 //! answer's words ([`words`]), what each interview language knows of them
 //! ([`lexicon`], [`function_words`]: stop words, fillers, negations, modals,
 //! stems), whole phrases ([`phrase`]), sentences and clauses ([`sentences`]),
@@ -8,6 +14,8 @@
 //! ([`reading`]), and the meaning of a sentence as a vector ([`vectors`]).
 
 pub mod audit;
+pub mod language;
+pub mod text_enum;
 pub mod courtesy;
 pub mod function_words;
 pub mod lexicon;
@@ -20,3 +28,5 @@ pub mod sentences;
 pub mod terms;
 pub mod vectors;
 pub mod words;
+
+pub use language::Language;

@@ -8,7 +8,7 @@
 //! interview is read as German.
 
 use super::lexicon::Lexicon;
-use crate::projects::Language;
+use crate::Language;
 use crate::text_enum::TextEnum;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

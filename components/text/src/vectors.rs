@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
 
-static TABLE_BYTES: &[u8] = include_bytes!("../../data/sentence-vectors.bin");
+static TABLE_BYTES: &[u8] = include_bytes!("../data/sentence-vectors.bin");
 
 /// A word longer than this (in characters) is one unknown token, as the model reads it.
 const MAX_WORD_CHARS: usize = 100;

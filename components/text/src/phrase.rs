@@ -31,7 +31,7 @@
 use super::function_words::{reach, Reach};
 use super::lexicon::{Lexicon, Qualifier};
 use super::words::{words, Script, Word};
-use crate::projects::Language;
+use crate::Language;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
@@ -366,7 +366,7 @@ fn runs(words: &[Word], content: &[bool], qualifiers: &[Option<Qualifier>], set_
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::projects::Language;
+    use crate::Language;
 
     fn best(language: Language, answer: &str, question: &str, probed: &[&str]) -> Option<String> {
         let lexicon = Lexicon::of(language);

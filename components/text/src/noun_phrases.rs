@@ -437,7 +437,7 @@ impl<'a> Reader<'_, 'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::projects::Language;
+    use crate::Language;
 
     fn texts(answer: &str) -> Vec<&str> {
         noun_phrases(answer, &Lexicon::of(Language::En)).into_iter().map(|p| p.text).collect()

@@ -7,7 +7,7 @@
 
 use super::function_words as fw;
 use super::words::{Script, Word};
-use crate::projects::Language;
+use crate::Language;
 use rust_stemmers::{Algorithm, Stemmer};
 
 /// The stop-word lists of the interview languages, compiled in by `build.rs`

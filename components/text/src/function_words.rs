@@ -7,7 +7,7 @@
 //! Every list is written normalized (`words::normalize`) and sorted, so a word
 //! is looked up by binary search: a test holds them to it.
 
-use crate::projects::Language;
+use crate::Language;
 
 /// Where a negation or modal reaches in its clause.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -440,7 +440,7 @@ pub fn coordinators(language: Language) -> &'static [&'static str] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::words::normalize;
+    use crate::words::normalize;
     use crate::text_enum::TextEnum;
 
     /// Every list is looked up by binary search: it must be normalized and sorted.

@@ -15,7 +15,7 @@
 use super::lexicon::Lexicon;
 use super::terms;
 use super::words::{words, Word};
-use crate::projects::Language;
+use crate::Language;
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -200,7 +200,7 @@ fn crafted(said: &[Word]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::projects::Language;
+    use crate::Language;
 
     fn described(sentence: &str) -> Option<SelfDescription> {
         let lexicon = Lexicon::of(Language::En);

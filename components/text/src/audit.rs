@@ -17,7 +17,7 @@ use super::function_words::{reach, Reach};
 pub use super::function_words::NEAR_WORDS;
 use super::lexicon::{Lexicon, Qualifier};
 use super::words::{words, Word};
-use crate::projects::Language;
+use crate::Language;
 
 /// The negation or modal of `answer` that reaches `quote` (its first
 /// occurrence in the answer) and that the quote leaves out; `None` when it

@@ -5,7 +5,7 @@
 
 use super::lexicon::{self, Lexicon};
 use super::words;
-use crate::projects::Language;
+use crate::Language;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
