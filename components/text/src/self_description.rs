@@ -59,6 +59,12 @@ struct Lists {
     /// Words of how, when or in which order one works ("first", "myself"):
     /// a craft said with them is how one works, not what.
     practice: HashSet<String>,
+    /// Heads that name a role only with the word before them ("creative
+    /// *director*", "music *director*", "graphic *designer*").
+    modified_heads: HashSet<String>,
+    /// Words before a head that say how one holds the role, not which
+    /// ("*freelance* graphic designer", "*solo* developer").
+    not_kinds: HashSet<String>,
     /// Roles counted as another's kind ("novelist" and "author" as "writer").
     role_kinds: HashMap<String, String>,
     /// Question words that are work itself: naming them names nothing the question asks beyond it.
@@ -128,12 +134,13 @@ fn role(words: &[Word]) -> Option<String> {
     let has_article = words.get(at).is_some_and(|w| lists.articles.contains(w.normalized.as_str()));
     at += usize::from(has_article);
     let first = at;
-    let mut head: Option<&Word> = None;
+    let (mut head, mut before): (Option<&Word>, Option<&Word>) = (None, None);
     while let Some(word) = words.get(at) {
         let broken = at > first && !word.follows_closely;
         if broken || at - first >= ROLE_WORDS || lists.role_ends.contains(word.normalized.as_str()) {
             break;
         }
+        before = head;
         head = Some(word);
         at += 1;
     }
@@ -141,7 +148,12 @@ fn role(words: &[Word]) -> Option<String> {
     // Without an article only a word that is a person alone ("I am writer") says a role.
     let name = head.normalized.as_str();
     let person = lists.persons.contains(name) || (has_article && lists.person_endings.iter().any(|ending| name.len() > ending.len() + 2 && name.ends_with(ending.as_str())));
-    (person && !lists.not_roles.contains(name)).then(|| name.to_string())
+    if !person || lists.not_roles.contains(name) {
+        return None;
+    }
+    // "a Creative Director" and "a Music Director" are two roles.
+    let kind = before.map(|w| w.normalized.as_str()).filter(|kind| lists.modified_heads.contains(name) && !lists.not_kinds.contains(*kind));
+    Some(kind.map_or_else(|| name.to_string(), |kind| format!("{kind} {name}")))
 }
 
 /// "My current project involves …", "One recent project was …", "A recent
@@ -222,6 +234,10 @@ mod tests {
         assert_eq!(described("As a writer and designer of games, a typical project would consist of writing scenes."), role("writer"));
         assert_eq!(described("I am currently working as a post-doctoral researcher in an academic research setting."), role("researcher"));
         assert_eq!(described("I am writer, predominantly of literary fiction."), role("writer"));
+        assert_eq!(described("I am a Creative Director for a physical product company."), role("creative director"));
+        assert_eq!(described("I am an assistant audio engineer at a recording studio."), role("audio engineer"));
+        assert_eq!(described("I'm a freelance graphic designer."), role("graphic designer"));
+        assert_eq!(described("I'm a solo developer for this project."), role("developer"));
         assert_eq!(described("As a current mechanical engineering student have done a few research project recently."), role("student"));
     }
 

@@ -36,7 +36,7 @@ fn generic_words(language: Language) -> &'static [&'static str] {
             "fairly", "highly", "necessarily", "particularly", "recently", "truly", "totally", "currently", "either",
             "whether", "someone", "everyone", "anyone", "somebody", "everybody", "definitely", "obviously", "instead",
             "tool", "tools", "useful", "helpful", "stuff", "thing", "things", "lot", "lots", "kind", "sort", "bit",
-            "process", "processes", "step", "steps", "stage", "stages", "portion", "portions",
+            "process", "processes", "portion", "portions",
         ],
         Language::De => &[
             "machen", "macht", "gemacht", "brauchen", "braucht", "finden", "findet", "sagen", "sagt", "gesagt",

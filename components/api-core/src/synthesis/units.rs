@@ -231,7 +231,7 @@ pub fn of_answers(answers: &[(i64, &str)], question: &str, language: Language, e
 /// As stored: a line per unit, its seq, start, end, meaning (base64), terms
 /// and negated terms (each list joined by commas, `-` when empty; a term
 /// holds neither white space nor a comma), and, for a sentence that says who
-/// its participant is, `role:<head>` or `work` (units stored before profiles
+/// its participant is, `role:<head>` (`+` for a space) or `work` (units stored before profiles
 /// existed have none: they read as saying more).
 pub fn encode(units: &[Unit]) -> String {
     let list = |terms: &[String]| if terms.is_empty() { "-".to_string() } else { terms.join(",") };
@@ -240,7 +240,8 @@ pub fn encode(units: &[Unit]) -> String {
         .map(|u| {
             let line = format!("{} {} {}", placed(u.seq, u.start, u.end, &u.meaning), list(&u.terms), list(&u.negated));
             match &u.describes {
-                Some(SelfDescription::Role(head)) => format!("{line} role:{head}"),
+                // A role of two words ("creative director") keeps its field one: `+` for the space.
+                Some(SelfDescription::Role(head)) => format!("{line} role:{}", head.replace(' ', "+")),
                 Some(SelfDescription::Work) => format!("{line} work"),
                 None => line,
             }
@@ -298,7 +299,7 @@ pub fn decode(stored: &str) -> Vec<Unit> {
             let negated = list(parts.next()?);
             let describes = match parts.next() {
                 Some("work") => Some(SelfDescription::Work),
-                Some(role) => role.strip_prefix("role:").filter(|head| !head.is_empty()).map(|head| SelfDescription::Role(head.to_string())),
+                Some(role) => role.strip_prefix("role:").filter(|head| !head.is_empty()).map(|head| SelfDescription::Role(head.replace('+', " "))),
                 None => None,
             };
             Some(Unit { seq, start, end, meaning, terms, negated, describes })
@@ -327,15 +328,17 @@ mod tests {
     #[test]
     fn units_round_trip_through_storage() {
         let units = of_answers(
-            &[(3, "It saves me hours every week. I don't have any concerns about my job.")],
+            &[(3, "It saves me hours every week. I don't have any concerns about my job. I'm a Creative Director. My current project involves rotors.")],
             "What do you think of it?",
             Language::En,
             &mut TableEncoder,
         )
         .unwrap()
         .units;
-        assert_eq!(units.len(), 2);
+        assert_eq!(units.len(), 4);
         assert_eq!(units[1].negated, ["concern"]);
+        let described: Vec<Option<SelfDescription>> = units.iter().map(|u| u.describes.clone()).collect();
+        assert_eq!(described, [None, None, Some(SelfDescription::Role("creative director".into())), Some(SelfDescription::Work)]);
         let stored = decode(&encode(&units));
         assert_eq!(stored, units);
         let nothing = of_answers(&[(1, "Das spart mir viel Zeit.")], "Was?", Language::De, &mut TableEncoder).unwrap().units;
