@@ -125,15 +125,18 @@ fn real_interview_transcripts_give_themes_traced_to_their_words() {
             }
         }
         if name == "anthropic-interviewer-creatives.json" {
-            // A media composer, a music producer, a dance instructor, one who works in production management, ...
+            // A media composer, a music producer (a producer of what: two words), a dance instructor, one who works in production management, ...
             assert!(participants["described"].as_u64().unwrap() >= 4, "{name}: {participants}");
             let roles: Vec<&str> = participants["roles"].as_array().unwrap().iter().map(|r| r["role"].as_str().unwrap()).collect();
-            for role in ["composer", "producer", "instructor"] {
+            for role in ["composer", "music producer", "instructor"] {
                 assert!(roles.contains(&role), "{name}: {role} in {roles:?}");
             }
             let composer = participants["roles"].as_array().unwrap().iter().find(|r| r["role"] == "composer").unwrap();
             assert_eq!(composer["interviews"], 1);
             assert_eq!(composer["quotes"][0]["text"], "Hmmm— I'm a media composer.", "{composer}");
+            // Who works in production management says what their work is, and names no role.
+            let work = participants["work"]["quotes"].as_array().unwrap();
+            assert!(work.iter().any(|q| q["text"] == "I work in production management for high end TV and film."), "{participants}");
         }
     }
 }
