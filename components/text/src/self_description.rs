@@ -24,7 +24,8 @@ use std::sync::OnceLock;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SelfDescription {
     /// A role, by its head word as the participant wrote it, lower case
-    /// ("novelist" of "I'm a science fiction novelist"): roles are counted by it.
+    /// ("novelist" of "I'm a science fiction novelist"), with the word before
+    /// it where the head needs one ("creative director"): roles are counted by it.
     Role(String),
     /// Their work, field, project or background, with no role named.
     Work,

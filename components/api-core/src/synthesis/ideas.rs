@@ -51,6 +51,12 @@ pub const MIN_INTERVIEWS: usize = 2;
 pub const CATCH_ALL: f32 = 0.5;
 /// How much closer than joining a catch-all's sentences must be to its centre.
 pub const HELD_TOGETHER: f32 = 0.1;
+/// The share of an idea's sentences that say what the self-descriptions say,
+/// at which the idea is about who the participants are: a third ("That depends
+/// on the project", "I don't have very typical projects" beside "I have two
+/// types of creative work"); what they think of their work, read beside it,
+/// stays under a fifth ("I am driving the creative decisions": 0.17).
+pub const ABOUT_THEM: f32 = 1.0 / 3.0;
 /// Passes that give every sentence to its closest idea.
 const PLACING_PASSES: usize = 2;
 
@@ -287,8 +293,8 @@ fn held_together(sentences: &[Sentence], group: &mut Vec<usize>, speaking: usize
     group.retain(|&i| sentences[i].unit.meaning.cosine(&middle) >= scale.joins + HELD_TOGETHER);
 }
 
-/// Who the participants are is no theme: an idea at least half of whose
-/// sentences are as close to the centre of the question's self-descriptions
+/// Who the participants are is no theme: an idea at least a third
+/// ([`ABOUT_THEM`]) of whose sentences are as close to the centre of the question's self-descriptions
 /// (`described`, `text::self_description`) as a sentence must be to join an
 /// idea says what they do, not what they think ("I have two types of creative
 /// work", "I generally write copy for websites"). Such ideas are taken out;
@@ -302,7 +308,7 @@ pub fn about_the_participants(ideas: &mut Vec<Idea>, sentences: &[Sentence], des
     let mut background = Vec::new();
     ideas.retain(|idea| {
         let near = idea.sentences.iter().filter(|&&k| sentences[k].unit.meaning.cosine(&centre) >= scale.joins).count();
-        let about_them = near * 2 >= idea.sentences.len();
+        let about_them = near as f32 >= ABOUT_THEM * idea.sentences.len() as f32;
         if about_them {
             background.extend(&idea.sentences);
         }
