@@ -1,22 +1,11 @@
-//! Shared core of the Interview Research Service components: domain types,
-//! the error enum and its body shapes, storage, authentication and the request
-//! pipeline. Components are thin: a route table and handlers calling in here.
+//! Shared core of the Interview Research Service components: the resource
+//! areas, storage and the request pipeline, on the `platform` crate (errors,
+//! requests, authentication, configuration, time) and the `text` toolkit. Components are thin: a route table and handlers calling in here.
 
-pub mod auth;
-pub mod config;
-pub mod db;
-pub mod error;
 pub mod files;
-pub mod http;
 pub mod interviews;
-pub mod keys;
-pub mod llm;
 pub mod maintenance;
-pub mod metadata;
-pub mod outbound;
-pub mod paging;
 pub mod projects;
-pub mod rate_limit;
 pub mod record;
 pub mod routes;
 pub mod sealed;
@@ -24,12 +13,19 @@ pub mod service;
 pub mod sessions;
 pub mod synthesis;
 pub mod tenants;
-pub mod time;
-pub mod validation;
 
-/// The text toolkit and the closed sets of wire names, where the code has always named them.
-pub use text::{self, text_enum};
 pub mod webhooks;
+
+/// What every component stands on, the text toolkit and the closed sets of
+/// wire names, at the paths the code has always named.
+/// The records' seam, where the code has always named it.
+pub use storage as db;
+pub use platform::{auth, config, error, http, keys, llm, metadata, outbound, paging, rate_limit, time, validation};
+pub use text;
+pub use ::text_enum::text_enum;
+pub mod text_enum {
+    pub use ::text_enum::TextEnum;
+}
 
 pub use error::{ApiError, ApiResult, FieldError, LocPart};
 pub use http::{ApiRequest, ApiResponse, BodySource, Budget, Method, PathParams, Per, Reply, Router};
@@ -40,4 +36,4 @@ pub use service::{serve, Context, Handler};
 pub const OPENAPI_JSON: &str = include_str!("../openapi.json");
 
 /// Event types the service emits, as `GET /v1/webhooks/event-types` lists them.
-pub const EVENT_TYPES: &[&str] = <webhooks::EventType as text_enum::TextEnum>::NAMES;
+pub const EVENT_TYPES: &[&str] = <webhooks::EventType as ::text_enum::TextEnum>::NAMES;

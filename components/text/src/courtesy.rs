@@ -378,7 +378,7 @@ fn lists(language: Language) -> Lists {
 mod tests {
     use super::*;
     use crate::words::normalize;
-    use crate::text_enum::TextEnum;
+    use text_enum::TextEnum;
     use Courtesy::*;
 
     #[test]

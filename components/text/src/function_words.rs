@@ -441,7 +441,7 @@ pub fn coordinators(language: Language) -> &'static [&'static str] {
 mod tests {
     use super::*;
     use crate::words::normalize;
-    use crate::text_enum::TextEnum;
+    use text_enum::TextEnum;
 
     /// Every list is looked up by binary search: it must be normalized and sorted.
     pub fn assert_sorted_and_normalized(name: &str, list: &[&str]) {

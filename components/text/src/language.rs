@@ -1,6 +1,6 @@
 //! The interview languages: every text the service reads or writes is in one.
 
-crate::text_enum! {
+text_enum::text_enum! {
     /// An interview language (ISO 639-1). The update schema lists them all; the
     /// create schema all but the last, `uk` (`projects::CREATE_LANGUAGES`).
     pub enum Language {

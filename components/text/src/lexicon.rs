@@ -493,7 +493,7 @@ pub fn refusals(language: Language) -> &'static [&'static str] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text_enum::TextEnum;
+    use text_enum::TextEnum;
 
     #[test]
     fn every_interview_language_has_stop_words_and_refusals() {

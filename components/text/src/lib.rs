@@ -1,6 +1,6 @@
 //! The text toolkit of the service (issue 59's first crate): the word machinery
 //! that the interviewer and the synthesis share, the interview languages
-//! ([`Language`]) and closed sets of wire names ([`text_enum!`]). It knows
+//! ([`Language`], a closed set declared with `text_enum!`). It knows
 //! nothing of requests, storage or any resource: every crate above reads
 //! text through it.
 //!
@@ -15,7 +15,6 @@
 
 pub mod audit;
 pub mod language;
-pub mod text_enum;
 pub mod courtesy;
 pub mod function_words;
 pub mod lexicon;

@@ -67,7 +67,7 @@ pub fn is_refusal(answer: &str, lexicon: &Lexicon) -> bool {
 /// interviewee may answer in another language than the interview's).
 pub fn declines_in_any_language(text: &str, language: Language) -> bool {
     declines(text, language)
-        || <Language as crate::text_enum::TextEnum>::NAMES.iter().filter_map(|name| Language::parse(name)).any(|other| declines(text, other))
+        || <Language as text_enum::TextEnum>::NAMES.iter().filter_map(|name| Language::parse(name)).any(|other| declines(text, other))
 }
 
 /// Letter runs of the keyboard's rows (QWERTY, QWERTZ, AZERTY, ЙЦУКЕН) that

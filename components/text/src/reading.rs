@@ -9,7 +9,7 @@
 
 use super::lexicon::Lexicon;
 use crate::Language;
-use crate::text_enum::TextEnum;
+use text_enum::TextEnum;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Alphabet {

@@ -88,7 +88,7 @@ pub fn reading_language(text: &str, interview_language: Language) -> Language {
     };
     let own = grammatical(interview_language);
     let mut best = (interview_language, own);
-    for other in <Language as crate::text_enum::TextEnum>::NAMES.iter().filter_map(|name| Language::parse(name)) {
+    for other in <Language as text_enum::TextEnum>::NAMES.iter().filter_map(|name| Language::parse(name)) {
         let count = grammatical(other);
         if count > best.1 && count >= own + OTHER_LANGUAGE_MARGIN {
             best = (other, count);

@@ -26,8 +26,8 @@
 //! wherever the logic allows (see [`remote`] and [`admission`]). A write lock
 //! held by another is waited for in short bounded steps (`lock_wait`), then 503.
 
-use crate::error::{ApiError, ApiResult};
-use crate::time;
+use platform::error::{ApiError, ApiResult};
+use platform::time;
 use std::cell::{Cell, RefCell};
 
 pub use spin_sdk::sqlite::{QueryResult, Value as SqlValue};
@@ -63,7 +63,7 @@ pub struct Db {
     gate: RefCell<Gate>,
     /// The request's rate-limit count, while it waits to join the request's
     /// first write (see `admission`).
-    count_due: RefCell<Option<crate::rate_limit::Quota>>,
+    count_due: RefCell<Option<platform::rate_limit::Quota>>,
 }
 
 enum Conn {

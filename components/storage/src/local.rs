@@ -10,7 +10,7 @@
 
 use super::lock_wait::{self, is_contention, LockWait};
 use super::{first_line, may_write, WalCheckpoint};
-use crate::error::{ApiError, ApiResult};
+use platform::error::{ApiError, ApiResult};
 use spin_sdk::sqlite::{Connection, Error, QueryResult, Value};
 use std::cell::Cell;
 
@@ -29,7 +29,7 @@ impl Backend {
     pub const VARIABLE: &'static str = "database_backend";
 
     pub fn configured() -> Backend {
-        match crate::config::var(Backend::VARIABLE).as_deref().map(str::trim) {
+        match platform::config::var(Backend::VARIABLE).as_deref().map(str::trim) {
             Some(name) if name.eq_ignore_ascii_case("libsql") => Backend::Libsql,
             _ => Backend::Local,
         }

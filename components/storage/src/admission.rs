@@ -32,8 +32,8 @@ use super::hrana::Stmt;
 use super::local::Refused;
 use super::remote::Outcome;
 use super::{latest_version, opt_text, rows, statement_error, Conn, Db, Row};
-use crate::error::{ApiError, ApiResult};
-use crate::rate_limit::Quota;
+use platform::error::{ApiError, ApiResult};
+use platform::rate_limit::Quota;
 use spin_sdk::sqlite::{QueryResult, Value};
 
 /// What the request's first statement found: each bucket's count in this

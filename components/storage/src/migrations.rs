@@ -10,7 +10,7 @@ pub struct Migration {
 /// One entry of [`MIGRATIONS`]: its file under `migrations/`, compiled in.
 macro_rules! migration {
     ($version:literal, $name:literal, $file:literal) => {
-        Migration { version: $version, name: $name, sql: include_str!(concat!("../../migrations/", $file)) }
+        Migration { version: $version, name: $name, sql: include_str!(concat!("../migrations/", $file)) }
     };
 }
 

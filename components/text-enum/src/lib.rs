@@ -1,5 +1,8 @@
 //! Closed sets of names (modes, states, kinds) declared once: the enum, its wire
 //! names, parsing and serialization all come from one [`text_enum!`] declaration.
+//! A crate of its own because every layer names such sets (the platform's error
+//! shapes, the text toolkit's languages, each area's states) and none should
+//! pull in another layer for it.
 
 /// An enum whose values travel as fixed strings.
 pub trait TextEnum: Sized + Copy + 'static {
@@ -17,7 +20,7 @@ macro_rules! text_enum {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         $vis enum $name { $($(#[$vmeta])* $variant),+ }
 
-        impl $crate::text_enum::TextEnum for $name {
+        impl $crate::TextEnum for $name {
             const NAMES: &'static [&'static str] = &[$($text),+];
             fn parse(text: &str) -> Option<Self> {
                 match text {
@@ -34,11 +37,11 @@ macro_rules! text_enum {
 
         impl $name {
             pub fn as_str(self) -> &'static str {
-                $crate::text_enum::TextEnum::as_str(self)
+                $crate::TextEnum::as_str(self)
             }
 
             pub fn parse(text: &str) -> Option<Self> {
-                <Self as $crate::text_enum::TextEnum>::parse(text)
+                <Self as $crate::TextEnum>::parse(text)
             }
         }
 
@@ -64,8 +67,8 @@ macro_rules! text_enum {
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
-                <Self as $crate::text_enum::TextEnum>::parse(&text).ok_or_else(|| {
-                    serde::de::Error::unknown_variant(&text, <Self as $crate::text_enum::TextEnum>::NAMES)
+                <Self as $crate::TextEnum>::parse(&text).ok_or_else(|| {
+                    serde::de::Error::unknown_variant(&text, <Self as $crate::TextEnum>::NAMES)
                 })
             }
         }

@@ -53,7 +53,7 @@ impl Tenant {
     /// records answer nothing until the admission's check (the same
     /// [`authenticate`]) passed, and answers that check's 401 whatever the
     /// handler did (`db::admission`).
-    pub(crate) fn claimed(credentials: &Credentials) -> Tenant {
+    pub fn claimed(credentials: &Credentials) -> Tenant {
         Tenant { id: credentials.tenant_id }
     }
 
@@ -61,9 +61,9 @@ impl Tenant {
         self.id.to_string()
     }
 
-    /// A tenant as if authenticated, for the core's unit tests.
-    #[cfg(test)]
-    pub(crate) fn authenticated_for_tests(id: Uuid) -> Tenant {
+    /// A tenant as if authenticated, for the unit tests of the crates above.
+    #[cfg(any(test, feature = "testing"))]
+    pub fn authenticated_for_tests(id: Uuid) -> Tenant {
         Tenant { id }
     }
 }

@@ -26,7 +26,7 @@
 use super::checks::{self, StepKind, GUARD_CHECK};
 use super::hrana::{self, Batch, Cond, Request, Response, Step, Stmt, StreamResult};
 use super::lock_wait::LockWait;
-use crate::outbound::{self, OutboundError};
+use platform::outbound::{self, OutboundError};
 use spin_sdk::sqlite::QueryResult;
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
@@ -56,8 +56,8 @@ pub const TOKEN_VARIABLE: &str = "database_token";
 impl Settings {
     /// `None` while `database_url` is unset: the records are Spin's own SQLite.
     pub fn from_variables() -> Option<Result<Settings, String>> {
-        let url = crate::config::var(URL_VARIABLE)?;
-        Some(Settings::parse(&url, crate::config::var(TOKEN_VARIABLE).as_deref()))
+        let url = platform::config::var(URL_VARIABLE)?;
+        Some(Settings::parse(&url, platform::config::var(TOKEN_VARIABLE).as_deref()))
     }
 
     pub fn parse(url: &str, token: Option<&str>) -> Result<Settings, String> {

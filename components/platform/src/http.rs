@@ -123,7 +123,7 @@ impl ApiResponse {
 }
 
 /// Unit tests read the headers a response was given; the service itself only writes them.
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 impl ApiResponse {
     pub fn header(&self, name: &str) -> Option<&str> {
         header_in(&self.headers, name)

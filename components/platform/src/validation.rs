@@ -3,7 +3,7 @@
 
 use crate::error::{ApiError, FieldError, LocPart};
 use crate::http::ApiRequest;
-use crate::text_enum::TextEnum;
+use text_enum::TextEnum;
 use serde_json::{Map, Value};
 
 /// Parses a JSON body; invalid JSON is 422 `json_invalid` at `["body", <offset>]`,

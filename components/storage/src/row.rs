@@ -1,7 +1,7 @@
 //! Reading a statement's result: typed columns by name, and the values a
 //! statement's parameters are made of.
 
-use crate::error::{ApiError, ApiResult};
+use platform::error::{ApiError, ApiResult};
 use spin_sdk::sqlite::{QueryResult, Value};
 
 /// Reads typed columns from a row by name. A column the statement does not
@@ -81,7 +81,7 @@ impl<'a> Row<'a> {
     }
 
     /// A TEXT column holding one name of a closed set.
-    pub fn named<T: crate::text_enum::TextEnum>(&self, column: &str) -> ApiResult<T> {
+    pub fn named<T: text_enum::TextEnum>(&self, column: &str) -> ApiResult<T> {
         let text = self.str(column)?;
         T::parse(text).ok_or_else(|| {
             ApiError::Internal(anyhow::anyhow!("sqlite: column `{column}` holds `{text}`, none of {:?}", T::NAMES))
@@ -146,6 +146,10 @@ pub fn text(value: impl Into<String>) -> Value {
 mod tests {
     use super::*;
 
+    text_enum::text_enum! {
+        enum Status { Active = "active", Paused = "paused" }
+    }
+
     #[test]
     fn rows_read_what_the_statement_returns_and_nothing_else() {
         use spin_sdk::sqlite::RowResult;
@@ -156,9 +160,9 @@ mod tests {
             }],
         };
         let read = read_first(&result, |row| {
-            Ok((row.text("name")?, row.int("count")?, row.opt_text("note")?, row.named::<crate::projects::Status>("status")?))
+            Ok((row.text("name")?, row.int("count")?, row.opt_text("note")?, row.named::<Status>("status")?))
         });
-        assert_eq!(read.unwrap(), Some(("a".into(), 3, None, crate::projects::Status::Paused)));
+        assert_eq!(read.unwrap(), Some(("a".into(), 3, None, Status::Paused)));
         let internal = |outcome: ApiResult<_>| matches!(outcome, Err(ApiError::Internal(_)));
         // A column the statement does not return, NULL where a value must be,
         // another type, a name outside the set: errors, never "" or 0.
@@ -166,7 +170,7 @@ mod tests {
         assert!(internal(read_first(&result, |row| row.text("note")).map(drop)));
         assert!(internal(read_first(&result, |row| row.int("name")).map(drop)));
         assert!(internal(read_first(&result, |row| row.text("count")).map(drop)));
-        assert!(internal(read_first(&result, |row| row.named::<crate::projects::Status>("name")).map(drop)));
+        assert!(internal(read_first(&result, |row| row.named::<Status>("name")).map(drop)));
         assert!(internal(read_first(&result, |row| row.json::<Vec<String>>("name")).map(drop)));
     }
 
