@@ -2,7 +2,7 @@
 # make clients: generates the API's clients from the OpenAPI document as an API
 # user would, and fails on anything a user would trip over.
 #
-#   scripts/clients.sh                      both clients, from components/api-core/openapi.json
+#   scripts/clients.sh                      both clients, from components/pipeline/openapi.json
 #   scripts/clients.sh python DOCUMENT DIR  the Python client only, from a file or
 #                                           URL (the end-to-end test passes the
 #                                           running service's GET /v1/openapi.json)
@@ -80,7 +80,7 @@ typescript_client() {
     fi
     mkdir -p "$out"
     generate openapi-typescript '^✨ openapi-typescript [0-9.]+$|^🚀 .* → .* \[[0-9.]+m?s\]$' \
-        "$clients/node_modules/.bin/openapi-typescript" components/api-core/openapi.json -o "$out/schema.d.ts"
+        "$clients/node_modules/.bin/openapi-typescript" components/pipeline/openapi.json -o "$out/schema.d.ts"
     generate tsc '^$' "$clients/node_modules/.bin/tsc" -p "$clients/tsconfig.json"
     log "typescript: $out/schema.d.ts (tests/clients/workflow.ts compiles against it with tsc --strict)"
 }
@@ -88,7 +88,7 @@ typescript_client() {
 case "$what" in
     all)
         started=$(date +%s)
-        python_client components/api-core/openapi.json target/clients/python
+        python_client components/pipeline/openapi.json target/clients/python
         typescript_client
         log "both clients generated without a warning in $(($(date +%s) - started)) s"
         ;;

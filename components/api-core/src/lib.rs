@@ -7,9 +7,7 @@ pub mod interviews;
 pub mod maintenance;
 pub mod projects;
 pub mod record;
-pub mod routes;
 pub mod sealed;
-pub mod service;
 pub mod sessions;
 pub mod synthesis;
 pub mod tenants;
@@ -29,11 +27,9 @@ pub mod text_enum {
 
 pub use error::{ApiError, ApiResult, FieldError, LocPart};
 pub use http::{ApiRequest, ApiResponse, BodySource, Budget, Method, PathParams, Per, Reply, Router};
-pub use service::{serve, Context, Handler};
+pub use pipeline::{self as service, routes, serve, serve_sessions, Context, Handler};
 
-/// The OpenAPI 3.1 description of every route (served at GET /v1/openapi.json;
-/// `tests/e2e/tests/openapi.rs` keeps it in step with the route tables).
-pub const OPENAPI_JSON: &str = include_str!("../openapi.json");
+pub use pipeline::OPENAPI_JSON;
 
 /// Event types the service emits, as `GET /v1/webhooks/event-types` lists them.
 pub const EVENT_TYPES: &[&str] = <webhooks::EventType as ::text_enum::TextEnum>::NAMES;

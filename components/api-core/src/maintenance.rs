@@ -54,7 +54,7 @@ pub struct DeliveryCounts {
 /// The variable that turns on `GET /v1/maintenance/tick` and says how often
 /// it may start a run: at most once per this many seconds, across every
 /// instance and node (empty: the route is off).
-pub const TICK_VARIABLE: &str = "maintenance_tick_seconds";
+pub use crate::service::TICK_VARIABLE;
 
 /// One maintenance run if none started within `min_interval` (by anyone:
 /// the start is one upsert on a shared row, which only one caller wins), else

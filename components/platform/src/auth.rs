@@ -137,6 +137,13 @@ pub fn authorize_partner(credentials: Option<&Credentials>, config: &PartnerConf
     Ok(())
 }
 
+/// The token of an `Authorization: Bearer <token>` header (an operator's, an
+/// interviewee's session); none for another scheme or an empty token.
+pub fn bearer_token(authorization: Option<&str>) -> Option<&str> {
+    let (scheme, token) = authorization?.trim().split_once(' ')?;
+    (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty()).then(|| token.trim())
+}
+
 /// The variable holding the operator's token for the maintenance route.
 pub const OPERATOR_TOKEN_VARIABLE: &str = "maintenance_token";
 
@@ -144,11 +151,7 @@ pub const OPERATOR_TOKEN_VARIABLE: &str = "maintenance_token";
 /// Both are hashed first, so the comparison takes the same time whatever the
 /// lengths; any failure is the same 401.
 pub fn authorize_operator(authorization: Option<&str>, configured: &str) -> Result<(), ApiError> {
-    let given = authorization
-        .and_then(|value| value.trim().split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token.trim())
-        .unwrap_or_default();
+    let given = bearer_token(authorization).unwrap_or_default();
     let matches = keys::constant_time_eq(keys::hash_secret(given).as_bytes(), keys::hash_secret(configured).as_bytes());
     if matches && !given.is_empty() && !configured.is_empty() {
         Ok(())

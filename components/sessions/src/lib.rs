@@ -30,7 +30,7 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
         .route(Method::Put, "/v1/sessions/:interview_id/recordings/video/:index", Handler::Session(video_chunk))
         .route(Method::Post, "/v1/sessions/:interview_id/transcriptions", Handler::Session(transcribe))
         .limited(sessions::TRANSCRIPTION_BUDGET_VARIABLE, Per::Session);
-    api_core::serve(request, response_out, &router).await
+    api_core::serve_sessions(request, response_out, &router).await
 }
 
 fn link_page(context: &Context, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {

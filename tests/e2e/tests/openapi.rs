@@ -1,4 +1,4 @@
-//! The OpenAPI document (`components/api-core/openapi.json`, served at
+//! The OpenAPI document (`components/pipeline/openapi.json`, served at
 //! GET /v1/openapi.json) and the route tables stay in step: every
 //! `.route(Method::X, "/v1/...", ...)` (and the `/i/...` page) declared in `components/*/src` is described
 //! under that method, and every described operation is declared.
@@ -61,7 +61,7 @@ fn declared_routes() -> BTreeSet<(String, String)> {
 }
 
 fn document() -> Value {
-    let text = std::fs::read_to_string(workspace_root().join("components/api-core/openapi.json")).unwrap();
+    let text = std::fs::read_to_string(workspace_root().join("components/pipeline/openapi.json")).unwrap();
     serde_json::from_str(&text).expect("openapi.json is JSON")
 }
 
@@ -86,7 +86,7 @@ fn every_declared_route_is_described_and_vice_versa() {
     assert!(declared.contains(&("GET".to_string(), "/v1/openapi.json".to_string())));
     let described = described_operations(&document());
     let undocumented: Vec<_> = declared.difference(&described).collect();
-    assert!(undocumented.is_empty(), "routes missing from components/api-core/openapi.json: {undocumented:?}");
+    assert!(undocumented.is_empty(), "routes missing from components/pipeline/openapi.json: {undocumented:?}");
     let phantom: Vec<_> = described.difference(&declared).collect();
     assert!(phantom.is_empty(), "openapi.json describes routes no component declares: {phantom:?}");
 }

@@ -30,7 +30,7 @@ pub use finish::{
     end_idle, end_in, end_interview, finish, parse_finish, Finished, How, DEFAULT_IDLE_TIMEOUT_SECONDS, IDLE_SWEEP_BATCH,
     IDLE_TIMEOUT_VARIABLE,
 };
-pub use read::{authenticate, bearer, session_json, session_of, survey_media};
+pub use read::{authenticate, session_json, session_of, survey_media};
 pub use start::{
     check_open, country_code, device_type, link_page, start, Closed, StartOutcome, StartRequest, Started,
     SESSION_TOKEN_PREFIX,

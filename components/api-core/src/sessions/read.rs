@@ -5,7 +5,7 @@ use super::{find_project, project_and_turns, Interview, Session, SurveyView};
 
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult, Credential};
-use crate::http::ApiRequest;
+use crate::http::{ApiRequest, ApiResponse, PathParams};
 use crate::keys;
 use crate::record::store;
 use serde_json::Value;
@@ -17,11 +17,16 @@ pub fn session_of(db: &Db, interview: Interview) -> ApiResult<Session> {
     Ok(Session { project, interview, turns })
 }
 
-/// The bearer token of `Authorization: Bearer <token>`.
-pub fn bearer(request: &ApiRequest) -> Option<&str> {
-    let value = request.header("authorization")?.trim();
-    let (scheme, token) = value.split_once(' ')?;
-    (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty()).then(|| token.trim())
+/// A session route's interviewee, for the pipeline: the interview its bearer
+/// token opens ([`authenticate`]); a page's error is an error page.
+impl pipeline::Interviewee for Interview {
+    fn authenticate(db: &Db, request: &ApiRequest, params: &PathParams) -> ApiResult<Interview> {
+        authenticate(db, request, params.get("interview_id"))
+    }
+
+    fn error_page(error: ApiError) -> ApiResponse {
+        super::page::error_response(error)
+    }
 }
 
 /// The interview whose session token the request carries. Any failure is the
@@ -30,7 +35,7 @@ pub fn bearer(request: &ApiRequest) -> Option<&str> {
 /// that it is gone (404), which tells its holder nothing they did not know.
 pub fn authenticate(db: &Db, request: &ApiRequest, interview_id: &str) -> ApiResult<Interview> {
     const NO_SESSION: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-    let token = bearer(request);
+    let token = crate::auth::bearer_token(request.header("authorization"));
     let id = uuid::Uuid::parse_str(interview_id).ok().map(|id| id.to_string());
     let interview = match (token, &id) {
         (Some(_), Some(id)) => store::find(db, id)?,

@@ -1,16 +1,24 @@
 //! The request pipeline every HTTP component runs: request id, per-IP limits,
 //! routing (404/405), authentication, bounded body, handler, error mapping.
+//! It stands on the platform and the records' seam only: what a session route
+//! serves is the sessions area's ([`Interviewee`]), so a component that serves
+//! no interviewee links nothing of it.
 
-use crate::auth::{self, Credentials, Tenant};
-use crate::config;
-use crate::db::{Admission, Backend, Db};
-use crate::error::{ApiError, ApiResult};
-use crate::keys;
-use crate::http::{ApiRequest, ApiResponse, Budget, Method, PathParams, Per, Reply, RouteMatch, Router, MAX_JSON_BODY};
-use crate::rate_limit::{self, Limit, Quota, Window};
-use crate::routes;
-use crate::sessions::{self, Interview};
-use crate::time;
+pub mod routes;
+
+/// The OpenAPI 3.1 description of every route (served at GET /v1/openapi.json;
+/// [`routes`]' unit test and `tests/e2e/tests/openapi.rs` keep it in step with
+/// the route tables).
+pub const OPENAPI_JSON: &str = include_str!("../openapi.json");
+
+use platform::auth::{self, Credentials, Tenant};
+use platform::config;
+use platform::error::{ApiError, ApiResult};
+use platform::keys;
+use platform::http::{ApiRequest, ApiResponse, Budget, Method, PathParams, Per, Reply, RouteMatch, Router, MAX_JSON_BODY};
+use platform::rate_limit::{self, Limit, Quota, Window};
+use platform::time;
+use storage::{Admission, Backend, Db};
 use futures::{SinkExt, StreamExt};
 use spin_sdk::http::{Fields, IncomingRequest, OutgoingBody, OutgoingResponse, ResponseOutparam};
 use wasi::io::streams::{OutputStream, StreamError};
@@ -38,11 +46,35 @@ pub type StaticHandler = fn(&ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
 
 /// A route of an interviewee's session: the interview whose session token came
 /// with the request (`Authorization: Bearer`), for the path's `:interview_id`.
-pub type SessionHandler = fn(&Context, &Interview, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
+pub type SessionHandler<S> = fn(&Context, &S, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
+
+/// Whom a session route serves. The area that holds interviews says how a
+/// request's bearer token opens one and how a page shows an error; the
+/// pipeline knows neither, so a component without session routes
+/// ([`NoSessions`]) links none of it.
+pub trait Interviewee: Sized {
+    /// The session the request's bearer token opens for the path's
+    /// `:interview_id`, read with the request's admission.
+    fn authenticate(db: &Db, request: &ApiRequest, params: &PathParams) -> ApiResult<Self>;
+    /// A page route's answer to a failed request.
+    fn error_page(error: ApiError) -> ApiResponse;
+}
+
+/// The interviewee of a component that has no session or page routes.
+pub enum NoSessions {}
+
+impl Interviewee for NoSessions {
+    fn authenticate(_: &Db, _: &ApiRequest, _: &PathParams) -> ApiResult<Self> {
+        Err(ApiError::internal(anyhow::anyhow!("a session route in a component that serves no sessions")))
+    }
+
+    fn error_page(error: ApiError) -> ApiResponse {
+        error.into_response()
+    }
+}
 
 /// A route's handler; its variant says which credentials it needs.
-#[derive(Clone, Copy)]
-pub enum Handler {
+pub enum Handler<S = NoSessions> {
     /// No tenant credentials (tenant creation checks its partnership key itself).
     Public(PublicHandler),
     /// No credentials, and an HTML answer: every error becomes an error page.
@@ -50,7 +82,7 @@ pub enum Handler {
     /// No credentials, no request body, and a body that may be streamed.
     PublicStream(PublicStreamHandler),
     /// An interviewee's session token, checked before the handler runs.
-    Session(SessionHandler),
+    Session(SessionHandler<S>),
     /// No credentials, no storage, no rate-limit count: an immutable static
     /// asset (the interview page's script and styles, `sessions::assets`),
     /// cheaper to send than to count.
@@ -74,7 +106,19 @@ pub enum Handler {
     TenantStream(TenantStreamHandler),
 }
 
+// Every variant is a function pointer: copied whatever the interviewee is.
+impl<S> Clone for Handler<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Handler<S> {}
+
 pub const GLOBAL_LIMIT_VARIABLE: &str = "rate_limit_per_minute";
+/// Seconds between two maintenance runs the tick route may start; while it is
+/// unset the route does not exist.
+pub const TICK_VARIABLE: &str = "maintenance_tick_seconds";
 const GLOBAL_LIMIT_DEFAULT: u64 = 50;
 pub const OPERATOR_LIMIT_VARIABLE: &str = "operator_rate_limit_per_minute";
 const OPERATOR_LIMIT_DEFAULT: u64 = 120;
@@ -84,6 +128,12 @@ const OPERATOR_LIMIT_DEFAULT: u64 = 120;
 /// a whole body is sent with its head (see [`send_whole`]), a
 /// [`Reply::Streamed`] body piece by piece (whole when it is one piece).
 pub async fn serve(incoming: IncomingRequest, out: ResponseOutparam, router: &Router<Handler>) {
+    serve_sessions(incoming, out, router).await
+}
+
+/// [`serve`] for a component with session routes, whose interviewee `S` their
+/// handlers take.
+pub async fn serve_sessions<S: Interviewee>(incoming: IncomingRequest, out: ResponseOutparam, router: &Router<Handler<S>>) {
     let mut request = request_head(&incoming);
     let reply = route(incoming, &mut request, router)
         .await
@@ -209,15 +259,15 @@ fn outgoing_response(response: &ApiResponse) -> OutgoingResponse {
 
 /// The answer to a failed request, in its route's shape: an error page for a page
 /// route, the flat shape for a partner route, the error's own body otherwise.
-fn error_response(error: ApiError, router: &Router<Handler>, request: &ApiRequest) -> ApiResponse {
+fn error_response<S: Interviewee>(error: ApiError, router: &Router<Handler<S>>, request: &ApiRequest) -> ApiResponse {
     match router.find(request.method, &request.path) {
-        RouteMatch::Found(route, _) if matches!(route.handler, Handler::Page(_)) => sessions::page::error_response(error),
-        RouteMatch::Found(route, _) if matches!(route.handler, Handler::Partner(_)) => crate::http::flat(error.into_response()),
+        RouteMatch::Found(route, _) if matches!(route.handler, Handler::Page(_)) => S::error_page(error),
+        RouteMatch::Found(route, _) if matches!(route.handler, Handler::Partner(_)) => platform::http::flat(error.into_response()),
         _ => error.into_response(),
     }
 }
 
-async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Router<Handler>) -> ApiResult<Reply> {
+async fn route<S: Interviewee>(incoming: IncomingRequest, request: &mut ApiRequest, router: &Router<Handler<S>>) -> ApiResult<Reply> {
     // Routing needs no storage: it goes first, so that the request's one
     // rate-limit statement can count the route's own budget too.
     let found = router.find(request.method, &request.path);
@@ -244,7 +294,7 @@ async fn route(incoming: IncomingRequest, request: &mut ApiRequest, router: &Rou
     let operator_setting = match &found {
         RouteMatch::Found(route, _) => match route.handler {
             Handler::Operator(_) => Some(auth::OPERATOR_TOKEN_VARIABLE),
-            Handler::Tick(_) => Some(crate::maintenance::TICK_VARIABLE),
+            Handler::Tick(_) => Some(TICK_VARIABLE),
             _ => None,
         },
         _ => None,
@@ -323,7 +373,7 @@ enum Counting {
 }
 
 impl Counting {
-    fn of(method: Method, found: &RouteMatch<'_, Handler>, backend: Backend) -> Counting {
+    fn of<S>(method: Method, found: &RouteMatch<'_, Handler<S>>, backend: Backend) -> Counting {
         let streams = matches!(found, RouteMatch::Found(route, _)
             if matches!(route.handler, Handler::TenantStream(_) | Handler::PublicStream(_)));
         match method {
@@ -348,10 +398,10 @@ fn settled(db: &Db, refusal: ApiError) -> ApiError {
 /// A handler that answers with a whole body, the body read first; the
 /// connection stays the pipeline's.
 #[allow(clippy::too_many_arguments)]
-async fn run(
+async fn run<S: Interviewee>(
     context: &Context,
     request: &mut ApiRequest,
-    handler: Handler,
+    handler: Handler<S>,
     tenant: Option<Tenant>,
     params: &PathParams,
     incoming: Option<IncomingRequest>,
@@ -382,7 +432,7 @@ async fn run(
             handler(context, request, params).map(Reply::Full)
         }
         (Handler::Session(handler), _) => {
-            let interview = sessions::authenticate(&context.db, request, params.get("interview_id"));
+            let interview = S::authenticate(&context.db, request, params);
             context.db.settle_admission()?;
             let interview = interview?;
             request.body = body(incoming, request).await?;
@@ -415,7 +465,7 @@ fn budget_bucket(budget: Budget, client: &str, request: &ApiRequest) -> Option<S
             format!("{client}:{}", project_id.map_or_else(|| "-".to_string(), |id| id.to_string()))
         }
         // The token's digest, shortened: a session's bucket never names its secret.
-        Per::Session => sessions::bearer(request).map(|token| keys::hash_secret(token)[..32].to_string())?,
+        Per::Session => auth::bearer_token(request.header("authorization")).map(|token| keys::hash_secret(token)[..32].to_string())?,
     };
     Some(rate_limit::bucket(budget.variable, &key))
 }
@@ -625,7 +675,7 @@ mod tests {
         fn upload(_: Context, _: Tenant, _: ApiRequest, _: PathParams, _: IncomingRequest) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>> {
             Box::pin(async { Ok(Reply::Full(ApiResponse::empty(204))) })
         }
-        let router = Router::new()
+        let router: Router<Handler> = Router::new()
             .route(Method::Get, "/v1/things", Handler::Tenant(tenant))
             .route(Method::Post, "/v1/things", Handler::Tenant(tenant))
             .route(Method::Post, "/v1/files", Handler::TenantStream(upload));

@@ -2,8 +2,8 @@
 //! mistyped path most likely meant. Each component routes only its own paths;
 //! this list spans them all (a unit test keeps it equal to the OpenAPI document).
 
-use crate::error::ApiError;
-use crate::http::Method;
+use platform::error::ApiError;
+use platform::http::Method;
 
 /// Method and path template (`{name}` for a parameter) of every route.
 pub const PUBLIC_ROUTES: &[(Method, &str)] = &[
