@@ -1,8 +1,12 @@
-//! Shared core of the Interview Research Service components: the resource
-//! areas, storage and the request pipeline, on the `platform` crate (errors,
-//! requests, authentication, configuration, time) and the `text` toolkit. Components are thin: a route table and handlers calling in here.
+//! The areas of the Interview Research Service that still share one crate:
+//! projects, interviews and their records, sessions and the interviewer, the
+//! synthesis, sealed recordings and the maintenance run. Below them, crates of
+//! their own: `platform` (errors, requests, authentication, configuration,
+//! time, outbound HTTP), `storage` (the records' seam), `pipeline` (the request
+//! pipeline and route list), the `tenants-core`, `webhooks-core` and
+//! `files-core` areas, and the `text` toolkit. Components are thin: a route
+//! table and handlers calling in here.
 
-pub mod files;
 pub mod interviews;
 pub mod maintenance;
 pub mod projects;
@@ -10,26 +14,21 @@ pub mod record;
 pub mod sealed;
 pub mod sessions;
 pub mod synthesis;
-pub mod tenants;
 
-pub mod webhooks;
-
-/// What every component stands on, the text toolkit and the closed sets of
-/// wire names, at the paths the code has always named.
-/// The records' seam, where the code has always named it.
-pub use storage as db;
+// The crates below, at the paths the code has always named them.
+pub use files_core as files;
+pub use pipeline::{self as service, routes, serve, serve_sessions, Context, Handler, OPENAPI_JSON};
 pub use platform::{auth, config, error, http, keys, llm, metadata, outbound, paging, rate_limit, time, validation};
+pub use storage as db;
+pub use tenants_core as tenants;
 pub use text;
+pub use webhooks_core::{self as webhooks, EVENT_TYPES};
+
 pub use ::text_enum::text_enum;
+/// The closed sets' trait, where the code has always named it.
 pub mod text_enum {
     pub use ::text_enum::TextEnum;
 }
 
 pub use error::{ApiError, ApiResult, FieldError, LocPart};
 pub use http::{ApiRequest, ApiResponse, BodySource, Budget, Method, PathParams, Per, Reply, Router};
-pub use pipeline::{self as service, routes, serve, serve_sessions, Context, Handler};
-
-pub use pipeline::OPENAPI_JSON;
-
-/// Event types the service emits, as `GET /v1/webhooks/event-types` lists them.
-pub const EVENT_TYPES: &[&str] = <webhooks::EventType as ::text_enum::TextEnum>::NAMES;

@@ -2,20 +2,22 @@
 //! own 404 would be empty), still rate limited and with `X-Request-Id`. It also
 //! serves the OpenAPI document, which needs no credentials.
 
-use api_core::{ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router};
+use pipeline::{Context, Handler};
+use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Router};
+use platform::ApiResult;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 #[http_component]
 async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router: Router<Handler> = Router::new().route(Method::Get, "/v1/openapi.json", Handler::Public(openapi));
-    api_core::serve(request, response_out, &router).await
+    pipeline::serve(request, response_out, &router).await
 }
 
 fn openapi(_: &Context, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     Ok(ApiResponse {
         status: 200,
         headers: vec![("content-type".into(), "application/json".into())],
-        body: api_core::OPENAPI_JSON.as_bytes().to_vec(),
+        body: pipeline::OPENAPI_JSON.as_bytes().to_vec(),
     })
 }

@@ -1,9 +1,11 @@
 //! `POST /v1/files` (multipart upload, streamed into the key-value store) and
 //! `GET /v1/files/{file_id}` (the bytes back, streamed chunk by chunk).
 
-use api_core::auth::Tenant;
-use api_core::files::{self, StoredChunks};
-use api_core::{ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Reply, Router};
+use files_core::{self as files, StoredChunks};
+use pipeline::{Context, Handler};
+use platform::auth::Tenant;
+use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Reply, Router};
+use platform::ApiResult;
 use serde_json::json;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
@@ -17,7 +19,7 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
         .route(Method::Post, "/v1/files", Handler::TenantStream(upload))
         .route(Method::Get, "/v1/files/:file_id", Handler::TenantStream(download));
-    api_core::serve(request, response_out, &router).await
+    pipeline::serve(request, response_out, &router).await
 }
 
 fn upload(context: Context, tenant: Tenant, request: ApiRequest, _: PathParams, body: IncomingRequest) -> Answer {

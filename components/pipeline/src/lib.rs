@@ -324,7 +324,7 @@ async fn route<S: Interviewee>(incoming: IncomingRequest, request: &mut ApiReque
     // (its decision is the 401), which on a remote database may travel with
     // the handler's first read: a read-only handler then runs before the
     // check, and gets nothing the records hold until it passed (see
-    // `db::admission`); every other handler runs after it.
+    // `storage::admission`); every other handler runs after it.
     let tenant = match (route.handler, &credentials) {
         (Handler::Tenant(_) | Handler::TenantStream(_), Some(credentials)) => Some(Tenant::claimed(credentials)),
         (Handler::Tenant(_) | Handler::TenantStream(_), None) => {
@@ -359,7 +359,7 @@ async fn route<S: Interviewee>(incoming: IncomingRequest, request: &mut ApiReque
     }
 }
 
-/// When a request is counted against its rate limits (see `db::admission`).
+/// When a request is counted against its rate limits (see `storage::admission`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Counting {
     /// By its first statement, an upsert: a read (GET, HEAD); a route that

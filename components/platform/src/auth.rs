@@ -52,7 +52,7 @@ impl Tenant {
     /// the request pipeline, which hands it to a read-only handler whose
     /// records answer nothing until the admission's check (the same
     /// [`authenticate`]) passed, and answers that check's 401 whatever the
-    /// handler did (`db::admission`).
+    /// handler did (`storage::admission`).
     pub fn claimed(credentials: &Credentials) -> Tenant {
         Tenant { id: credentials.tenant_id }
     }

@@ -26,7 +26,7 @@
 //! authenticated read is one round trip. Nothing the request reads reaches its
 //! handler before the decision passed, no write goes out before it was made,
 //! and the request's answer is the decision's refusal whatever the handler did
-//! meanwhile (see `service::route`).
+//! meanwhile (see `pipeline::route`).
 
 use super::hrana::Stmt;
 use super::local::Refused;

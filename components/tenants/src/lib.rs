@@ -1,15 +1,16 @@
 //! `POST /v1/tenants`: partner-only tenant creation (the partnership key is
 //! checked by the pipeline: `Handler::Partner`).
 
-use api_core::tenants::{self, NewTenant};
-use api_core::{ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router};
+use pipeline::{Context, Handler};
+use platform::{ApiResult, http::{ApiRequest, ApiResponse, Method, PathParams, Router}};
+use tenants_core::{self as tenants, NewTenant};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 #[http_component]
 async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new().route(Method::Post, "/v1/tenants", Handler::Partner(create_tenant));
-    api_core::serve(request, response_out, &router).await
+    pipeline::serve(request, response_out, &router).await
 }
 
 /// The partnership key was checked by the route table (`Handler::Partner`).

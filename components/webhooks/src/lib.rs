@@ -1,9 +1,11 @@
 //! Webhooks: event types, secrets, double opt-in subscriptions, delivery log.
-//! Deliveries themselves are sent by the maintenance run (`api_core::maintenance`).
+//! Deliveries themselves are sent by the maintenance run (`api_core::maintenance`, which the operator and maintenance components run).
 
-use api_core::auth::Tenant;
-use api_core::webhooks::{self, DeliveryFilter, NewSubscription};
-use api_core::{validation, ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router, EVENT_TYPES};
+use pipeline::{Context, Handler};
+use platform::auth::Tenant;
+use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Router};
+use platform::{validation, ApiResult};
+use webhooks_core::{self as webhooks, DeliveryFilter, NewSubscription, EVENT_TYPES};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
@@ -20,7 +22,7 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
         .route(Method::Get, "/v1/webhooks/deliveries", Handler::Tenant(list_deliveries))
         .route(Method::Get, "/v1/webhooks/deliveries/:delivery_id", Handler::Tenant(get_delivery))
         .route(Method::Post, "/v1/webhooks/deliveries/:delivery_id/redeliver", Handler::Tenant(redeliver));
-    api_core::serve(request, response_out, &router).await
+    pipeline::serve(request, response_out, &router).await
 }
 
 fn event_types(_: &Context, _: &Tenant, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {

@@ -23,8 +23,10 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 fn declared_routes() -> BTreeSet<(String, String)> {
     let mut files = Vec::new();
     for component in std::fs::read_dir(workspace_root().join("components")).unwrap().flatten() {
-        // The core library declares no routes (its router unit tests do, with made-up handlers).
-        if component.file_name() == "api-core" {
+        // Only the Spin components (cdylib crates) declare routes; the library
+        // crates' router unit tests do too, with made-up handlers.
+        let manifest = std::fs::read_to_string(component.path().join("Cargo.toml")).unwrap_or_default();
+        if !manifest.contains("\"cdylib\"") {
             continue;
         }
         let src = component.path().join("src");

@@ -6,9 +6,9 @@ use super::{
     Attempt, Delivery, DeliveryFilter, DeliveryStatus, Event, EventType, Job, NewSubscription, Subscription,
     SubscriptionStatus,
 };
-use crate::db::{self, Db, Row, SqlValue, Tx};
-use crate::error::ApiResult;
-use crate::time;
+use storage::{self as db, Db, Row, SqlValue, Tx};
+use platform::error::ApiResult;
+use platform::time;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Stores the workspace's secret unless one is active: whether it was stored.

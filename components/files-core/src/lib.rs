@@ -24,11 +24,11 @@ pub use sniff::{check_magic, sniff};
 pub use svg::check_svg;
 pub use upload::{check_content, receive, Upload};
 
-use crate::db::Db;
-use crate::error::{ApiError, ApiResult};
-use crate::http::ApiRequest;
-use crate::time;
-use crate::validation;
+use storage::Db;
+use platform::error::{ApiError, ApiResult};
+use platform::http::ApiRequest;
+use platform::time;
+use platform::validation;
 use futures::Stream;
 use serde::Serialize;
 
@@ -58,7 +58,7 @@ impl FileLimit {
     /// The `file_max_bytes` variable (25 MiB when unset) and `blob_chunk_bytes` (1 MiB).
     pub fn from_variables() -> FileLimit {
         FileLimit {
-            file_bytes: crate::config::var_u64("file_max_bytes", MAX_FILE_BYTES).max(1),
+            file_bytes: platform::config::var_u64("file_max_bytes", MAX_FILE_BYTES).max(1),
             chunk_bytes: configured_chunk_bytes(),
         }
     }

@@ -66,7 +66,7 @@ pub(super) mod tests {
     use super::*;
 
     /// A PNG signature followed by `len - 8` filler bytes.
-    pub(in crate::files) fn png(len: usize) -> Vec<u8> {
+    pub(crate) fn png(len: usize) -> Vec<u8> {
         let mut bytes = PNG_MAGIC.to_vec();
         bytes.extend((0..len.saturating_sub(8)).map(|i| (i % 251) as u8));
         bytes

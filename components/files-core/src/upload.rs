@@ -2,9 +2,9 @@
 //! streamed into chunks, the form fields validated, the content checked.
 
 use super::{check_magic, check_svg, sniff, BlobStore, ChunkWriter, FileLimit, FileType, MIME_TYPES, PURPOSES};
-use crate::error::{ApiError, ApiResult, FieldError, LocPart};
-use crate::http::media_type;
-use crate::validation;
+use platform::error::{ApiError, ApiResult, FieldError, LocPart};
+use platform::http::media_type;
+use platform::validation;
 use bytes::Bytes;
 use futures::{Stream, StreamExt};
 use std::io::BufReader;
@@ -189,10 +189,10 @@ pub fn check_content<S: BlobStore + ?Sized>(file_type: FileType, file: &ChunkWri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::files::sniff::tests::png;
-    use crate::files::svg::tests::SVG_NS;
-    use crate::files::{ChunkReader, FileRecord, StoredChunks, CHUNK_BYTES, MAX_FILE_BYTES, MAX_UPLOAD_BYTES};
-    use crate::http::BodySource;
+    use crate::sniff::tests::png;
+    use crate::svg::tests::SVG_NS;
+    use crate::{ChunkReader, FileRecord, StoredChunks, CHUNK_BYTES, MAX_FILE_BYTES, MAX_UPLOAD_BYTES};
+    use platform::http::BodySource;
     use sha2::{Digest, Sha256};
     use std::cell::RefCell;
     use std::collections::BTreeMap;

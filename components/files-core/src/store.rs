@@ -1,8 +1,8 @@
 //! File metadata in SQLite. Every query is scoped by `tenant_id`.
 
 use super::FileRecord;
-use crate::db::{self, Db, SqlValue};
-use crate::error::ApiResult;
+use storage::{self as db, Db, SqlValue};
+use platform::error::ApiResult;
 
 /// Inserts the metadata row of a stored file.
 pub fn insert(db: &Db, record: &FileRecord) -> ApiResult<()> {

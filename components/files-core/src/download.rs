@@ -2,8 +2,8 @@
 
 use super::blob::load_chunk;
 use super::{BlobStore, FileRecord, FileType};
-use crate::error::ApiResult;
-use crate::http::{ApiResponse, BodySource};
+use platform::error::ApiResult;
+use platform::http::{ApiResponse, BodySource};
 
 /// Status and headers of a download (the body comes from [`StoredChunks`]).
 /// `if_none_match` holding the file's ETag gives 304 with no body.

@@ -2,7 +2,7 @@
 //! hashing (and deleted again unless kept), and read back in order.
 
 use super::{check_magic, FileLimit, FileType};
-use crate::error::{ApiError, ApiResult};
+use platform::error::{ApiError, ApiResult};
 use sha2::{Digest, Sha256};
 use std::io::Read;
 
@@ -20,7 +20,7 @@ const MIN_CHUNK_BYTES: usize = 64 * 1024;
 
 /// The chunk size of new files: [`CHUNK_VARIABLE`], within 64 KiB ..= 1 MiB.
 pub fn configured_chunk_bytes() -> usize {
-    usize::try_from(crate::config::var_u64(CHUNK_VARIABLE, CHUNK_BYTES as u64)).unwrap_or(CHUNK_BYTES).clamp(MIN_CHUNK_BYTES, CHUNK_BYTES)
+    usize::try_from(platform::config::var_u64(CHUNK_VARIABLE, CHUNK_BYTES as u64)).unwrap_or(CHUNK_BYTES).clamp(MIN_CHUNK_BYTES, CHUNK_BYTES)
 }
 /// Leading bytes kept for type sniffing.
 const HEAD_BYTES: usize = 64;
@@ -61,12 +61,12 @@ impl<S: BlobStore + ?Sized> BlobStore for &S {
     }
 }
 
-/// A store in memory, for unit tests.
-#[cfg(test)]
+/// A store in memory, for the unit tests of this crate and the crates above.
+#[cfg(any(test, feature = "testing"))]
 #[derive(Default)]
 pub struct MemoryBlobs(pub std::cell::RefCell<std::collections::HashMap<String, Vec<u8>>>);
 
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 impl BlobStore for MemoryBlobs {
     fn put(&self, key: &str, value: &[u8]) -> ApiResult<()> {
         self.0.borrow_mut().insert(key.into(), value.into());

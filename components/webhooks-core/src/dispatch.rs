@@ -15,9 +15,9 @@ use super::store::{self, AttemptRecord};
 use super::target::{TargetPolicy, TargetUrl};
 pub use super::Job;
 use super::{DeliveryStatus, SubscriptionStatus};
-use crate::db::Db;
-use crate::error::ApiResult;
-use crate::time;
+use storage::Db;
+use platform::error::ApiResult;
+use platform::time;
 use std::time::SystemTime;
 
 /// Dispatcher settings (Spin variables).
@@ -49,7 +49,7 @@ impl Default for DispatchConfig {
 impl DispatchConfig {
     /// Reads the Spin variables, with the defaults above.
     pub fn from_variables() -> DispatchConfig {
-        use crate::config::{var, var_bool};
+        use platform::config::{var, var_bool};
         let seconds = |name: &str, default: u64| -> u64 {
             var(name)
                 .and_then(|v| v.trim().parse::<f64>().ok())

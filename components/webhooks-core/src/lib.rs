@@ -12,18 +12,21 @@ pub mod signing;
 mod store;
 pub mod target;
 
-use crate::auth::Tenant;
-use crate::db::{Db, Tx};
-use crate::error::{ApiError, ApiResult, FieldError};
-use crate::keys;
-use crate::time;
-use crate::validation::{self, Fields};
+use platform::auth::Tenant;
+use storage::{Db, Tx};
+use platform::error::{ApiError, ApiResult, FieldError};
+use platform::keys;
+use platform::time;
+use platform::validation::{self, Fields};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::time::Duration;
 
 pub use signing::{after_attempt, sign, RetrySchedule, Transition};
 pub use target::{TargetError, TargetPolicy, TargetUrl};
+
+/// Event types the service emits, as `GET /v1/webhooks/event-types` lists them.
+pub const EVENT_TYPES: &[&str] = <EventType as text_enum::TextEnum>::NAMES;
 
 /// Spin variable: admit `http://` and loopback targets (development and tests only).
 pub const ALLOW_INSECURE_VARIABLE: &str = "webhook_allow_insecure_targets";
@@ -35,7 +38,7 @@ pub const HOOK_SECRET_PREFIX: &str = "hook_";
 /// How long a hook secret can confirm its subscription.
 pub const HOOK_SECRET_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
-crate::text_enum! {
+text_enum::text_enum! {
     /// The events the service emits (docs/webhooks.md).
     pub enum EventType {
         ProjectPublished = "project.published",
@@ -46,20 +49,20 @@ crate::text_enum! {
     }
 }
 
-crate::text_enum! {
+text_enum::text_enum! {
     /// A subscription's state: `pending` until its hook secret confirms it,
     /// then `confirmed`, or `failing` while its last delivery failed.
     pub enum SubscriptionStatus { Pending = "pending", Confirmed = "confirmed", Failing = "failing" }
 }
 
-crate::text_enum! {
+text_enum::text_enum! {
     /// A delivery's state (`cancelled`: its subscription was deleted first).
     pub enum DeliveryStatus { Pending = "pending", Delivered = "delivered", Failed = "failed", Cancelled = "cancelled" }
 }
 
 /// The target policy as configured.
 pub fn configured_policy() -> TargetPolicy {
-    TargetPolicy { allow_insecure: crate::config::var_bool(ALLOW_INSECURE_VARIABLE) }
+    TargetPolicy { allow_insecure: platform::config::var_bool(ALLOW_INSECURE_VARIABLE) }
 }
 
 /// 403 unless the workspace is the tenant's own (one workspace per tenant).
@@ -454,7 +457,7 @@ pub fn redeliver(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Delivery> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::LocPart;
+    use platform::error::LocPart;
     use serde_json::json;
 
     fn problems(error: ApiError) -> Vec<(Vec<LocPart>, &'static str)> {

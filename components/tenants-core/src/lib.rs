@@ -1,10 +1,10 @@
 //! Tenants: parsing a creation request, and storing the tenant with its key hash.
 
-use crate::db::{self, Db};
-use crate::error::{ApiError, ApiResult};
-use crate::keys;
-use crate::time;
-use crate::validation;
+use storage::{self as db, Db};
+use platform::error::{ApiError, ApiResult};
+use platform::keys;
+use platform::time;
+use platform::validation;
 use email_address::EmailAddress;
 use serde::Serialize;
 use serde_json::Value;
@@ -51,7 +51,7 @@ impl NewTenant {
         let text = |name: &str| -> ApiResult<Option<String>> {
             match object.get(name) {
                 None | Some(Value::Null) => Ok(None),
-                Some(Value::String(text)) if text.chars().any(crate::validation::is_forbidden_control) => {
+                Some(Value::String(text)) if text.chars().any(platform::validation::is_forbidden_control) => {
                     Err(invalid(format!("{name} must not contain control characters (tab and line breaks aside)")))
                 }
                 Some(Value::String(text)) => Ok(Some(text.clone())),

@@ -266,7 +266,7 @@ pub(super) mod tests {
         check_svg(text.as_bytes())
     }
 
-    pub(in crate::files) const SVG_NS: &str =
+    pub(crate) const SVG_NS: &str =
         "xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"";
 
     #[test]
