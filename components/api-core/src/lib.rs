@@ -1,15 +1,14 @@
 //! The areas of the Interview Research Service that still share one crate:
-//! projects, interviews and their records, sessions and the interviewer, the
+//! interviews and their records, sessions and the interviewer, the
 //! synthesis, sealed recordings and the maintenance run. Below them, crates of
 //! their own: `platform` (errors, requests, authentication, configuration,
 //! time, outbound HTTP), `storage` (the records' seam), `pipeline` (the request
-//! pipeline and route list), the `tenants-core`, `webhooks-core` and
-//! `files-core` areas, and the `text` toolkit. Components are thin: a route
+//! pipeline and route list), the `tenants-core`, `webhooks-core`,
+//! `files-core` and `projects-core` areas, and the `text` toolkit. Components are thin: a route
 //! table and handlers calling in here.
 
 pub mod interviews;
 pub mod maintenance;
-pub mod projects;
 pub mod record;
 pub mod sealed;
 pub mod sessions;
@@ -19,6 +18,7 @@ pub mod synthesis;
 pub use files_core as files;
 pub use pipeline::{self as service, routes, serve, serve_sessions, Context, Handler, OPENAPI_JSON};
 pub use platform::{auth, config, error, http, keys, llm, metadata, outbound, paging, rate_limit, time, validation};
+pub use projects_core as projects;
 pub use storage as db;
 pub use tenants_core as tenants;
 pub use text;

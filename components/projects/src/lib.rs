@@ -1,12 +1,14 @@
 //! Projects: CRUD with RFC 7386 merge patch, the draft/active/paused/completed
 //! state machine (its events go to the outbox), the shareable URL, generated
-//! mode and context validation. The domain code lives in `api_core::projects`.
+//! mode and context validation. The domain code lives in the crate `projects-core`.
 
-use api_core::auth::Tenant;
-use api_core::llm::LlmConfig;
-use api_core::projects::{self, context, store, Action, CreateDefaults, NewProject, ProjectPatch};
-use api_core::validation::{self, uuid_param};
-use api_core::{config, ApiError, ApiRequest, ApiResponse, ApiResult, Context, FieldError, Handler, Method, PathParams, Router};
+use pipeline::{Context, Handler};
+use platform::auth::Tenant;
+use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Router};
+use platform::llm::LlmConfig;
+use platform::validation::{self, uuid_param};
+use platform::{config, ApiError, ApiResult, FieldError};
+use projects_core::{self as projects, context, store, Action, CreateDefaults, NewProject, ProjectPatch};
 use serde_json::{json, Value};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
@@ -25,7 +27,7 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
         .route(Method::Get, "/v1/projects/:project_id/url", Handler::Tenant(project_url))
         .route(Method::Post, "/v1/project/validate-context", Handler::Tenant(validate_context))
         .route(Method::Post, "/v1/sandbox-links/rotate", Handler::Tenant(rotate_sandbox_links));
-    api_core::serve(request, response_out, &router).await
+    pipeline::serve(request, response_out, &router).await
 }
 
 /// The `project_id` path parameter as a canonical UUID (422 `uuid_parsing` otherwise).

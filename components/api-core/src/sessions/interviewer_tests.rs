@@ -60,6 +60,11 @@ fn the_opening_says_what_it_is_about_in_plain_words() {
     assert!(text.contains("Understand how parents of toddlers choose a daycare."), "{text}");
     assert_eq!(topic("Our goal is retention."), None);
     assert_eq!(topic("Identify the main pain points in checkout!"), Some("the main pain points in checkout".into()));
+    // The objective the built-in brief writer gives such a study (projects/writer).
+    let written = "Understand how parents of toddlers choose a daycare. The interviews should reveal, from first-hand \
+         experience, what the people concerned need, what gets in their way and where there are opportunities \
+         for improvement.";
+    assert_eq!(topic(written).as_deref(), Some("how parents of toddlers choose a daycare"));
 }
 
 /// A conversation driven through [`next`]: each answer is appended with the

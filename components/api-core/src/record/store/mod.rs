@@ -590,15 +590,6 @@ pub fn counted_interviews(db: &Db, tenant_id: &str, project_id: &str) -> ApiResu
 }
 
 
-/// Whether the project has a production interview (its survey blocks are then fixed).
-pub fn has_production_interviews(db: &Db, project_id: &str) -> ApiResult<bool> {
-    let found = db.query_scalar(
-        "SELECT 1 FROM interviews WHERE project_id = ? AND environment = 'production' LIMIT 1",
-        &[db::text(project_id)],
-    )?;
-    Ok(found.is_some())
-}
-
 /// A production interview that has ended and is not flagged: what a synthesis
 /// may analyse (low-effort ones are then left out by their quality).
 #[derive(Debug, Clone)]

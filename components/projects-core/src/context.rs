@@ -17,9 +17,9 @@
 //! rules' answer.
 
 use super::{ContextFields, CONTEXT_FIELDS, MAX_TEXT};
-use crate::error::ApiResult;
-use crate::llm::{self, LlmConfig};
-use crate::validation::{text, Fields};
+use platform::error::ApiResult;
+use platform::llm::{self, LlmConfig};
+use platform::validation::{text, Fields};
 use serde_json::{json, Map, Value};
 
 /// The body of POST /project/validate-context: four required strings of 1..=10,000 chars.

@@ -1,6 +1,6 @@
 //! Audiences: the people a topic names ("parents of toddlers", "new nurses").
 
-use crate::projects::context;
+use crate::context;
 use super::words::{DETERMINERS, NOT_PEOPLE, VERBS, is_function_word, is_in, is_verb, keys};
 use super::clauses::{is_plural, is_progressive};
 

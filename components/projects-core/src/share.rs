@@ -7,11 +7,11 @@
 
 use super::{store, Environment, Project};
 
-use crate::db::Db;
-use crate::error::{ApiError, ApiResult, FieldError, LocPart};
-use crate::keys;
-use crate::time;
-use crate::validation;
+use storage::Db;
+use platform::error::{ApiError, ApiResult, FieldError, LocPart};
+use platform::keys;
+use platform::time;
+use platform::validation;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use hmac::{Hmac, Mac};
@@ -25,7 +25,7 @@ pub fn parse_environment(pairs: &[(String, String)]) -> Result<Environment, Fiel
         return Err(FieldError::new(loc, "missing", "Field required"));
     };
     Environment::parse(value).ok_or_else(|| {
-        FieldError::new(loc, "enum", validation::enum_message(<Environment as crate::text_enum::TextEnum>::NAMES))
+        FieldError::new(loc, "enum", validation::enum_message(<Environment as text_enum::TextEnum>::NAMES))
     })
 }
 

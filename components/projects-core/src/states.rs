@@ -5,10 +5,10 @@
 //! into active, `project.completed` into completed.
 
 use super::{store, Status};
-use crate::db::{Db, Tx};
-use crate::error::{ApiError, ApiResult};
-use crate::time;
-use crate::webhooks::{self, Event};
+use storage::{Db, Tx};
+use platform::error::{ApiError, ApiResult};
+use platform::time;
+use webhooks_core::{self as webhooks, Event};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {

@@ -4,8 +4,8 @@
 use super::fields::{OnCreate, FIELDS};
 use super::{store, writer, ContextFields, ProjectFields, ProjectType, CREATION_MODES, DEFAULT_LOGO_URL, MAX_PROMPT, MIN_PROMPT, PROJECT_TYPES};
 
-use crate::error::{ApiError, ApiResult, LocPart};
-use crate::validation::{
+use platform::error::{ApiError, ApiResult, LocPart};
+use platform::validation::{
     literal_text, nullable, text,
     Fields,
 };
@@ -161,7 +161,7 @@ impl ContextFields {
 
 /// `POST /v1/projects`: writes the context in generated mode (model or built-in
 /// writer), checks survey media against the tenant's files, stores a draft.
-pub fn create(db: &crate::db::Db, tenant_id: &str, new: NewProject, llm: &crate::llm::LlmConfig) -> ApiResult<String> {
+pub fn create(db: &storage::Db, tenant_id: &str, new: NewProject, llm: &platform::llm::LlmConfig) -> ApiResult<String> {
     if let Some(blocks) = &new.settings.survey_blocks {
         let unknown = store::unknown_survey_files(db, tenant_id, blocks)?;
         if !unknown.is_empty() {

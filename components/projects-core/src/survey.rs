@@ -2,9 +2,9 @@
 //! and their rules, reported as pydantic does (every problem at once, `loc`
 //! down to the block's field: `["body","survey_blocks",3,"media","file_id"]`).
 
-use crate::error::{ApiError, FieldError, LocPart};
-use crate::text_enum;
-use crate::validation::{self, boolean, nullable, one_of, Checked, Fields};
+use platform::error::{ApiError, FieldError, LocPart};
+use text_enum::text_enum;
+use platform::validation::{self, boolean, nullable, one_of, Checked, Fields};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -4,10 +4,10 @@
 //! events are written with them: see `states.rs`).
 
 use super::{Column, Openness, Presence, Project, ProjectFields, Status, FIELDS};
-use crate::db::{self, Db, Row, SqlValue, Tx};
-use crate::error::{ApiError, ApiResult};
-use crate::paging::{Cursor, PageRequest};
-use crate::time;
+use storage::{self as db, Db, Row, SqlValue, Tx};
+use platform::error::{ApiError, ApiResult};
+use platform::paging::{Cursor, PageRequest};
+use platform::time;
 use serde_json::{Map, Value};
 
 /// The columns a project is read from: its [`FIELDS`] and the rest of the row.
@@ -135,10 +135,10 @@ impl ListQuery {
             match Status::parse(value) {
                 Some(status) if !statuses.contains(&status) => statuses.push(status),
                 Some(_) => {}
-                None => errors.push(crate::FieldError::new(
+                None => errors.push(platform::FieldError::new(
                     vec!["query".into(), "status".into()],
                     "enum",
-                    crate::validation::enum_message(<Status as crate::text_enum::TextEnum>::NAMES),
+                    platform::validation::enum_message(<Status as text_enum::TextEnum>::NAMES),
                 )),
             }
         }
@@ -254,7 +254,7 @@ pub fn set_sandbox_secret(db: &Db, tenant_id: &str, secret: &str) -> ApiResult<(
 }
 
 /// The 422s for survey blocks whose media is not one of the tenant's survey files.
-pub fn unknown_survey_files(db: &Db, tenant_id: &str, blocks: &[super::survey::SurveyBlock]) -> ApiResult<Vec<crate::FieldError>> {
+pub fn unknown_survey_files(db: &Db, tenant_id: &str, blocks: &[super::survey::SurveyBlock]) -> ApiResult<Vec<platform::FieldError>> {
     let wanted = super::survey::media_files(blocks);
     if wanted.is_empty() {
         return Ok(Vec::new());
@@ -362,4 +362,13 @@ pub fn add_completed_interview(tx: &Tx, project_id: &str, delta: i64) -> ApiResu
     )?;
     db::read_first(&result, |row| Ok((row.text("tenant_id")?, openness_of(row)?)))?
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("project {project_id} vanished while counting an interview")))
+}
+
+/// Whether the project has a production interview (its survey blocks are then fixed).
+pub fn has_production_interviews(db: &Db, project_id: &str) -> ApiResult<bool> {
+    let found = db.query_scalar(
+        "SELECT 1 FROM interviews WHERE project_id = ? AND environment = 'production' LIMIT 1",
+        &[db::text(project_id)],
+    )?;
+    Ok(found.is_some())
 }

@@ -28,25 +28,25 @@ pub use states::{
 };
 pub use update::{apply_patch, ProjectPatch};
 
-use crate::validation::HexColor;
+use platform::validation::HexColor;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-crate::text_enum! {
+text_enum::text_enum! {
     /// The contract's project types (docs/api-contract.md; creating usability or
     /// prototype tests is not supported).
     pub enum ProjectType { ContextualInterview = "contextual_interview", Survey = "survey" }
 }
 
-pub const PROJECT_TYPES: &[&str] = <ProjectType as crate::text_enum::TextEnum>::NAMES;
+pub const PROJECT_TYPES: &[&str] = <ProjectType as text_enum::TextEnum>::NAMES;
 pub const CREATION_MODES: &[&str] = &["explicit", "generated"];
 
-crate::text_enum! {
+text_enum::text_enum! {
     /// How an interviewee answers.
     pub enum InterviewMode { Typing = "typing", Talking = "talking" }
 }
 
-crate::text_enum! {
+text_enum::text_enum! {
     /// Whether the page may, or must, record video in talking mode.
     pub enum CameraAccess { NotAllowed = "not_allowed", Optional = "optional", Required = "required" }
 }
@@ -54,10 +54,10 @@ crate::text_enum! {
 /// An interview language, declared with the text toolkit that reads it.
 pub use text::Language;
 
-pub const INTERVIEW_MODES: &[&str] = <InterviewMode as crate::text_enum::TextEnum>::NAMES;
-pub const CAMERA_ACCESS: &[&str] = <CameraAccess as crate::text_enum::TextEnum>::NAMES;
+pub const INTERVIEW_MODES: &[&str] = <InterviewMode as text_enum::TextEnum>::NAMES;
+pub const CAMERA_ACCESS: &[&str] = <CameraAccess as text_enum::TextEnum>::NAMES;
 /// The names of the create schema's languages: every [`Language`] but the last.
-pub const CREATE_LANGUAGES: &[&str] = match <Language as crate::text_enum::TextEnum>::NAMES.split_last() {
+pub const CREATE_LANGUAGES: &[&str] = match <Language as text_enum::TextEnum>::NAMES.split_last() {
     Some((_uk, rest)) => rest,
     None => &[],
 };
@@ -146,7 +146,7 @@ impl ContextFields {
     }
 }
 
-crate::text_enum! {
+text_enum::text_enum! {
     /// Where an interview happens: production interviews are exported and counted.
     pub enum Environment { Sandbox = "sandbox", Production = "production" }
 }
@@ -154,7 +154,7 @@ crate::text_enum! {
 // ---------------------------------------------------------------------------
 // Reads.
 
-crate::text_enum! {
+text_enum::text_enum! {
     /// A project's state (docs/api-contract.md: draft -> active <-> paused -> completed).
     pub enum Status { Draft = "draft", Active = "active", Paused = "paused", Completed = "completed" }
 }
@@ -237,7 +237,7 @@ impl Project {
 mod tests;
 
 /// Stored projects for the unit tests of the areas built on projects.
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 pub mod tests_support {
     use super::*;
 

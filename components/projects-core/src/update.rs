@@ -4,8 +4,8 @@
 use super::fields::{check_update_field, screeners_rule, FIELDS};
 use super::{store, Project, ProjectFields};
 
-use crate::error::{ApiError, ApiResult};
-use crate::validation::Fields;
+use platform::error::{ApiError, ApiResult};
+use platform::validation::Fields;
 use serde_json::{Map, Value};
 
 /// A checked merge patch: only the update schema's fields, each value valid for it.
@@ -68,7 +68,7 @@ impl ProjectPatch {
 /// when another write won, again (each round has a winner, so this bounds the
 /// concurrent writers it outlasts). A survey's blocks change only while it has no
 /// production interview (409 `survey_locked`), checked in the write itself.
-pub fn apply_patch(db: &crate::db::Db, tenant_id: &str, project_id: &str, patch: &ProjectPatch) -> ApiResult<()> {
+pub fn apply_patch(db: &storage::Db, tenant_id: &str, project_id: &str, patch: &ProjectPatch) -> ApiResult<()> {
     for _ in 0..32 {
         let current = store::get(db, tenant_id, project_id)?.ok_or_else(store::not_found)?;
         if patch.is_empty() {
@@ -82,7 +82,7 @@ pub fn apply_patch(db: &crate::db::Db, tenant_id: &str, project_id: &str, patch:
             if !unknown.is_empty() {
                 return Err(ApiError::Validation(unknown));
             }
-            if crate::record::store::has_production_interviews(db, project_id)? {
+            if store::has_production_interviews(db, project_id)? {
                 return Err(ApiError::conflict(
                     "survey_locked",
                     "This survey already has production interviews; its blocks can no longer change (create a new project)",

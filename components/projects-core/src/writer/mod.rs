@@ -40,7 +40,7 @@ mod words;
 
 use super::context;
 use super::{ContextFields, MAX_NAME, MAX_TEXT};
-use crate::llm::{self, LlmConfig};
+use platform::llm::{self, LlmConfig};
 use audiences::find_audience;
 use lead_ins::recruiting_audience;
 use text::{capitalize, cut, end_sentence, lower_first, normalise, sentences};

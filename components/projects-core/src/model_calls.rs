@@ -7,11 +7,11 @@
 //! writes the turn (`written_by: builtin`). The project read shows the day's
 //! count and how many calls the budget refused ([`ModelCalls`]).
 
-use crate::config;
-use crate::db::{self, Db, Row, SqlValue};
-use crate::error::ApiResult;
-use crate::llm::LlmConfig;
-use crate::time;
+use platform::config;
+use storage::{self as db, Db, Row, SqlValue};
+use platform::error::ApiResult;
+use platform::llm::LlmConfig;
+use platform::time;
 use serde::Serialize;
 
 pub const DAILY_LIMIT_VARIABLE: &str = "llm_daily_calls_per_project";

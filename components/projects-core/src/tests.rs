@@ -1,6 +1,6 @@
 use super::*;
-use crate::error::{ApiError, ApiResult, LocPart};
-use crate::llm::LlmConfig;
+use platform::error::{ApiError, ApiResult, LocPart};
+use platform::llm::LlmConfig;
 use serde_json::json;
 
 fn valid_body() -> Value {
@@ -124,7 +124,7 @@ fn enum_and_literal_rules() {
 
 #[test]
 fn the_create_schema_offers_every_language_but_uk() {
-    let names = <Language as crate::text_enum::TextEnum>::NAMES;
+    let names = <Language as text_enum::TextEnum>::NAMES;
     assert_eq!(CREATE_LANGUAGES, &names[..names.len() - 1]);
     assert!(!CREATE_LANGUAGES.contains(&"uk") && names.contains(&"uk"));
     assert_eq!(CREATE_LANGUAGES.len(), 10);
@@ -306,7 +306,7 @@ fn state_machine() {
 
 #[test]
 fn environments_and_urls() {
-    let pairs = |q: &str| crate::http::parse_query(q);
+    let pairs = |q: &str| platform::http::parse_query(q);
     assert_eq!(parse_environment(&pairs("environment=sandbox")), Ok(Environment::Sandbox));
     assert_eq!(parse_environment(&pairs("environment=production")), Ok(Environment::Production));
     assert_eq!(parse_environment(&pairs("")).unwrap_err().kind, "missing");

@@ -7,8 +7,8 @@ use super::{
     DEFAULT_PRIMARY_COLOR, INTERVIEW_LENGTHS, MAX_INTERVIEWS, MAX_NAME, MAX_RETENTION_DAYS, MAX_TEXT,
 };
 
-use crate::error::{FieldError, LocPart};
-use crate::validation::{
+use platform::error::{FieldError, LocPart};
+use platform::validation::{
     enum_int, enum_message, hex_color, http_url, int_in, list_of, nullable, object, one_of, text, Checked, UrlRule, MAX_URL_LEN,
 };
 use serde::Serialize;
