@@ -1,24 +1,24 @@
 //! The areas of the Interview Research Service that still share one crate:
-//! interviews and their records, sessions and the interviewer, the
-//! synthesis, sealed recordings and the maintenance run. Below them, crates of
+//! interviews, sessions and the interviewer, the synthesis and the
+//! maintenance run. Below them, crates of
 //! their own: `platform` (errors, requests, authentication, configuration,
 //! time, outbound HTTP), `storage` (the records' seam), `pipeline` (the request
 //! pipeline and route list), the `tenants-core`, `webhooks-core`,
-//! `files-core` and `projects-core` areas, and the `text` toolkit. Components are thin: a route
+//! `files-core` and `projects-core` areas, the interview `records`, and the `text` toolkit. Components are thin: a route
 //! table and handlers calling in here.
 
 pub mod interviews;
 pub mod maintenance;
-pub mod record;
-pub mod sealed;
 pub mod sessions;
 pub mod synthesis;
 
 // The crates below, at the paths the code has always named them.
 pub use files_core as files;
-pub use pipeline::{self as service, routes, serve, serve_sessions, Context, Handler, OPENAPI_JSON};
+pub use pipeline::{self as service, routes, serve, Context, Handler, OPENAPI_JSON};
+pub use sessions::serve_sessions;
 pub use platform::{auth, config, error, http, keys, llm, metadata, outbound, paging, rate_limit, time, validation};
 pub use projects_core as projects;
+pub use records::{self as record, sealed};
 pub use storage as db;
 pub use tenants_core as tenants;
 pub use text;

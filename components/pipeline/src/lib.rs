@@ -1,7 +1,7 @@
 //! The request pipeline every HTTP component runs: request id, per-IP limits,
 //! routing (404/405), authentication, bounded body, handler, error mapping.
 //! It stands on the platform and the records' seam only: what a session route
-//! serves is the sessions area's ([`Interviewee`]), so a component that serves
+//! serves is the sessions area's ([`Sessions`]), so a component that serves
 //! no interviewee links nothing of it.
 
 pub mod routes;
@@ -48,23 +48,27 @@ pub type StaticHandler = fn(&ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
 /// with the request (`Authorization: Bearer`), for the path's `:interview_id`.
 pub type SessionHandler<S> = fn(&Context, &S, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
 
-/// Whom a session route serves. The area that holds interviews says how a
-/// request's bearer token opens one and how a page shows an error; the
-/// pipeline knows neither, so a component without session routes
-/// ([`NoSessions`]) links none of it.
-pub trait Interviewee: Sized {
+/// What session and page routes serve. The area that runs interviews says how
+/// a request's bearer token opens one (its [`Sessions::Interviewee`]) and how
+/// a page shows an error; the pipeline knows neither, so a component without
+/// such routes ([`NoSessions`]) links none of it.
+pub trait Sessions {
+    /// What a session route's handler gets: the interview its token opened.
+    type Interviewee;
     /// The session the request's bearer token opens for the path's
     /// `:interview_id`, read with the request's admission.
-    fn authenticate(db: &Db, request: &ApiRequest, params: &PathParams) -> ApiResult<Self>;
+    fn authenticate(db: &Db, request: &ApiRequest, params: &PathParams) -> ApiResult<Self::Interviewee>;
     /// A page route's answer to a failed request.
     fn error_page(error: ApiError) -> ApiResponse;
 }
 
-/// The interviewee of a component that has no session or page routes.
+/// The sessions of a component that has no session or page routes.
 pub enum NoSessions {}
 
-impl Interviewee for NoSessions {
-    fn authenticate(_: &Db, _: &ApiRequest, _: &PathParams) -> ApiResult<Self> {
+impl Sessions for NoSessions {
+    type Interviewee = std::convert::Infallible;
+
+    fn authenticate(_: &Db, _: &ApiRequest, _: &PathParams) -> ApiResult<Self::Interviewee> {
         Err(ApiError::internal(anyhow::anyhow!("a session route in a component that serves no sessions")))
     }
 
@@ -74,7 +78,7 @@ impl Interviewee for NoSessions {
 }
 
 /// A route's handler; its variant says which credentials it needs.
-pub enum Handler<S = NoSessions> {
+pub enum Handler<S: Sessions = NoSessions> {
     /// No tenant credentials (tenant creation checks its partnership key itself).
     Public(PublicHandler),
     /// No credentials, and an HTML answer: every error becomes an error page.
@@ -82,7 +86,7 @@ pub enum Handler<S = NoSessions> {
     /// No credentials, no request body, and a body that may be streamed.
     PublicStream(PublicStreamHandler),
     /// An interviewee's session token, checked before the handler runs.
-    Session(SessionHandler<S>),
+    Session(SessionHandler<S::Interviewee>),
     /// No credentials, no storage, no rate-limit count: an immutable static
     /// asset (the interview page's script and styles, `sessions::assets`),
     /// cheaper to send than to count.
@@ -107,13 +111,13 @@ pub enum Handler<S = NoSessions> {
 }
 
 // Every variant is a function pointer: copied whatever the interviewee is.
-impl<S> Clone for Handler<S> {
+impl<S: Sessions> Clone for Handler<S> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<S> Copy for Handler<S> {}
+impl<S: Sessions> Copy for Handler<S> {}
 
 pub const GLOBAL_LIMIT_VARIABLE: &str = "rate_limit_per_minute";
 /// Seconds between two maintenance runs the tick route may start; while it is
@@ -131,9 +135,8 @@ pub async fn serve(incoming: IncomingRequest, out: ResponseOutparam, router: &Ro
     serve_sessions(incoming, out, router).await
 }
 
-/// [`serve`] for a component with session routes, whose interviewee `S` their
-/// handlers take.
-pub async fn serve_sessions<S: Interviewee>(incoming: IncomingRequest, out: ResponseOutparam, router: &Router<Handler<S>>) {
+/// [`serve`] for a component with session or page routes, whose sessions `S` are.
+pub async fn serve_sessions<S: Sessions>(incoming: IncomingRequest, out: ResponseOutparam, router: &Router<Handler<S>>) {
     let mut request = request_head(&incoming);
     let reply = route(incoming, &mut request, router)
         .await
@@ -259,7 +262,7 @@ fn outgoing_response(response: &ApiResponse) -> OutgoingResponse {
 
 /// The answer to a failed request, in its route's shape: an error page for a page
 /// route, the flat shape for a partner route, the error's own body otherwise.
-fn error_response<S: Interviewee>(error: ApiError, router: &Router<Handler<S>>, request: &ApiRequest) -> ApiResponse {
+fn error_response<S: Sessions>(error: ApiError, router: &Router<Handler<S>>, request: &ApiRequest) -> ApiResponse {
     match router.find(request.method, &request.path) {
         RouteMatch::Found(route, _) if matches!(route.handler, Handler::Page(_)) => S::error_page(error),
         RouteMatch::Found(route, _) if matches!(route.handler, Handler::Partner(_)) => platform::http::flat(error.into_response()),
@@ -267,7 +270,7 @@ fn error_response<S: Interviewee>(error: ApiError, router: &Router<Handler<S>>, 
     }
 }
 
-async fn route<S: Interviewee>(incoming: IncomingRequest, request: &mut ApiRequest, router: &Router<Handler<S>>) -> ApiResult<Reply> {
+async fn route<S: Sessions>(incoming: IncomingRequest, request: &mut ApiRequest, router: &Router<Handler<S>>) -> ApiResult<Reply> {
     // Routing needs no storage: it goes first, so that the request's one
     // rate-limit statement can count the route's own budget too.
     let found = router.find(request.method, &request.path);
@@ -373,7 +376,7 @@ enum Counting {
 }
 
 impl Counting {
-    fn of<S>(method: Method, found: &RouteMatch<'_, Handler<S>>, backend: Backend) -> Counting {
+    fn of<S: Sessions>(method: Method, found: &RouteMatch<'_, Handler<S>>, backend: Backend) -> Counting {
         let streams = matches!(found, RouteMatch::Found(route, _)
             if matches!(route.handler, Handler::TenantStream(_) | Handler::PublicStream(_)));
         match method {
@@ -398,7 +401,7 @@ fn settled(db: &Db, refusal: ApiError) -> ApiError {
 /// A handler that answers with a whole body, the body read first; the
 /// connection stays the pipeline's.
 #[allow(clippy::too_many_arguments)]
-async fn run<S: Interviewee>(
+async fn run<S: Sessions>(
     context: &Context,
     request: &mut ApiRequest,
     handler: Handler<S>,

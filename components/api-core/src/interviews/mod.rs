@@ -10,7 +10,8 @@
 pub mod erasure;
 pub mod export;
 pub mod media;
-pub mod query;
+/// The interview list's query (parsed with the records, whose statement reads it).
+pub use crate::record::query;
 pub mod transcript;
 
 pub use query::{ListItem, ListQuery};

@@ -157,7 +157,7 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
         text: &answer_turn.text,
         answer: structured.as_ref(),
     }];
-    exchange.extend(replies.iter().map(store::NewTurn::interviewer));
+    exchange.extend(replies.iter().map(super::interviewer_turn));
     let counted = store::Counted {
         answered: answer_turn.kind == TurnKind::Answer,
         answered_block: structured.is_some(),

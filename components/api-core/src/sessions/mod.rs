@@ -30,14 +30,24 @@ pub use finish::{
     end_idle, end_in, end_interview, finish, parse_finish, Finished, How, DEFAULT_IDLE_TIMEOUT_SECONDS, IDLE_SWEEP_BATCH,
     IDLE_TIMEOUT_VARIABLE,
 };
-pub use read::{authenticate, session_json, session_of, survey_media};
+pub use read::{authenticate, session_json, session_of, survey_media, InterviewSessions};
+
+/// The entry point of the sessions component: the pipeline, whose session
+/// routes' handlers get the interview their token opened.
+pub async fn serve_sessions(
+    incoming: spin_sdk::http::IncomingRequest,
+    out: spin_sdk::http::ResponseOutparam,
+    router: &crate::Router<pipeline::Handler<InterviewSessions>>,
+) {
+    pipeline::serve_sessions(incoming, out, router).await
+}
 pub use start::{
     check_open, country_code, device_type, link_page, start, Closed, StartOutcome, StartRequest, Started,
     SESSION_TOKEN_PREFIX,
 };
 
 // The interview record's types, which the session's modules name as their own.
-pub use crate::record::{DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
+pub use crate::record::{session_closed, DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
 
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult, LocPart};
@@ -118,66 +128,49 @@ impl SurveyView {
     }
 }
 
-impl Interview {
-    /// The session as its interviewee sees it (GET /v1/sessions/{id}); a survey's
-    /// turns say how to show their block, and its progress is added.
-    pub fn session_body(&self, turns: &[Turn], survey: Option<&SurveyView>) -> Value {
-        let turns: Vec<TurnBody> = turns
-            .iter()
-            .map(|t| TurnBody {
-                seq: t.seq,
-                speaker: t.speaker,
-                kind: t.kind,
-                written_by: t.source,
-                text: &t.text,
-                created_at: &t.created_at,
-                skipped: t.kind == TurnKind::Skip,
-                block: survey.and_then(|view| view.block(t)),
-            })
-            .collect();
-        let mut body = json!({
-            "interview_id": self.interview_id,
-            "project_id": self.project_id,
-            "environment": self.environment,
-            "language": self.language,
-            "mode": self.mode,
-            "state": self.state,
-            "interviewer_closed": self.interviewer_closed,
-            "responses": self.response_count,
-            "interview_status": self.interview_status,
-            "turns": turns,
-        });
-        if survey.is_some() {
-            body["survey"] = json!({"answered": self.answered_blocks, "answerable": self.answerable_blocks});
-        }
-        body
+/// The session as its interviewee sees it (GET /v1/sessions/{id}); a survey's
+/// turns say how to show their block, and its progress is added.
+pub fn session_body(interview: &Interview, turns: &[Turn], survey: Option<&SurveyView>) -> Value {
+    let turns: Vec<TurnBody> = turns
+        .iter()
+        .map(|t| TurnBody {
+            seq: t.seq,
+            speaker: t.speaker,
+            kind: t.kind,
+            written_by: t.source,
+            text: &t.text,
+            created_at: &t.created_at,
+            skipped: t.kind == TurnKind::Skip,
+            block: survey.and_then(|view| view.block(t)),
+        })
+        .collect();
+    let mut body = json!({
+        "interview_id": interview.interview_id,
+        "project_id": interview.project_id,
+        "environment": interview.environment,
+        "language": interview.language,
+        "mode": interview.mode,
+        "state": interview.state,
+        "interviewer_closed": interview.interviewer_closed,
+        "responses": interview.response_count,
+        "interview_status": interview.interview_status,
+        "turns": turns,
+    });
+    if survey.is_some() {
+        body["survey"] = json!({"answered": interview.answered_blocks, "answerable": interview.answerable_blocks});
     }
-
-    /// Refuses any change to a session that has ended.
-    pub fn ensure_running(&self) -> ApiResult<()> {
-        if self.state == SessionState::InProgress {
-            Ok(())
-        } else {
-            Err(session_closed())
-        }
-    }
+    body
 }
 
-pub fn session_closed() -> ApiError {
-    ApiError::conflict("session_closed", "This interview has ended; it takes no more answers or recordings")
-}
-
-impl<'a> NewTurn<'a> {
-    /// An interviewer's message, to store as a turn.
-    pub fn interviewer(message: &'a interviewer::Message) -> NewTurn<'a> {
-        NewTurn {
-            speaker: Speaker::Interviewer,
-            kind: message.kind,
-            question_index: message.question_index,
-            source: message.source,
-            text: &message.text,
-            answer: None,
-        }
+/// An interviewer's message, to store as a turn.
+pub fn interviewer_turn(message: &interviewer::Message) -> NewTurn<'_> {
+    NewTurn {
+        speaker: Speaker::Interviewer,
+        kind: message.kind,
+        question_index: message.question_index,
+        source: message.source,
+        text: &message.text,
+        answer: None,
     }
 }
 

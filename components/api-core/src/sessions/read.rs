@@ -17,9 +17,14 @@ pub fn session_of(db: &Db, interview: Interview) -> ApiResult<Session> {
     Ok(Session { project, interview, turns })
 }
 
-/// A session route's interviewee, for the pipeline: the interview its bearer
-/// token opens ([`authenticate`]); a page's error is an error page.
-impl pipeline::Interviewee for Interview {
+/// The interviewees' sessions, for the pipeline's session and page routes.
+pub enum InterviewSessions {}
+
+/// A session route's interviewee is the interview its bearer token opens
+/// ([`authenticate`]); a page's error is an error page.
+impl pipeline::Sessions for InterviewSessions {
+    type Interviewee = Interview;
+
     fn authenticate(db: &Db, request: &ApiRequest, params: &PathParams) -> ApiResult<Interview> {
         authenticate(db, request, params.get("interview_id"))
     }
@@ -57,7 +62,7 @@ pub fn authenticate(db: &Db, request: &ApiRequest, interview_id: &str) -> ApiRes
 /// The session body of an interview (with its survey's blocks, for a survey).
 pub fn session_json(db: &Db, session: &Session) -> ApiResult<Value> {
     let view = SurveyView::load(db, &session.project)?;
-    Ok(session.interview.session_body(&session.turns, view.as_ref()))
+    Ok(super::session_body(&session.interview, &session.turns, view.as_ref()))
 }
 
 /// `GET /i/{project_id}/media/{file_id}`: a file that one of the survey's blocks

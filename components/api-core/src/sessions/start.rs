@@ -283,7 +283,7 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
             (vec![interviewer::word_with_model(&plan, &[], interviewer::opening(&plan, &strings.interviewer), &llm)], 0)
         }
     };
-    let opening_turns: Vec<store::NewTurn> = opening.iter().map(store::NewTurn::interviewer).collect();
+    let opening_turns: Vec<store::NewTurn> = opening.iter().map(super::interviewer_turn).collect();
     let session_token = keys::generate_secret(SESSION_TOKEN_PREFIX);
     let interview_id = uuid::Uuid::new_v4().to_string();
     let now = time::now();

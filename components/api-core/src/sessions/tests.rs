@@ -179,7 +179,7 @@ fn the_session_body_shows_turns_without_internals() {
         text: "Hello".into(),
         created_at: "2026-11-23T10:00:00.000Z".into(),
     };
-    let body = interview.session_body(&[turn], None);
+    let body = super::session_body(&interview, &[turn], None);
     assert_eq!(body["environment"], "sandbox");
     assert_eq!(body["interview_status"], "INITIATED");
     assert_eq!(body["turns"], json!([{"seq": 0, "speaker": "interviewer", "kind": "opening", "written_by": "builtin", "text": "Hello", "created_at": "2026-11-23T10:00:00.000Z"}]));

@@ -8,10 +8,10 @@ pub mod list;
 
 use super::quality::Quality;
 use super::{DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
-use crate::db::{self, Db, QueryResult, Row, SqlValue, Tx};
-use crate::error::ApiResult;
-use crate::metadata::ExternalMetadata;
-use crate::projects::{Environment, InterviewMode, Language};
+use storage::{self as db, Db, QueryResult, Row, SqlValue, Tx};
+use platform::error::ApiResult;
+use platform::metadata::ExternalMetadata;
+use projects_core::{Environment, InterviewMode, Language};
 use crate::sealed::{DataKey, Sealing};
 
 /// Every column [`interview_from_row`] reads, in one list.

@@ -6,15 +6,20 @@
 //! it through [`store`], with the row types declared here, once.
 //!
 //! Submodules: [`store`] (the SQL; its `list` the interview list's statement),
-//! [`quality`] (an interview's quality signals, as stored with it).
+//! [`quality`] (an interview's quality signals, as stored with it), [`query`]
+//! (the interview list's filters and cursor, parsed), [`sealed`] (recording
+//! chunks sealed with the interview's own key).
 
 pub mod quality;
+pub mod query;
+pub mod sealed;
 pub mod store;
 
 use self::quality::Quality;
-use crate::metadata::ExternalMetadata;
-use crate::projects::{self, Environment, InterviewMode, Language};
-use crate::text_enum;
+use platform::error::{ApiError, ApiResult};
+use platform::metadata::ExternalMetadata;
+use projects_core::{self as projects, Environment, InterviewMode, Language};
+use text_enum::text_enum;
 
 text_enum! {
     /// Where a session stands. Every state but `in_progress` is final.
@@ -143,6 +148,20 @@ impl Interview {
     pub fn counts_toward_max(&self) -> bool {
         self.state == SessionState::Completed && self.environment == Environment::Production && !self.flagged
     }
+
+    /// Refuses any change to a session that has ended.
+    pub fn ensure_running(&self) -> ApiResult<()> {
+        if self.state == SessionState::InProgress {
+            Ok(())
+        } else {
+            Err(session_closed())
+        }
+    }
+}
+
+/// The refusal of a change to an interview whose session has ended.
+pub fn session_closed() -> ApiError {
+    ApiError::conflict("session_closed", "This interview has ended; it takes no more answers or recordings")
 }
 
 impl Turn<&str> {

@@ -8,9 +8,9 @@
 //! drives and the page ends as soon as it is full.
 
 use super::{count_of, placeholders, texts};
-use crate::db::{self, Db, SqlValue};
-use crate::error::ApiResult;
-use crate::interviews::query::{ListItem, ListQuery, Position};
+use storage::{self as db, Db, SqlValue};
+use platform::error::ApiResult;
+use crate::query::{ListItem, ListQuery, Position};
 
 /// Counting a candidate stops here: beyond it, walking it costs the same as
 /// walking the newest-first index.
@@ -203,7 +203,7 @@ mod tests {
     use super::*;
 
     fn query(text: &str) -> ListQuery {
-        ListQuery::parse(&crate::http::parse_query(text)).unwrap()
+        ListQuery::parse(&platform::http::parse_query(text)).unwrap()
     }
 
     #[test]
@@ -220,7 +220,7 @@ mod tests {
 
     #[test]
     fn a_metadata_key_can_drive_and_the_others_are_looked_up() {
-        let cursor = crate::paging::Cursor { key: "12".into(), id: "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10".into() }.encode();
+        let cursor = platform::paging::Cursor { key: "12".into(), id: "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10".into() }.encode();
         let q = query(&format!("external_metadata[a]=1&external_metadata[a]=2&external_metadata[b]=x&cursor={cursor}"));
         let (sql, values) = list_statement("t", &q, Driver::Metadata(1));
         assert!(

@@ -4,7 +4,7 @@
 //! interview list shows them; the synthesis leaves out the interviews they call
 //! low-effort.
 
-use crate::text_enum;
+use text_enum::text_enum;
 use serde::Serialize;
 
 text_enum! {

@@ -2,14 +2,14 @@
 //! parsed from the query string, and read by the record's store
 //! (`record::store::list`).
 
-use crate::error::{ApiError, ApiResult, FieldError, LocPart};
-use crate::metadata;
-use crate::paging::{Cursor, PageRequest};
-use crate::projects::Environment;
-use crate::record::quality::Quality;
-use crate::text_enum::TextEnum;
-use crate::time;
-use crate::validation;
+use platform::error::{ApiError, ApiResult, FieldError, LocPart};
+use platform::metadata;
+use platform::paging::{Cursor, PageRequest};
+use projects_core::Environment;
+use crate::quality::Quality;
+use text_enum::TextEnum;
+use platform::time;
+use platform::validation;
 
 /// Bounds that keep one filter's SQL small.
 pub const MAX_FILTER_KEYS: usize = metadata::MAX_KEYS;
@@ -152,7 +152,7 @@ mod tests {
     use super::*;
 
     fn pairs(query: &str) -> Vec<(String, String)> {
-        crate::http::parse_query(query)
+        platform::http::parse_query(query)
     }
 
     fn status(result: ApiResult<ListQuery>) -> (u16, String) {

@@ -15,8 +15,8 @@
 //! reuse), and the blob's key-value key is the associated data, so a chunk
 //! moved under another key, or to another interview, does not open.
 
-use crate::error::{ApiError, ApiResult};
-use crate::files::BlobStore;
+use platform::error::{ApiError, ApiResult};
+use files_core::BlobStore;
 use chacha20poly1305::aead::{AeadInPlace, KeyInit};
 use chacha20poly1305::{Key, Tag, XChaCha20Poly1305, XNonce};
 
@@ -192,7 +192,7 @@ mod tests {
         assert_eq!(Sealing::of_stored(None), Sealing::Plain);
     }
 
-    use crate::files::blob::MemoryBlobs as Blobs;
+    use files_core::blob::MemoryBlobs as Blobs;
 
     #[test]
     fn a_sealed_store_keeps_only_sealed_bytes() {
