@@ -1,16 +1,15 @@
 //! The areas of the Interview Research Service that still share one crate:
-//! interviews, sessions and the interviewer, the synthesis and the
-//! maintenance run. Below them, crates of
-//! their own: `platform` (errors, requests, authentication, configuration,
-//! time, outbound HTTP), `storage` (the records' seam), `pipeline` (the request
-//! pipeline and route list), the `tenants-core`, `webhooks-core`,
-//! `files-core` and `projects-core` areas, the interview `records`, and the `text` toolkit. Components are thin: a route
-//! table and handlers calling in here.
+//! interviews, sessions and the interviewer, and the maintenance run. Below
+//! them, crates of their own: `platform` (errors, requests, authentication,
+//! configuration, time, outbound HTTP), `storage` (the records' seam),
+//! `pipeline` (the request pipeline and route list), the `tenants-core`,
+//! `webhooks-core`, `files-core` and `projects-core` areas, the interview
+//! `records`, the `synthesis` and the `text` toolkit. Components are thin: a
+//! route table and handlers calling in here.
 
 pub mod interviews;
 pub mod maintenance;
 pub mod sessions;
-pub mod synthesis;
 
 // The crates below, at the paths the code has always named them.
 pub use files_core as files;
@@ -20,6 +19,7 @@ pub use platform::{auth, config, error, http, keys, llm, metadata, outbound, pag
 pub use projects_core as projects;
 pub use records::{self as record, sealed};
 pub use storage as db;
+pub use synthesis;
 pub use tenants_core as tenants;
 pub use text;
 pub use webhooks_core::{self as webhooks, EVENT_TYPES};

@@ -1,6 +1,7 @@
 //! What every component of the Interview Research Service stands on, and
 //! nothing of any resource area: the error enum and its body shapes
-//! ([`error`]), requests, responses and the route table ([`http`]), Spin
+//! ([`error`]), requests, responses and the route table ([`http`]), HTML
+//! templates ([`html`]), Spin
 //! variables ([`config`]), API keys ([`keys`]) and who a request comes from
 //! ([`auth`]), rate-limit quotas ([`rate_limit`]), parsing of inputs
 //! ([`validation`], [`paging`], [`metadata`]), time ([`time`]), outbound HTTP
@@ -10,6 +11,7 @@
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod html;
 pub mod http;
 pub mod keys;
 pub mod llm;

@@ -7,6 +7,7 @@
 //! [`survey`] (survey blocks) and [`writer`] (generated mode: the built-in
 //! writer and the language-model one).
 
+pub mod plan;
 pub mod context;
 mod create;
 mod fields;

@@ -8,3 +8,12 @@ text_enum::text_enum! {
         Uk = "uk",
     }
 }
+
+/// `rtl` for the right-to-left languages among the project languages.
+pub fn direction(language: &str) -> &'static str {
+    if matches!(language, "ar" | "he") {
+        "rtl"
+    } else {
+        "ltr"
+    }
+}

@@ -1,5 +1,6 @@
 //! The interviewer's unit tests (`interviewer.rs`).
 
+use crate::projects::ProjectFields;
 use super::*;
 use crate::sessions::strings;
 

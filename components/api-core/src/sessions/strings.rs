@@ -152,14 +152,7 @@ pub fn languages() -> Vec<String> {
     by_language::LANGUAGES.iter().map(|language| language.to_string()).collect()
 }
 
-/// `rtl` for the right-to-left languages among the project languages.
-pub fn direction(language: &str) -> &'static str {
-    if matches!(language, "ar" | "he") {
-        "rtl"
-    } else {
-        "ltr"
-    }
-}
+pub use crate::text::language::direction;
 
 /// `template` with `{name}` replaced by `value`.
 pub fn fill(template: &str, name: &str, value: &str) -> String {

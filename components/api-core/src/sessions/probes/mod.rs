@@ -25,8 +25,8 @@ pub mod audit;
 pub mod cue_words;
 pub mod cues;
 pub mod kinds;
-#[cfg(test)]
-pub(crate) mod replay;
+#[cfg(any(test, feature = "testing"))]
+pub mod replay;
 
 use super::strings::{fill, Asking, InterviewerStrings, Wording};
 use crate::projects::Language;

@@ -10,6 +10,10 @@
 //! The rules were written on the creatives' transcripts; the scientists'
 //! transcripts and the Polis statements are held out: [`held_out`] checks them
 //! on their own.
+//!
+//! Outside the interviewer's own tests only [`replayed`] is used (by the
+//! synthesis' tests, through the `testing` feature).
+#![cfg_attr(not(test), allow(dead_code))]
 
 use super::audit::{dropped_negation, dropped_qualifier, edge_fault, quoted_phrases, takes_up, EdgeFault};
 use super::kinds;
@@ -299,7 +303,7 @@ fn replay(interview: &Interview, language: Language, strings: &InterviewerString
 /// Every interview of a fixture (`tests/fixtures/real-answers/<file>`)
 /// replayed through the built-in interviewer as [`measure`] replays it: its
 /// id, the questions its project asks, and its turns.
-pub(crate) fn replayed(file: &str) -> Vec<(String, Vec<String>, Vec<Turn>)> {
+pub fn replayed(file: &str) -> Vec<(String, Vec<String>, Vec<Turn>)> {
     let source = SOURCES.iter().find(|s| s.file == file).expect("a fixture of real answers");
     let strings = strings::for_language(source.language.as_str()).interviewer;
     interviews(source)

@@ -2,9 +2,9 @@
 //! answers, each with the research question (or open survey block) its turn
 //! recorded and how long the interviewee took to send it.
 
-use crate::projects::survey::{BlockType, SurveyBlock};
-use crate::record::{Speaker, Turn, TurnKind};
-use crate::time;
+use projects_core::survey::{BlockType, SurveyBlock};
+use records::{Speaker, Turn, TurnKind};
+use platform::time;
 
 /// One free-text answer of an interview.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,10 +16,10 @@
 //! (scripts/vectors/judge.py).
 
 use super::*;
-use crate::sessions::probes::replay::replayed;
-use crate::synthesis::answers::free_text_answers;
-use crate::synthesis::units::{Encoder, TableEncoder};
-use crate::text::self_description::self_description;
+use api_core::sessions::probes::replay::replayed;
+use crate::answers::free_text_answers;
+use crate::units::{Encoder, TableEncoder};
+use text::self_description::self_description;
 use serde_json::json;
 use std::sync::Mutex;
 
@@ -206,7 +206,7 @@ fn real_interviews_give_themes_that_are_ideas_in_the_participants_words() {
         for (question, grouped) in &replayed.questions {
             let themes = replayed.named(grouped);
             let lexicon = Lexicon::of(Language::En);
-            let question_stems: HashSet<String> = crate::text::terms::answer_terms(question, &lexicon).into_iter().collect();
+            let question_stems: HashSet<String> = text::terms::answer_terms(question, &lexicon).into_iter().collect();
             println!("{file} | {question} | {} answered", grouped.answered);
             for theme in &themes {
                 println!("    {:>3}  {}", theme.interviews.len(), theme.label);
@@ -225,7 +225,7 @@ fn real_interviews_give_themes_that_are_ideas_in_the_participants_words() {
                     assert_eq!(self_description(&quote.text, &question_stems, &lexicon), None, "{file}: a theme quotes who its participant is: {:?}", quote.text);
                     let at = replayed.interview_ids.iter().position(|id| *id == quote.interview_id).unwrap();
                     assert!(replayed.texts[&(at, quote.seq)].contains(&quote.text), "{file}: not verbatim: {:?}", quote.text);
-                    assert!(crate::text::audit::dropped_qualifier(&replayed.texts[&(at, quote.seq)], &quote.text, Language::En).is_none());
+                    assert!(text::audit::dropped_qualifier(&replayed.texts[&(at, quote.seq)], &quote.text, Language::En).is_none());
                 }
             }
             let keys: Vec<Vec<String>> = themes.iter().map(|t| naming::label_stems(&t.label)).collect();

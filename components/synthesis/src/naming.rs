@@ -26,12 +26,12 @@
 //! which are about paying). A request never runs the model.
 
 use super::polarity::Polarity;
-use crate::projects::Language;
-use crate::text::audit::{dropped_qualifier, edge_fault};
-use crate::text::lexicon::{Lexicon, Qualifier};
-use crate::text::vectors::{self, Meaning};
-use crate::text::noun_phrases::noun_phrases_negated_too;
-use crate::text::{sentences, terms, words};
+use projects_core::Language;
+use text::audit::{dropped_qualifier, edge_fault};
+use text::lexicon::{Lexicon, Qualifier};
+use text::vectors::{self, Meaning};
+use text::noun_phrases::noun_phrases_negated_too;
+use text::{sentences, terms, words};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Words a label holds, at least and at most.

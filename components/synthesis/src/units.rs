@@ -22,12 +22,12 @@
 
 use super::naming;
 use std::collections::HashSet;
-use crate::projects::Language;
-use crate::text::lexicon::Lexicon;
-use crate::text::vectors::{self, Meaning};
-use crate::text::self_description::{self_description, SelfDescription};
-use crate::text::{sentences, terms};
-use crate::text_enum;
+use projects_core::Language;
+use text::lexicon::Lexicon;
+use text::vectors::{self, Meaning};
+use text::self_description::{self_description, SelfDescription};
+use text::{sentences, terms};
+use text_enum::text_enum;
 use base64::engine::general_purpose::STANDARD_NO_PAD as BASE64;
 use base64::Engine;
 
@@ -69,7 +69,7 @@ impl MeaningModel {
 
     /// The models whose meanings this one's replace, in declaration order.
     pub fn lesser(self) -> Vec<MeaningModel> {
-        <MeaningModel as crate::text_enum::TextEnum>::NAMES
+        <MeaningModel as text_enum::TextEnum>::NAMES
             .iter()
             .filter_map(|name| MeaningModel::parse(name))
             .filter(|other| other.rank() < self.rank())

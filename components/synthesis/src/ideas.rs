@@ -33,7 +33,7 @@ use super::communities::{self, Graph};
 use super::polarity::Polarity;
 use super::units::{Scale, Unit};
 use super::MAX_QUOTES;
-use crate::text::vectors::Meaning;
+use text::vectors::Meaning;
 use std::collections::HashMap;
 
 /// Links per sentence to the sentences most like it.

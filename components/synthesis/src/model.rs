@@ -15,14 +15,14 @@
 //! project's model synthesis: the built-in one answers until a run succeeds.
 
 use super::builtin::{self, Analysed};
-use crate::text::sentences::{self as quotes, has_negation, MAX_QUOTE_CHARS};
+use text::sentences::{self as quotes, has_negation, MAX_QUOTE_CHARS};
 use super::{store, MAX_QUOTES};
-use crate::db::Db;
-use crate::error::ApiResult;
-use crate::llm::{self, LlmConfig, LlmError};
-use crate::projects::{self, Language};
-use crate::record;
-use crate::time;
+use storage::Db;
+use platform::error::ApiResult;
+use platform::llm::{self, LlmConfig, LlmError};
+use projects_core::{self as projects, Language};
+use records as record;
+use platform::time;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
@@ -36,7 +36,7 @@ pub const DEFAULT_BATCH_CHARS: u64 = 12_000;
 const MIN_BATCH_CHARS: u64 = 500;
 
 fn batch_chars() -> usize {
-    crate::config::var_u64(BATCH_CHARS_VARIABLE, DEFAULT_BATCH_CHARS).max(MIN_BATCH_CHARS) as usize
+    platform::config::var_u64(BATCH_CHARS_VARIABLE, DEFAULT_BATCH_CHARS).max(MIN_BATCH_CHARS) as usize
 }
 /// An answer longer than this is cut in the prompt (its quotes are still
 /// checked against the whole answer).

@@ -7,7 +7,7 @@
 
 use super::units::Unit;
 use super::Quote;
-use crate::text::self_description::{role_kind, SelfDescription};
+use text::self_description::{role_kind, SelfDescription};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -125,7 +125,7 @@ impl Counted<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::vectors::Meaning;
+    use text::vectors::Meaning;
 
     fn unit(seq: i64, describes: Option<SelfDescription>) -> Unit {
         Unit { seq, start: 0, end: 1, meaning: Meaning::default(), terms: vec!["x".into()], negated: Vec::new(), describes }

@@ -10,9 +10,9 @@
 
 use super::profile::Participants;
 use super::{QuestionSynthesis, Quote, Synthesis, WrittenBy};
-use crate::http::ApiResponse;
-use crate::sessions::page::{escape_html, fill_template};
-use crate::sessions::strings::direction;
+use platform::http::ApiResponse;
+use text::language::direction;
+use platform::html::{escape_html, fill_template};
 use base64::Engine;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -346,7 +346,7 @@ mod tests {
 
     #[test]
     fn every_interview_language_frames_the_page_and_arabic_and_hebrew_run_right_to_left() {
-        for language in <crate::projects::Language as crate::text_enum::TextEnum>::NAMES {
+        for language in <projects_core::Language as text_enum::TextEnum>::NAMES {
             let all: HashMap<String, ReportStrings> = serde_json::from_str(STRINGS).unwrap();
             assert!(all.contains_key(*language), "{language}");
             let html = page(&synthesis(), "p", language);

@@ -14,7 +14,7 @@
 //! each labelled in its own words.
 
 use super::digest::AnswerTerms;
-use crate::projects::Language;
+use projects_core::Language;
 use std::collections::{HashMap, HashSet};
 
 /// At most this many themes per question.

@@ -10,11 +10,11 @@
 //! it, else the word alone. Each quote is the sentence of an answer where the
 //! label's phrase (else the theme's word) stands ([`super::quotes`]), one per interview.
 
-use crate::text::sentences::quote_span;
-use crate::projects::Language;
-use crate::text::lexicon::Lexicon;
-use crate::text::phrase::whole_phrases;
-use crate::text::words;
+use text::sentences::quote_span;
+use projects_core::Language;
+use text::lexicon::Lexicon;
+use text::phrase::whole_phrases;
+use text::words;
 use std::collections::HashMap;
 
 /// Content words per label phrase, at most.
@@ -60,7 +60,7 @@ struct Phrase<'t> {
 /// word with the term on its own.
 fn phrases_with<'t>(text: &'t str, term: &str, lexicon: &Lexicon) -> Vec<Phrase<'t>> {
     let words = words::words(text);
-    let terms: Vec<Option<String>> = (0..words.len()).map(|i| crate::text::terms::term(&words, i, lexicon)).collect();
+    let terms: Vec<Option<String>> = (0..words.len()).map(|i| text::terms::term(&words, i, lexicon)).collect();
     let mut found = Vec::new();
     for phrase in whole_phrases(text, lexicon.language()) {
         if phrase.qualified || phrase.content_words() > MAX_LABEL_WORDS {

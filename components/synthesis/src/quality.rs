@@ -12,10 +12,10 @@
 //! interview in any language keeps its place.
 
 use super::answers::Answer;
-use crate::projects::{InterviewMode, Language};
-use crate::record::quality::{Quality, QualityFlag};
-use crate::text::noise::{declines_in_any_language, is_gibberish};
-use crate::text::words;
+use projects_core::{InterviewMode, Language};
+use records::quality::{Quality, QualityFlag};
+use text::noise::{declines_in_any_language, is_gibberish};
+use text::words;
 
 /// Answers of at least this many characters tell a typist's speed.
 const TIMED_ANSWER_CHARS: usize = 40;
@@ -203,12 +203,12 @@ mod tests {
     #[test]
     fn no_real_interview_is_low_effort() {
         let fixtures = [
-            (Language::En, include_str!("../../../../tests/fixtures/real-answers/anthropic-interviewer-creatives.json")),
-            (Language::En, include_str!("../../../../tests/fixtures/real-answers/anthropic-interviewer-scientists.json")),
-            (Language::En, include_str!("../../../../tests/fixtures/real-answers/polis-bowling-green-en.json")),
-            (Language::De, include_str!("../../../../tests/fixtures/real-answers/polis-austria-klimarat-de.json")),
-            (Language::Fr, include_str!("../../../../tests/fixtures/real-answers/polis-ia-messages-propositions-fr.json")),
-            (Language::Es, include_str!("../../../../tests/fixtures/real-answers/polis-cuba-15n-es.json")),
+            (Language::En, include_str!("../../../tests/fixtures/real-answers/anthropic-interviewer-creatives.json")),
+            (Language::En, include_str!("../../../tests/fixtures/real-answers/anthropic-interviewer-scientists.json")),
+            (Language::En, include_str!("../../../tests/fixtures/real-answers/polis-bowling-green-en.json")),
+            (Language::De, include_str!("../../../tests/fixtures/real-answers/polis-austria-klimarat-de.json")),
+            (Language::Fr, include_str!("../../../tests/fixtures/real-answers/polis-ia-messages-propositions-fr.json")),
+            (Language::Es, include_str!("../../../tests/fixtures/real-answers/polis-cuba-15n-es.json")),
         ];
         for (language, text) in fixtures {
             let fixture: serde_json::Value = serde_json::from_str(text).unwrap();

@@ -10,15 +10,15 @@ use super::profile;
 use super::themes::{self, InterviewAnswers, Theme};
 use super::units::{self, MeaningModel, Unit};
 use super::{digest, store, synthesized_questions, QuestionSynthesis, Quote, Synthesis, ThemeSynthesis, WrittenBy, MAX_QUOTES};
-use crate::text::self_description::SelfDescription;
-use crate::text::vectors::{self, Meaning};
-use crate::db::Db;
-use crate::error::ApiResult;
-use crate::projects::{Language, Project};
-use crate::record;
-use crate::record::quality::Quality;
-use crate::text::lexicon::Lexicon;
-use crate::time;
+use text::self_description::SelfDescription;
+use text::vectors::{self, Meaning};
+use storage::Db;
+use platform::error::ApiResult;
+use projects_core::{Language, Project};
+use records as record;
+use records::quality::Quality;
+use text::lexicon::Lexicon;
+use platform::time;
 use std::collections::{HashMap, HashSet};
 
 /// Answers (or sentences) of a theme read for its label and quotes, at most.
@@ -147,7 +147,7 @@ fn group(question: Question, meanings: Option<MeaningModel>) -> Grouped {
     let mut echoed: HashMap<Language, HashSet<String>> = HashMap::new();
     for interview in &by_terms {
         echoed.entry(interview.language).or_insert_with(|| {
-            crate::text::terms::answer_terms(question.question, &Lexicon::of(interview.language)).into_iter().collect()
+            text::terms::answer_terms(question.question, &Lexicon::of(interview.language)).into_iter().collect()
         });
     }
     Grouped { question: question.question, answered, ideas, sentences, profile, themes: themes::group(&by_terms, &echoed) }
@@ -316,7 +316,7 @@ type LabelPhrases = HashMap<(usize, i64), Vec<units::Phrase>>;
 /// within the other's, or the same meaning, of the same polarity) joins it.
 fn named_ideas(g: &Grouped, text_of: &HashMap<(&str, i64), &str>, ids: &[&str], phrases: &LabelPhrases) -> Vec<Named> {
     let lexicon = Lexicon::of(Language::En);
-    let question_stems: HashSet<String> = crate::text::terms::answer_terms(g.question, &lexicon).into_iter().collect();
+    let question_stems: HashSet<String> = text::terms::answer_terms(g.question, &lexicon).into_iter().collect();
     let unit_text = |k: usize| {
         let (at, unit) = &g.sentences[k];
         text_of.get(&(ids[*at], unit.seq)).and_then(|text| text.get(unit.start..unit.end))
@@ -346,7 +346,7 @@ fn named_ideas(g: &Grouped, text_of: &HashMap<(&str, i64), &str>, ids: &[&str], 
         let Some(label) = naming::label(this, &question_stems, &others) else { continue };
         let candidate = NamedIdea {
             key: naming::label_stems(&label).into_iter().filter(|stem| !question_stems.contains(stem)).collect(),
-            negated: crate::text::terms::negated_terms(&label, &lexicon),
+            negated: text::terms::negated_terms(&label, &lexicon),
             meaning: vectors::table().meaning(&label),
             sentences: idea.sentences.clone(),
             theme: Named {

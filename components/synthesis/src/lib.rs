@@ -30,15 +30,15 @@ pub mod units;
 
 pub use builtin::{builtin, Analysed};
 
-use crate::db::{Db, Tx};
-use crate::error::{ApiError, ApiResult};
-use crate::projects::survey::BlockType;
-use crate::projects::{Environment, Language, Project, ProjectFields};
-use crate::record::{self, Interview};
-use crate::sessions::interviewer::Plan;
-use crate::text::lexicon::Lexicon;
-use crate::text_enum;
-use crate::record::quality::Quality;
+use storage::{Db, Tx};
+use platform::error::{ApiError, ApiResult};
+use projects_core::survey::BlockType;
+use projects_core::{Environment, Language, Project, ProjectFields};
+use records::{self as record, Interview};
+use projects_core::plan::Plan;
+use text::lexicon::Lexicon;
+use text_enum::text_enum;
+use records::quality::Quality;
 use serde::Serialize;
 
 /// Quotes per theme, at most.
@@ -106,7 +106,7 @@ pub fn synthesis(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Synthe
 /// The tenant's project's synthesis, and the project: the model's when a run
 /// stored one, else the built-in one.
 fn of_project(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<(Synthesis, Project)> {
-    let project = crate::projects::store::get(db, tenant_id, project_id)?.ok_or_else(|| ApiError::not_found("Project"))?;
+    let project = projects_core::store::get(db, tenant_id, project_id)?.ok_or_else(|| ApiError::not_found("Project"))?;
     if let Some((generated_at, body)) = store::model_synthesis(db, project_id)? {
         match serde_json::from_str::<model::Stored>(&body) {
             Ok(stored) => {
@@ -121,7 +121,7 @@ fn of_project(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<(Synthesi
 
 /// `GET /v1/projects/{project_id}/synthesis-report`: the synthesis as a
 /// printable HTML page, framed in the project's first interview language.
-pub fn report(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<crate::http::ApiResponse> {
+pub fn report(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<platform::http::ApiResponse> {
     let (synthesis, project) = of_project(db, tenant_id, project_id)?;
     let language = project.fields.interview_languages.first().copied().unwrap_or(Language::En);
     Ok(report::response(&synthesis, &project.fields.project_name, language.as_str()))
@@ -154,7 +154,7 @@ pub fn synthesized_questions(fields: &ProjectFields, language: Language) -> Vec<
 /// for a production interview, its answers' digests per question.
 pub fn assess(tx: &Tx, interview: &Interview) -> ApiResult<Assessment> {
     let turns = record::store::turns(tx, &interview.interview_id)?;
-    let project = crate::projects::store::find_for_link(tx, &interview.project_id)?;
+    let project = projects_core::store::find_for_link(tx, &interview.project_id)?;
     let blocks = project.as_ref().and_then(|p| p.fields.survey_blocks.as_deref());
     let answers = answers::free_text_answers(&turns, blocks);
     let quality = quality::assess(&answers, interview.language, interview.mode);
@@ -168,9 +168,9 @@ pub fn assess(tx: &Tx, interview: &Interview) -> ApiResult<Assessment> {
                 continue;
             }
             let texts: Vec<&str> = answered.iter().map(|a| a.text).collect();
-            let language = crate::text::terms::reading_language(&texts.join("\n"), interview.language);
+            let language = text::terms::reading_language(&texts.join("\n"), interview.language);
             let lexicon = Lexicon::of(language);
-            let lines: Vec<(i64, Vec<String>)> = answered.iter().map(|a| (a.seq, crate::text::terms::answer_terms(a.text, &lexicon))).collect();
+            let lines: Vec<(i64, Vec<String>)> = answered.iter().map(|a| (a.seq, text::terms::answer_terms(a.text, &lexicon))).collect();
             digests.push(store::NewDigest { question_index: index, question: question.clone(), language, terms: digest::encode(&lines) });
         }
     }
@@ -184,7 +184,7 @@ pub fn store_assessment(tx: &Tx, interview: &Interview, assessment: &Assessment)
         return Ok(());
     }
     store::write_digests(tx, &interview.project_id, &interview.interview_id, &assessment.digests)?;
-    store::enqueue(tx, &interview.project_id, crate::time::unix_millis(crate::time::now()))
+    store::enqueue(tx, &interview.project_id, platform::time::unix_millis(platform::time::now()))
 }
 
 /// Interviews the maintenance run assesses late per run, at most.

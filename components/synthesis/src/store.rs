@@ -2,12 +2,12 @@
 //! interview ends (`answer_terms`), the model's syntheses
 //! (`model_syntheses`) and the projects whose model synthesis is due
 //! (`synthesis_queue`). The interviews and answers it reads are the record's
-//! (`crate::record::store`).
+//! (`records::store`).
 
-use crate::db::{self, Db, SqlValue, Tx};
-use crate::error::ApiResult;
-use crate::projects::Language;
-use crate::synthesis::units::MeaningModel;
+use storage::{self as db, Db, SqlValue, Tx};
+use platform::error::ApiResult;
+use projects_core::Language;
+use crate::units::MeaningModel;
 
 /// One interview's answers to one question, as the interview asked it.
 #[derive(Debug, Clone, PartialEq, Eq)]
