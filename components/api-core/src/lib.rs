@@ -9,15 +9,15 @@
 
 pub mod interviews;
 pub mod maintenance;
-pub mod sessions;
 
 // The crates below, at the paths the code has always named them.
 pub use files_core as files;
 pub use pipeline::{self as service, routes, serve, Context, Handler, OPENAPI_JSON};
-pub use sessions::serve_sessions;
+pub use sessions_core::serve_sessions;
 pub use platform::{auth, config, error, http, keys, llm, metadata, outbound, paging, rate_limit, time, validation};
 pub use projects_core as projects;
 pub use records::{self as record, sealed};
+pub use sessions_core as sessions;
 pub use storage as db;
 pub use synthesis;
 pub use tenants_core as tenants;

@@ -9,10 +9,12 @@
 //!
 //! Submodules: [`mod@sniff`] (magic numbers), [`svg`] (the SVG and CSS checks),
 //! [`blob`] (chunks in the key-value store), [`mod@upload`] (receiving a multipart
-//! upload), [`store`] (SQLite), [`download`] (the bytes back).
+//! upload), [`store`] (SQLite), [`download`] (the bytes back), [`ranges`] (the
+//! bytes a `Range` header asks for).
 
 pub mod blob;
 pub mod download;
+pub mod ranges;
 pub mod sniff;
 pub mod store;
 pub mod svg;

@@ -89,7 +89,7 @@ pub fn run_queue(db: &Db, llm: &LlmConfig, now: std::time::SystemTime) -> ApiRes
         let now_ms = time::unix_millis(now);
         let Some(leased) = store::lease_queued(db, now_ms, now_ms + LEASE_MS)? else { break };
         let result = match synthesize(db, &leased.project_id, llm) {
-            Ok(stored) => Some(serde_json::to_string(&stored).map_err(crate::ApiError::internal)?),
+            Ok(stored) => Some(serde_json::to_string(&stored).map_err(platform::ApiError::internal)?),
             Err(reason) => {
                 eprintln!("synthesis of project {}: {reason}; the built-in synthesis answers", leased.project_id);
                 None
@@ -105,7 +105,7 @@ pub fn run_queue(db: &Db, llm: &LlmConfig, now: std::time::SystemTime) -> ApiRes
 /// Why a run keeps the built-in synthesis.
 #[derive(Debug)]
 pub enum RunFailure {
-    Storage(crate::ApiError),
+    Storage(platform::ApiError),
     Model(LlmError),
     /// The project's model calls for today are spent.
     Budget,
@@ -121,8 +121,8 @@ impl std::fmt::Display for RunFailure {
     }
 }
 
-impl From<crate::ApiError> for RunFailure {
-    fn from(error: crate::ApiError) -> RunFailure {
+impl From<platform::ApiError> for RunFailure {
+    fn from(error: platform::ApiError) -> RunFailure {
         RunFailure::Storage(error)
     }
 }
@@ -336,7 +336,7 @@ fn question_themes(
 /// The model synthesis of a project, from its analysed interviews now.
 fn synthesize(db: &Db, project_id: &str, llm: &LlmConfig) -> Result<Stored, RunFailure> {
     let Some(project) = projects::store::find_for_link(db, project_id)? else {
-        return Err(RunFailure::Storage(crate::ApiError::not_found("Project")));
+        return Err(RunFailure::Storage(platform::ApiError::not_found("Project")));
     };
     let analysed = Analysed::read(db, &project.tenant_id, project_id)?;
     let place: HashMap<&str, usize> = analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();

@@ -16,7 +16,7 @@
 //! (scripts/vectors/judge.py).
 
 use super::*;
-use api_core::sessions::probes::replay::replayed;
+use sessions_core::probes::replay::replayed;
 use crate::answers::free_text_answers;
 use crate::units::{Encoder, TableEncoder};
 use text::self_description::self_description;

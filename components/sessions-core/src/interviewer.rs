@@ -26,13 +26,13 @@ use super::probes::{self, ProbeContext};
 use super::strings::{fill, InterviewerStrings};
 use super::summary;
 use super::{Speaker, Turn, TurnKind, TurnSource};
-use crate::llm::{self, LlmConfig, Provider};
-use crate::projects::Language;
-pub use crate::projects::plan::{max_questions, probe_budget, probing_allowed, split_questions, Plan};
-use crate::projects::plan::{collapse, MINUTES_PER_EXCHANGE};
-use crate::text::sentences;
-use crate::text::reading::reading_language;
-use crate::text_enum;
+use platform::llm::{self, LlmConfig, Provider};
+use projects_core::Language;
+pub use projects_core::plan::{max_questions, probe_budget, probing_allowed, split_questions, Plan};
+use projects_core::plan::{collapse, MINUTES_PER_EXCHANGE};
+use text::sentences;
+use text::reading::reading_language;
+use text_enum::text_enum;
 
 /// How much of the objective the opening quotes.
 const OBJECTIVE_CHARS: usize = 200;
@@ -152,7 +152,7 @@ fn next_steps(plan: &Plan, strings: &InterviewerStrings, conversation: &[Turn], 
     if last.kind == TurnKind::Opening && sentences::only_courtesies(answer, read_in) {
         return only(builtin(TurnKind::Question, Some(asked), fill(&strings.next_question, "question", &plan.questions[asked])));
     }
-    let declined = crate::text::noise::declines(answer, read_in);
+    let declined = text::noise::declines(answer, read_in);
     // "Thanks!", "Bye!", "That's all", "Great questions!": nothing to follow up.
     let courteous = sentences::only_courtesies(answer, read_in);
     let closed = courteous && sentences::closes(answer, read_in);

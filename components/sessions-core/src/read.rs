@@ -3,11 +3,11 @@
 
 use super::{find_project, project_and_turns, Interview, Session, SurveyView};
 
-use crate::db::Db;
-use crate::error::{ApiError, ApiResult, Credential};
-use crate::http::{ApiRequest, ApiResponse, PathParams};
-use crate::keys;
-use crate::record::store;
+use storage::Db;
+use platform::error::{ApiError, ApiResult, Credential};
+use platform::http::{ApiRequest, ApiResponse, PathParams};
+use platform::keys;
+use records::store;
 use serde_json::Value;
 
 /// The session of an interview just read (by [`authenticate`]): its turns and
@@ -40,7 +40,7 @@ impl pipeline::Sessions for InterviewSessions {
 /// that it is gone (404), which tells its holder nothing they did not know.
 pub fn authenticate(db: &Db, request: &ApiRequest, interview_id: &str) -> ApiResult<Interview> {
     const NO_SESSION: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-    let token = crate::auth::bearer_token(request.header("authorization"));
+    let token = platform::auth::bearer_token(request.header("authorization"));
     let id = uuid::Uuid::parse_str(interview_id).ok().map(|id| id.to_string());
     let interview = match (token, &id) {
         (Some(_), Some(id)) => store::find(db, id)?,
@@ -70,28 +70,28 @@ pub fn session_json(db: &Db, session: &Session) -> ApiResult<Value> {
 /// like the page, cacheable, with `Range` for videos.
 pub fn survey_media(
     db: &Db,
-    blobs: impl crate::files::BlobStore + 'static,
+    blobs: impl files_core::BlobStore + 'static,
     request: &ApiRequest,
     project_id: &str,
     file_id: &str,
-) -> ApiResult<crate::http::Reply> {
+) -> ApiResult<platform::http::Reply> {
     let not_found = || ApiError::not_found("Media");
     let project = find_project(db, project_id)?.ok_or_else(not_found)?;
     let blocks = project.fields.survey_blocks.as_deref().unwrap_or_default();
     if !blocks.iter().any(|b| b.media.as_ref().is_some_and(|m| m.file_id == file_id)) {
         return Err(not_found());
     }
-    let record = crate::files::find(db, &project.tenant_id, file_id)?;
-    let mut head = crate::files::download_head(&record, request.header("if-none-match"));
+    let record = files_core::find(db, &project.tenant_id, file_id)?;
+    let mut head = files_core::download_head(&record, request.header("if-none-match"));
     head.headers.retain(|(name, _)| name != "content-length" && name != "cache-control");
     let head = head.with_header("cache-control", "public, max-age=86400");
     if head.status == 304 {
-        return Ok(crate::http::Reply::Full(head));
+        return Ok(platform::http::Reply::Full(head));
     }
     // Each file's own chunk size: files written with another stay readable.
     let chunk = record.chunk_bytes;
     let chunks = (0..record.chunk_count)
-        .map(|n| (crate::files::chunk_key(&record.file_id, n), chunk.min(record.size - n * chunk), n * chunk))
+        .map(|n| (files_core::chunk_key(&record.file_id, n), chunk.min(record.size - n * chunk), n * chunk))
         .collect();
-    crate::interviews::media::ranged(head, record.size, request.header("range"), chunks, blobs)
+    files_core::ranges::ranged(head, record.size, request.header("range"), chunks, blobs)
 }

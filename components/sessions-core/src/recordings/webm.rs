@@ -580,8 +580,8 @@ mod tests {
     #[test]
     fn recordings_made_by_chromium_splice_into_one_stream() {
         let pairs: [(&[u8], &[u8]); 2] = [
-            (include_bytes!("../../../../../tests/fixtures/recordings/audio-1.webm"), include_bytes!("../../../../../tests/fixtures/recordings/audio-2.webm")),
-            (include_bytes!("../../../../../tests/fixtures/recordings/video-1.webm"), include_bytes!("../../../../../tests/fixtures/recordings/video-2.webm")),
+            (include_bytes!("../../../../tests/fixtures/recordings/audio-1.webm"), include_bytes!("../../../../tests/fixtures/recordings/audio-2.webm")),
+            (include_bytes!("../../../../tests/fixtures/recordings/video-1.webm"), include_bytes!("../../../../tests/fixtures/recordings/video-2.webm")),
         ];
         for (first, second) in pairs {
             // Chunks of a few kilobytes, as the page uploads them.

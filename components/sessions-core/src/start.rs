@@ -5,18 +5,18 @@
 use super::{body_loc, find_project_for, interviewer, link, page, screeners, strings, survey};
 use super::{transcription, DeviceType, Session, MAX_IDENTIFIER_CHARS};
 
-use crate::config;
-use crate::db::Db;
-use crate::error::{ApiError, ApiResult};
-use crate::http::{ApiRequest, ApiResponse};
-use crate::keys;
-use crate::llm::LlmConfig;
-use crate::metadata::ExternalMetadata;
-use crate::projects::{self, Environment, InterviewMode, Openness, Status};
-use crate::record::store;
-use crate::sealed::DataKey;
-use crate::time;
-use crate::validation::{self, nullable, one_of, Fields};
+use platform::config;
+use storage::Db;
+use platform::error::{ApiError, ApiResult};
+use platform::http::{ApiRequest, ApiResponse};
+use platform::keys;
+use platform::llm::LlmConfig;
+use platform::metadata::ExternalMetadata;
+use projects_core::{self as projects, Environment, InterviewMode, Openness, Status};
+use records::store;
+use records::sealed::DataKey;
+use platform::time;
+use platform::validation::{self, nullable, one_of, Fields};
 use interviewer::Plan;
 use link::Link;
 use page::{LinkError, PageData};
@@ -83,7 +83,7 @@ impl StartRequest {
                         return Ok(text);
                     }
                     country_code(&text).ok_or_else(|| {
-                        vec![crate::FieldError::new(
+                        vec![platform::FieldError::new(
                             l,
                             "string_pattern_mismatch",
                             "String should match pattern '^[A-Za-z]{2}$'",
@@ -224,9 +224,9 @@ pub enum StartOutcome {
     ScreenedOut { screen_out_url: Option<String> },
 }
 
-fn not_offered<'a>(name: &str, offered: impl IntoIterator<Item = &'a str>) -> crate::FieldError {
+fn not_offered<'a>(name: &str, offered: impl IntoIterator<Item = &'a str>) -> platform::FieldError {
     let offered: Vec<&str> = offered.into_iter().collect();
-    crate::FieldError::new(body_loc(name), "enum", validation::enum_message(&offered))
+    platform::FieldError::new(body_loc(name), "enum", validation::enum_message(&offered))
 }
 
 /// `POST /v1/sessions`.

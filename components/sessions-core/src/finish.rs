@@ -4,16 +4,15 @@
 use super::{interviewer, project_and_turns, session_closed, survey};
 use super::{Interview, InterviewStatus, SessionState, Turn};
 
-use crate::config;
-use crate::db::{Db, Tx};
-use crate::error::ApiResult;
-use crate::llm::LlmConfig;
-use crate::projects::{self, Project};
-use crate::synthesis;
-use crate::record::store;
-use crate::time;
-use crate::validation::{self, Fields};
-use crate::webhooks;
+use platform::config;
+use storage::{Db, Tx};
+use platform::error::ApiResult;
+use platform::llm::LlmConfig;
+use projects_core::{self as projects, Project};
+use records::store;
+use platform::time;
+use platform::validation::{self, Fields};
+use webhooks_core as webhooks;
 use interviewer::Plan;
 use serde::Serialize;
 use serde_json::Value;

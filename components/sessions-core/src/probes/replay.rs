@@ -17,15 +17,15 @@
 
 use super::audit::{dropped_negation, dropped_qualifier, edge_fault, quoted_phrases, takes_up, EdgeFault};
 use super::kinds;
-use crate::text::sentences;
-use crate::text::lexicon::Lexicon;
-use crate::text::noise;
-use crate::text::vectors;
-use crate::text::words::words;
-use crate::projects::Language;
-use crate::sessions::interviewer::{self, Plan};
-use crate::sessions::strings::{self, InterviewerStrings};
-use crate::sessions::{Speaker, Turn, TurnKind, TurnSource};
+use text::sentences;
+use text::lexicon::Lexicon;
+use text::noise;
+use text::vectors;
+use text::words::words;
+use projects_core::Language;
+use crate::interviewer::{self, Plan};
+use crate::strings::{self, InterviewerStrings};
+use crate::{Speaker, Turn, TurnKind, TurnSource};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -292,7 +292,7 @@ fn replay(interview: &Interview, language: Language, strings: &InterviewerString
             moved_on_early: to_question
                 && matches!(reply.kind, TurnKind::Question | TurnKind::WrapUp | TurnKind::Closing)
                 && probes_on_question < plan.probes_per_question
-                && !crate::text::noise::declines(answer, language)
+                && !text::noise::declines(answer, language)
                 && !sentences::only_courtesies(answer, language),
         });
         turns.push(turn(turns.len(), reply.kind, reply.question_index, &reply.text));
@@ -341,7 +341,7 @@ fn measure(source: &Source) -> Figures {
                 let line = serde_json::json!({
                     "file": source.file, "interview": exchange.interview, "takes_up": overlapping, "probe": exchange.reply == TurnKind::Probe,
                     "reply": exchange.text, "quotes": exchange.quotes, "answer": exchange.answer,
-                    "phrases": crate::text::phrase::telling_phrases(&exchange.answer, &crate::text::lexicon::Lexicon::of(source.language), &Default::default()),
+                    "phrases": text::phrase::telling_phrases(&exchange.answer, &text::lexicon::Lexicon::of(source.language), &Default::default()),
                 });
                 writeln!(file, "{line}").unwrap();
             }

@@ -29,16 +29,16 @@ pub mod kinds;
 pub mod replay;
 
 use super::strings::{fill, Asking, InterviewerStrings, Wording};
-use crate::projects::Language;
-use crate::text::lexicon::Lexicon;
-use crate::text::audit::negation_dropped_in;
-use crate::text::noise;
-use crate::text::noun_phrases;
-use crate::text::phrase::{self, Named};
-use crate::text::sentences::{self, sentences};
-use crate::text::vectors::{self, Meaning};
-use crate::text::words::{words, Word};
-use crate::text_enum;
+use projects_core::Language;
+use text::lexicon::Lexicon;
+use text::audit::negation_dropped_in;
+use text::noise;
+use text::noun_phrases;
+use text::phrase::{self, Named};
+use text::sentences::{self, sentences};
+use text::vectors::{self, Meaning};
+use text::words::{words, Word};
+use text_enum::text_enum;
 use kinds::PhraseKind;
 
 text_enum! {
@@ -548,9 +548,9 @@ pub fn after_example(answer: &str, next: &str, context: &ProbeContext) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sessions::strings;
-    use crate::text::noise::declines;
-    use crate::text_enum::TextEnum;
+    use crate::strings;
+    use text::noise::declines;
+    use text_enum::TextEnum;
 
     fn context<'a>(language: Language, strings: &'a InterviewerStrings, said: &[&'a str]) -> ProbeContext<'a> {
         ProbeContext {

@@ -5,7 +5,7 @@
 //! screener step), [`interviewer`] (the conversation plan, the built-in and the
 //! model interviewer, summaries), [`strings`] (localized texts), [`page`] (the
 //! HTML), [`recordings`] (recording chunks), [`transcription`]. The interview
-//! and its turns are the record's (`crate::record`): its store is their SQL.
+//! and its turns are the record's (`records`): its store is their SQL.
 
 mod answer;
 pub mod assets;
@@ -37,7 +37,7 @@ pub use read::{authenticate, session_json, session_of, survey_media, InterviewSe
 pub async fn serve_sessions(
     incoming: spin_sdk::http::IncomingRequest,
     out: spin_sdk::http::ResponseOutparam,
-    router: &crate::Router<pipeline::Handler<InterviewSessions>>,
+    router: &platform::http::Router<pipeline::Handler<InterviewSessions>>,
 ) {
     pipeline::serve_sessions(incoming, out, router).await
 }
@@ -47,12 +47,12 @@ pub use start::{
 };
 
 // The interview record's types, which the session's modules name as their own.
-pub use crate::record::{session_closed, DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
+pub use records::{session_closed, DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
 
-use crate::db::Db;
-use crate::error::{ApiError, ApiResult, LocPart};
-use crate::projects::{self, Environment, Project};
-use crate::record::store::NewTurn;
+use storage::Db;
+use platform::error::{ApiError, ApiResult, LocPart};
+use projects_core::{self as projects, Environment, Project};
+use records::store::NewTurn;
 use projects::survey::SurveyBlock;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -100,7 +100,7 @@ impl SurveyView {
     pub fn load(db: &Db, project: &Project) -> ApiResult<Option<SurveyView>> {
         let Some(blocks) = project.fields.survey_blocks.clone() else { return Ok(None) };
         let ids: Vec<&str> = projects::survey::media_files(&blocks).into_iter().map(|(_, id)| id).collect();
-        let media_types = crate::files::store::types_of(db, &project.tenant_id, &ids)?;
+        let media_types = files_core::store::types_of(db, &project.tenant_id, &ids)?;
         Ok(Some(SurveyView { project_id: project.project_id.clone(), blocks, media_types }))
     }
 
@@ -223,10 +223,10 @@ fn no_project(interview: &Interview) -> ApiError {
 /// remote database.
 fn project_and_turns(db: &Db, interview: &Interview) -> ApiResult<(Project, Vec<Turn>)> {
     let (project_sql, project_params) = projects::store::for_link_statement(&interview.project_id);
-    let (turns_sql, turns_params) = crate::record::store::turns_statement(&interview.interview_id);
+    let (turns_sql, turns_params) = records::store::turns_statement(&interview.interview_id);
     let results = db.query_together(&[(&project_sql, &project_params), (&turns_sql, &turns_params)])?;
     let project = projects::store::project_from(&results[0])?.ok_or_else(|| no_project(interview))?;
-    Ok((project, crate::record::store::turns_from(&results[1])?))
+    Ok((project, records::store::turns_from(&results[1])?))
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 
 use super::webm::Splicer;
 use super::{Recording, RecordingKind};
-use crate::db::{self, Db, SqlValue, Tx};
-use crate::error::ApiResult;
+use storage::{self as db, Db, SqlValue, Tx};
+use platform::error::ApiResult;
 
 /// The interview's recordings (one of each kind at most, once a chunk arrived).
 pub fn recordings(db: &Db, interview_id: &str) -> ApiResult<Vec<Recording>> {
@@ -84,7 +84,7 @@ pub fn add_chunk(tx: &Tx, chunk: &NewChunk) -> ApiResult<()> {
             db::text(chunk.created_at),
             SqlValue::Integer(chunk.window_start as i64),
             match chunk.splicer {
-                Some(splicer) => db::text(serde_json::to_string(splicer).map_err(crate::error::ApiError::internal)?),
+                Some(splicer) => db::text(serde_json::to_string(splicer).map_err(platform::error::ApiError::internal)?),
                 None => SqlValue::Null,
             },
         ],

@@ -7,8 +7,8 @@
 //! no SQLite statement and no rate-limit count: it is the same bytes for
 //! everyone, from memory, as a CDN would serve them.
 
-use crate::error::{ApiError, ApiResult};
-use crate::http::ApiResponse;
+use platform::error::{ApiError, ApiResult};
+use platform::http::ApiResponse;
 
 /// One asset: its source name, its content-hashed file name, its type and bytes.
 #[derive(Debug)]
@@ -58,7 +58,7 @@ pub fn serve(file: &str) -> ApiResult<ApiResponse> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sessions::strings;
+    use crate::strings;
     use sha2::{Digest, Sha256};
 
     #[test]

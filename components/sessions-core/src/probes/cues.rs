@@ -11,9 +11,9 @@
 //! rotation as it is.
 
 use super::cue_words;
-use crate::text::words::{words, Word};
+use text::words::{words, Word};
 use super::ProbeKind;
-use crate::projects::Language;
+use projects_core::Language;
 
 /// What an answer does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

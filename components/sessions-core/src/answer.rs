@@ -6,13 +6,13 @@
 use super::{interviewer, project_and_turns, recordings, session_closed, strings, survey, transcription, MAX_ANSWER_CHARS};
 use super::{Interview, InterviewStatus, Session, SessionState, Speaker, Turn, TurnKind, TurnSource};
 
-use crate::db::Db;
-use crate::error::{ApiError, ApiResult, LocPart};
-use crate::llm::LlmConfig;
-use crate::projects;
-use crate::record::store;
-use crate::time;
-use crate::validation::{self, Fields};
+use storage::Db;
+use platform::error::{ApiError, ApiResult, LocPart};
+use platform::llm::LlmConfig;
+use projects_core as projects;
+use records::store;
+use platform::time;
+use platform::validation::{self, Fields};
 use interviewer::Plan;
 use survey::SurveyAnswer;
 use serde_json::Value;
@@ -21,7 +21,7 @@ use serde_json::Value;
 pub fn answer_text(value: &Value, loc: Vec<LocPart>) -> validation::Checked<String> {
     let text = validation::text(value, loc.clone(), 1, MAX_ANSWER_CHARS)?;
     if text.trim().is_empty() {
-        return Err(vec![crate::FieldError::new(loc, "string_too_short", "String should have at least 1 character")]);
+        return Err(vec![platform::FieldError::new(loc, "string_too_short", "String should have at least 1 character")]);
     }
     Ok(text.trim().to_string())
 }
@@ -40,7 +40,7 @@ pub fn check_answer_fields(body: &Value) -> ApiResult<()> {
     f.check("choices", |v, l| {
         let choices = validation::list_of(v, l.clone(), 1, |v, l| validation::text(v, l, 1, MAX_OPTION_CHARS))?;
         if choices.len() > MAX_OPTIONS {
-            return Err(vec![crate::FieldError::new(
+            return Err(vec![platform::FieldError::new(
                 l,
                 "too_long",
                 format!("List should have at most {MAX_OPTIONS} items after validation, not {}", choices.len()),
@@ -209,7 +209,7 @@ pub fn transcribe(db: &Db, interview: &Interview, content_type: Option<&str>, au
     interview.ensure_running()?;
     let content_type = recordings::content_type(recordings::RecordingKind::Audio, content_type)?;
     if audio.is_empty() {
-        return Err(ApiError::Validation(vec![crate::FieldError::new(vec!["body".into()], "missing", "Field required")]));
+        return Err(ApiError::Validation(vec![platform::FieldError::new(vec!["body".into()], "missing", "Field required")]));
     }
     let llm = match transcription::available(llm) {
         true => projects::model_calls::admit(db, &interview.project_id, llm)?,

@@ -3,9 +3,9 @@
 //! `response_format=json`). Only `llm_provider=openai` offers it; the page falls
 //! back to typing whenever it is not available or fails.
 
-use crate::config;
-use crate::llm::{LlmConfig, LlmError, Provider};
-use crate::outbound;
+use platform::config;
+use platform::llm::{LlmConfig, LlmError, Provider};
+use platform::outbound;
 use serde_json::Value;
 
 pub const DEFAULT_MODEL: &str = "whisper-1";

@@ -2,7 +2,7 @@
 //! interviewer (`strings.json`: one object per language, English complete, the
 //! other languages falling back to English key by key).
 
-use crate::sessions::probes::kinds::PhraseKind;
+use crate::probes::kinds::PhraseKind;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -152,7 +152,7 @@ pub fn languages() -> Vec<String> {
     by_language::LANGUAGES.iter().map(|language| language.to_string()).collect()
 }
 
-pub use crate::text::language::direction;
+pub use text::language::direction;
 
 /// `template` with `{name}` replaced by `value`.
 pub fn fill(template: &str, name: &str, value: &str) -> String {
@@ -165,7 +165,7 @@ mod tests {
 
     #[test]
     fn every_project_language_has_complete_texts() {
-        for language in <crate::projects::Language as crate::text_enum::TextEnum>::NAMES {
+        for language in <projects_core::Language as text_enum::TextEnum>::NAMES {
             assert!(languages().iter().any(|l| l == language), "strings.json lacks {language}");
             let strings = for_language(language);
             assert!(strings.interviewer.probes.len() >= 3, "{language}");

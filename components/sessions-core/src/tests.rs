@@ -1,7 +1,7 @@
 use super::*;
-use crate::projects::tests_support::project;
-use crate::metadata::ExternalMetadata;
-use crate::projects::{InterviewMode, Language, Status};
+use projects_core::tests_support::project;
+use platform::metadata::ExternalMetadata;
+use projects_core::{InterviewMode, Language, Status};
 use serde_json::json;
 
 fn kinds(result: ApiResult<impl std::fmt::Debug>) -> Vec<(Vec<LocPart>, &'static str)> {
@@ -168,7 +168,7 @@ fn the_session_body_shows_turns_without_internals() {
         flagged: false,
         interview_status: InterviewStatus::Initiated,
         quality: None,
-        sealing: crate::sealed::Sealing::Key(crate::sealed::DataKey::generate()),
+        sealing: records::sealed::Sealing::Key(records::sealed::DataKey::generate()),
     };
     let turn = Turn {
         seq: 0,

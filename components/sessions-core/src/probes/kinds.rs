@@ -12,10 +12,10 @@
 //! (English, German, French, Spanish, Italian); in the others a phrase is a
 //! claim or a thing, and their wordings fit every kind.
 
-use crate::projects::Language;
-use crate::text::lexicon::Lexicon;
-use crate::text::words::{words, Word};
-use crate::text_enum;
+use projects_core::Language;
+use text::lexicon::Lexicon;
+use text::words::{words, Word};
+use text_enum::text_enum;
 
 text_enum! {
     /// What a quoted phrase names.

@@ -1,8 +1,8 @@
 //! The interviewer's unit tests (`interviewer.rs`).
 
-use crate::projects::ProjectFields;
+use projects_core::ProjectFields;
 use super::*;
-use crate::sessions::strings;
+use crate::strings;
 
 fn plan(questions: &str) -> Plan {
     Plan {

@@ -6,9 +6,9 @@
 use super::interviewer::{self, Message, Plan};
 use super::strings::InterviewerStrings;
 use super::{Speaker, Turn, TurnKind, TurnSource};
-use crate::error::{ApiError, ApiResult, FieldError};
-use crate::projects::survey::{BlockType, RatingScale, SurveyBlock};
-use crate::validation::{self, boolean, Fields};
+use platform::error::{ApiError, ApiResult, FieldError};
+use projects_core::survey::{BlockType, RatingScale, SurveyBlock};
+use platform::validation::{self, boolean, Fields};
 use serde_json::{json, Value};
 
 /// What the interviewee sent for the current block.
@@ -185,8 +185,8 @@ pub fn builtin_summary(blocks: &[SurveyBlock], turns: &[Turn]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::projects::survey::blocks_rule;
-    use crate::sessions::strings;
+    use projects_core::survey::blocks_rule;
+    use crate::strings;
 
     fn blocks() -> Vec<SurveyBlock> {
         blocks_rule(

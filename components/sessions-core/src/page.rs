@@ -7,11 +7,11 @@
 use super::assets;
 use super::screeners::ScreenerBlock;
 use super::strings::{self, Strings};
-use crate::http::ApiResponse;
+use platform::http::ApiResponse;
 pub use platform::html::{escape_html, fill_template, script_json};
-use crate::keys;
-use crate::projects::{self, Project};
-use crate::validation::HexColor;
+use platform::keys;
+use projects_core::{self as projects, Project};
+use platform::validation::HexColor;
 use serde_json::Value;
 
 // Both pages share one <head> (lang, dir, title, the nonce'd styles).
@@ -257,10 +257,10 @@ pub fn error_page(error: LinkError, strings: &Strings, project: Option<&Project>
 
 /// The page for an error of the pipeline (rate limit, internal error) on a
 /// page route: unbranded, in English, with the error's status.
-pub fn error_response(error: crate::ApiError) -> ApiResponse {
+pub fn error_response(error: platform::ApiError) -> ApiResponse {
     let status = error.status();
     let retry_after = match &error {
-        crate::ApiError::RateLimited { retry_after } => Some(retry_after.to_string()),
+        platform::ApiError::RateLimited { retry_after } => Some(retry_after.to_string()),
         _ => None,
     };
     // Logs an internal error's cause like every other route does.
@@ -281,7 +281,7 @@ mod tests {
         let color = |text: &str| HexColor::parse(text).unwrap();
         assert!(luminance(&color("#FFFFFF")) > 0.99 && luminance(&color("#000000")) < 0.01);
         let palette = |primary: &str| {
-            let mut project = crate::projects::tests_support::project();
+            let mut project = projects_core::tests_support::project();
             project.fields.primary_color = Some(color(primary));
             Palette::for_project(Some(&project))
         };

@@ -15,10 +15,10 @@
 //! words (its headings included) and [`MAX_SUMMARY_CHARS`] characters; a
 //! sentence that does not fit is passed over for a shorter one.
 
-use crate::projects::Language;
-use crate::text::lexicon::Lexicon;
-use crate::text::sentences::quotable_spans;
-use crate::text::{terms, words};
+use projects_core::Language;
+use text::lexicon::Lexicon;
+use text::sentences::quotable_spans;
+use text::{terms, words};
 use std::collections::HashMap;
 
 /// The whole summary, at most (characters).

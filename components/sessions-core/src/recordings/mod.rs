@@ -1,7 +1,7 @@
 //! Recordings of the interviewee (talking mode), uploaded by the page in chunks
 //! while the interview runs. Each chunk's bytes are one key-value entry
 //! (`recording:<interview_id>:<kind>:<index>:<nonce>`, at most 1 MiB, sealed
-//! with the interview's key: `crate::sealed`), written
+//! with the interview's key: `records::sealed`), written
 //! before its SQLite row: a chunk without a row does not exist, and a refused
 //! chunk's bytes are deleted at once. The nonce keeps two racing uploads of the
 //! same index from overwriting each other's bytes: only the one whose row is
@@ -21,15 +21,15 @@ mod store;
 pub mod webm;
 
 use super::{session_closed, Interview};
-use crate::config;
-use crate::db::Db;
-use crate::error::{ApiError, ApiResult, FieldError};
-use crate::files::BlobStore;
-use crate::http::media_type;
-use crate::sealed::Sealed;
-use crate::rate_limit::Window;
-use crate::text_enum;
-use crate::time;
+use platform::config;
+use storage::Db;
+use platform::error::{ApiError, ApiResult, FieldError};
+use files_core::BlobStore;
+use platform::http::media_type;
+use records::sealed::Sealed;
+use platform::rate_limit::Window;
+use text_enum::text_enum;
+use platform::time;
 use std::borrow::Cow;
 use serde::Serialize;
 use webm::{Spliced, Splicer};
@@ -54,13 +54,13 @@ const STORED_ROOM: usize = 16 * 1024;
 
 /// The largest chunk an upload may carry (the page cuts its recordings to
 /// it): what the key-value store takes in one value (`blob_chunk_bytes`,
-/// see [`crate::files::configured_chunk_bytes`]) less the room it may grow by.
+/// see [`files_core::configured_chunk_bytes`]) less the room it may grow by.
 pub fn max_chunk_bytes() -> usize {
-    crate::files::configured_chunk_bytes() - STORED_ROOM
+    files_core::configured_chunk_bytes() - STORED_ROOM
 }
 
 /// [`max_chunk_bytes`] at the default `blob_chunk_bytes` (1,032,192 bytes).
-pub const DEFAULT_MAX_CHUNK_BYTES: usize = crate::files::CHUNK_BYTES - STORED_ROOM;
+pub const DEFAULT_MAX_CHUNK_BYTES: usize = files_core::CHUNK_BYTES - STORED_ROOM;
 
 /// A recording's totals.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -217,7 +217,7 @@ pub fn add_chunk(
     // Sealed with the interview's key: erasing the interview makes every copy unreadable.
     Sealed::new(blobs, interview.sealing.clone()).put(&blob_key, &stored_bytes)?;
     let stored = db.transaction(|tx| {
-        if !crate::record::store::touch_running(tx, &interview.interview_id, time::unix_millis(now))? {
+        if !records::store::touch_running(tx, &interview.interview_id, time::unix_millis(now))? {
             return Err(session_closed());
         }
         let offset = chunk.fits(&store::recordings(tx, &interview.interview_id)?)?;

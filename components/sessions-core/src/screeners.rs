@@ -4,8 +4,8 @@
 //! Projects store any `screeners` object (the contract does not show its inner
 //! structure); a project whose blocks do not follow this format skips the step.
 
-use crate::error::{FieldError, LocPart};
-use crate::text_enum;
+use platform::error::{FieldError, LocPart};
+use text_enum::text_enum;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -143,7 +143,7 @@ pub fn evaluate(blocks: &[ScreenerBlock], answers: Option<&[Vec<String>]>) -> Re
                 errors.push(FieldError::new(
                     loc(&[index.into(), option_index.into()]),
                     "enum",
-                    crate::validation::enum_message(&listed),
+                    platform::validation::enum_message(&listed),
                 ));
             }
         }

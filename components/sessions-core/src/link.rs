@@ -2,9 +2,9 @@
 //! when the page is rendered; the page sends them back to start the session.
 
 use super::{country_code, MAX_IDENTIFIER_CHARS};
-use crate::metadata::ExternalMetadata;
-use crate::projects::{Environment, Language};
-use crate::validation;
+use platform::metadata::ExternalMetadata;
+use projects_core::{Environment, Language};
+use platform::validation;
 
 /// Names that carry the interviewee's identifier, the first present wins.
 pub const IDENTIFIER_PARAMS: [&str; 3] = ["email", "user_id", "external_user_id"];
@@ -34,7 +34,7 @@ impl Link {
 
         let environment = if last("env") == Some("sandbox") { Environment::Sandbox } else { Environment::Production };
         let sandbox_token = match environment {
-            Environment::Sandbox => last(crate::projects::SANDBOX_TOKEN_PARAM).map(str::to_string),
+            Environment::Sandbox => last(projects_core::SANDBOX_TOKEN_PARAM).map(str::to_string),
             Environment::Production => None,
         };
 

@@ -12,7 +12,7 @@
 //! their probes keep the rotation. Only lists live here: which list tells
 //! which cue, and the rules that read them, are `cues.rs`'s.
 
-use crate::projects::Language;
+use projects_core::Language;
 
 pub fn generalising_words(language: Language) -> &'static [&'static str] {
     match language {
@@ -379,8 +379,8 @@ pub fn comparison_frames(language: Language) -> Option<(&'static [&'static str],
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::words::normalize;
-    use crate::text_enum::TextEnum;
+    use text::words::normalize;
+    use text_enum::TextEnum;
 
     #[test]
     fn the_cue_lists_are_normalized_and_the_word_lists_sorted() {

@@ -2,11 +2,11 @@
 //! quotes, and whether a follow-up takes up what the answer said. The rules a
 //! quote itself must keep are the word machinery's (`text::audit`).
 
-pub use crate::text::audit::{dropped_negation, dropped_qualifier, edge_fault, EdgeFault, NEAR_WORDS};
-use crate::projects::Language;
-use crate::sessions::strings;
-use crate::text::lexicon::Lexicon;
-use crate::text::words::{words, Word};
+pub use text::audit::{dropped_negation, dropped_qualifier, edge_fault, EdgeFault, NEAR_WORDS};
+use projects_core::Language;
+use crate::strings;
+use text::lexicon::Lexicon;
+use text::words::{words, Word};
 use std::collections::BTreeSet;
 
 /// The phrases an interviewer message quotes: what stands where `{phrase}`
