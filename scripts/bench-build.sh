@@ -14,4 +14,4 @@ scripts/build-wasm.sh -p bench-hello -p bench-select
 # The host binary and the driver in one build of the same packages as `make
 # build`, so that dependency features resolve alike and wasmtime is compiled
 # once for this profile.
-cargo build --profile bench-host -p api-core -p spin-host -p e2e --bins
+cargo build --profile bench-host -p spin-host -p e2e --bins

@@ -1,6 +1,6 @@
 """Adds all-MiniLM-L6-v2's own vectors (scripts/vectors/minilm.py) of the sentences a
 synthesis test listed as missing to a vectors file, so that the native tests can
-group the model's meanings without the model (components/api-core/src/synthesis/
+group the model's meanings without the model (components/synthesis/src/
 real_answers.rs, `SYNTHESIS_VECTORS`).
 
 A key of the form `sentence\x01start\x01end` is a span of the sentence (bytes): its

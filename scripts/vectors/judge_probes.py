@@ -4,7 +4,7 @@ as docs/design-decisions.md ("The interviewer") reports it. Its input is what th
 replay test writes with REPLAY_DUMP=<file> (one JSON line per answer and the
 interviewer's reply, with the phrases the reply quotes):
 
-  REPLAY_DUMP=/tmp/replay.jsonl cargo test -p api-core --lib -- replay::real_answers
+  REPLAY_DUMP=/tmp/replay.jsonl cargo test -p sessions-core --lib -- replay::real_answers
   target/vectors/venv/bin/python scripts/vectors/judge_probes.py target/vectors/model /tmp/replay.jsonl
 
 Per fixture: the probes, the share that quote two phrases, and the share of the probes

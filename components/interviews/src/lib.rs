@@ -3,17 +3,18 @@
 //! interviewee (`/v1/interviewees/erase`), the two CSV exports, the survey
 //! results and the synthesis of a project (`/v1/projects/{id}/...`, routed here by spin.toml's
 //! parameter routes, which win over the projects component's wildcard). The
-//! domain code lives in `api_core::interviews`.
+//! domain code lives in the crate `interviews-core`.
 
-use api_core::auth::Tenant;
-use api_core::files;
-use api_core::interviews::erasure;
-use api_core::interviews::export::{self, ExportKind};
-use api_core::interviews::{self, media, ListQuery};
-use api_core::sessions::recordings::RecordingKind;
-use api_core::synthesis;
-use api_core::validation::{self, uuid_param};
-use api_core::{ApiError, ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Reply, Router};
+use files_core as files;
+use interviews_core::erasure;
+use interviews_core::export::{self, ExportKind};
+use interviews_core::{self as interviews, media, ListQuery};
+use pipeline::{Context, Handler};
+use platform::auth::Tenant;
+use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Reply, Router};
+use platform::validation::{self, uuid_param};
+use platform::{ApiError, ApiResult};
+use sessions_core::recordings::RecordingKind;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 use std::future::Future;
@@ -35,7 +36,7 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
         .route(Method::Get, "/v1/projects/:project_id/survey-results", Handler::Tenant(survey_results))
         .route(Method::Get, "/v1/projects/:project_id/synthesis", Handler::Tenant(get_synthesis))
         .route(Method::Get, "/v1/projects/:project_id/synthesis-report", Handler::Tenant(get_synthesis_report));
-    api_core::serve(request, response_out, &router).await
+    pipeline::serve(request, response_out, &router).await
 }
 
 fn list(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {

@@ -1,12 +1,13 @@
 //! The maintenance run on Spin's cron trigger (`[[trigger.cron]]`, world
-//! `fermyon:spin-cron/spin-cron@2.0.0`): every few seconds, `api_core::maintenance`
+//! `fermyon:spin-cron/spin-cron@2.0.0`): every few seconds, `maintenance_core`
 //! ends idle interviews, erases those past their project's retention and sends
 //! the webhook deliveries that are due. Where no
 //! cron trigger runs, `POST /v1/maintenance/run` (the `operator` component) does
 //! the same run for an external scheduler.
 
-use api_core::db::Db;
-use api_core::{maintenance, time};
+use maintenance_core as maintenance;
+use platform::time;
+use storage::Db;
 
 wit_bindgen::generate!({
     world: "spin-cron",

@@ -6,7 +6,10 @@
 //! (`spin aka cron`), off unless `maintenance_tick_seconds` is set: it runs the
 //! maintenance only when none started within that many seconds.
 
-use api_core::{maintenance, time, ApiError, ApiRequest, ApiResponse, ApiResult, Context, Handler, Method, PathParams, Router};
+use maintenance_core as maintenance;
+use pipeline::{Context, Handler};
+use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Router};
+use platform::{time, ApiError, ApiResult};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
@@ -15,7 +18,7 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
         .route(Method::Post, "/v1/maintenance/run", Handler::Operator(run))
         .route(Method::Get, "/v1/maintenance/tick", Handler::Tick(tick));
-    api_core::serve(request, response_out, &router).await
+    pipeline::serve(request, response_out, &router).await
 }
 
 /// 200 with what the run did: `{ended_interviews, erased_interviews, assessed_interviews, embedded_answers,
@@ -30,7 +33,7 @@ fn run(context: &Context, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiRespon
 /// started within `maintenance_tick_seconds`. Says nothing more: the caller
 /// is anyone (what the run did goes to the log).
 fn tick(context: &Context, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let seconds = api_core::config::var_u64(maintenance::TICK_VARIABLE, 60).max(1);
+    let seconds = platform::config::var_u64(maintenance::TICK_VARIABLE, 60).max(1);
     let now = time::now();
     let ran = maintenance::run_if_due(&context.db, now, std::time::Duration::from_secs(seconds), &mut *sentence_model::meanings::maker()).map_err(failed)?;
     if let Some(report) = &ran {

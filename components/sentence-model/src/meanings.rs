@@ -1,13 +1,13 @@
 //! The model as the synthesis' maker of meanings
-//! (`api_core::synthesis::units::Encoder`), for the components that run the
+//! (`synthesis::units::Encoder`), for the components that run the
 //! maintenance: all-MiniLM-L6-v2 where its files are mounted (spin.toml's
 //! `files` of the maintenance and operator components), else the static
 //! table (an edge host without the mount). The model loads on the first
 //! sentence a run gives meanings, so an idle run costs no load.
 
 use crate::Encoder;
-use api_core::synthesis::units::{self, MeaningModel, TableEncoder};
-use api_core::text::vectors::Meaning;
+use synthesis::units::{self, MeaningModel, TableEncoder};
+use text::vectors::Meaning;
 use std::path::{Path, PathBuf};
 
 /// Where the components mount the model's folder.

@@ -1,13 +1,14 @@
 //! The interviewee side (docs/sessions.md): the project link's page
 //! (`GET /i/{project_id}`) and the public session API the page talks to. The
-//! domain code lives in `api_core::sessions`; this crate maps routes to it.
+//! domain code lives in the crate `sessions-core`; this crate maps routes to it.
 
-use api_core::files;
-use api_core::llm::LlmConfig;
-use api_core::sessions::recordings::{self, Limits, RecordingKind};
-use api_core::sessions::{self, Interview, StartOutcome, StartRequest};
-use api_core::validation;
-use api_core::{ApiError, ApiRequest, ApiResponse, ApiResult, Context, FieldError, Handler, Method, PathParams, Per, Reply, Router};
+use files_core as files;
+use pipeline::{Context, Handler};
+use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Per, Reply, Router};
+use platform::llm::LlmConfig;
+use platform::{validation, ApiError, ApiResult, FieldError, LocPart};
+use sessions_core::recordings::{self, Limits, RecordingKind};
+use sessions_core::{self as sessions, Interview, StartOutcome, StartRequest};
 use serde_json::{json, Value};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
@@ -30,7 +31,7 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
         .route(Method::Put, "/v1/sessions/:interview_id/recordings/video/:index", Handler::Session(video_chunk))
         .route(Method::Post, "/v1/sessions/:interview_id/transcriptions", Handler::Session(transcribe))
         .limited(sessions::TRANSCRIPTION_BUDGET_VARIABLE, Per::Session);
-    api_core::serve_sessions(request, response_out, &router).await
+    sessions::serve_sessions(request, response_out, &router).await
 }
 
 fn link_page(context: &Context, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
@@ -100,7 +101,7 @@ fn recording_chunk(
 ) -> ApiResult<ApiResponse> {
     let index = params.get("index").parse::<u64>().map_err(|_| {
         ApiError::Validation(vec![FieldError::new(
-            vec![api_core::LocPart::from("path"), api_core::LocPart::from("index")],
+            vec![LocPart::from("path"), LocPart::from("index")],
             "int_parsing",
             "Input should be a valid integer, unable to parse string as an integer",
         )])

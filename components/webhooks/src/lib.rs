@@ -1,5 +1,5 @@
 //! Webhooks: event types, secrets, double opt-in subscriptions, delivery log.
-//! Deliveries themselves are sent by the maintenance run (`api_core::maintenance`, which the operator and maintenance components run).
+//! Deliveries themselves are sent by the maintenance run (`maintenance_core`, which the operator and maintenance components run).
 
 use pipeline::{Context, Handler};
 use platform::auth::Tenant;

@@ -12,7 +12,7 @@
 //!
 //! A maintenance run on demand ([`Server::run_cron`]) fires the cron component
 //! on the test host; a process has no such door, so it runs the same
-//! `api_core::maintenance::run` through `POST /v1/maintenance/run` with the
+//! `maintenance_core::run` through `POST /v1/maintenance/run` with the
 //! app's `maintenance_token` (which every test app gets, see
 //! [`crate::default_variables`]).
 

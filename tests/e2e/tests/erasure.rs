@@ -526,7 +526,7 @@ fn the_new_routes_are_tenant_routes() {
 /// retention sweep (every maintenance run) and the erasure by identifier.
 #[test]
 fn erasure_finds_its_interviews_on_indexes() {
-    use api_core::record::store::{EXPIRED_SQL, OF_IDENTIFIER_SQL};
+    use records::store::{EXPIRED_SQL, OF_IDENTIFIER_SQL};
     let app = shared_app();
     let tenant = app.create_tenant();
     let project = active_project(app, &tenant, json!({"data_retention_days": 30}));

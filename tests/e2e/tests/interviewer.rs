@@ -479,11 +479,11 @@ fn check(script: &Script, session: &Value) -> Followed {
                     followed.substantive += 1;
                     let probe = reply["text"].as_str().unwrap();
                     // A short answer that a quote would repeat whole is asked about in the interviewer's own words.
-                    let asking = api_core::sessions::strings::for_language(script.language).interviewer.asking;
+                    let asking = sessions_core::strings::for_language(script.language).interviewer.asking;
                     let own_words = asking.all().any(|wording| wording.quotes() == 0 && wording.text == probe);
                     // It follows the answer: it quotes a whole phrase of it (issue 58: a noun phrase, not
                     // necessarily two adjacent content words), or shares two of its content words.
-                    let quotes = api_core::sessions::probes::audit::quoted_phrases(probe, api_core::projects::Language::parse(script.language).unwrap());
+                    let quotes = sessions_core::probes::audit::quoted_phrases(probe, projects_core::Language::parse(script.language).unwrap());
                     let quotes_it = !quotes.is_empty() && quotes.iter().all(|quote| answer.contains(quote.as_str()));
                     if quotes_it || pairs.iter().any(|pair| probe.contains(pair)) || (own_words && answer.split_whitespace().count() <= 5) {
                         followed.quoted += 1;

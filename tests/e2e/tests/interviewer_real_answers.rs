@@ -10,9 +10,9 @@
 //! printed (the unit replay in `sessions/probes/replay.rs` holds every answer
 //! of the folder to the figures).
 
-use api_core::projects::Language;
-use api_core::sessions::probes::audit::{dropped_negation, dropped_qualifier, edge_fault, quoted_phrases, takes_up};
-use api_core::sessions::strings;
+use projects_core::Language;
+use sessions_core::probes::audit::{dropped_negation, dropped_qualifier, edge_fault, quoted_phrases, takes_up};
+use sessions_core::strings;
 use e2e::sessions::*;
 use e2e::*;
 use serde_json::{json, Value};

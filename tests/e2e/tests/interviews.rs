@@ -150,8 +150,8 @@ fn pages_neither_skip_nor_repeat_while_interviews_arrive() {
 
 #[test]
 fn two_key_filters_run_on_indexes() {
-    use api_core::record::store::list::{list_statement, Driver};
-    use api_core::interviews::ListQuery;
+    use records::store::list::{list_statement, Driver};
+    use interviews_core::ListQuery;
     let app = shared_app();
     let tenant = app.create_tenant();
     let project = active_project(app, &tenant, json!({}));
@@ -161,15 +161,15 @@ fn two_key_filters_run_on_indexes() {
         interview_with(app, &project, json!({"plan": plan, "cohort": format!("c{}", i % 3), "region": region}));
     }
     let conn = database(app);
-    let params = |values: Vec<api_core::db::SqlValue>| -> Vec<rusqlite::types::Value> {
+    let params = |values: Vec<storage::SqlValue>| -> Vec<rusqlite::types::Value> {
         values
             .into_iter()
             .map(|value| match value {
-                api_core::db::SqlValue::Integer(n) => rusqlite::types::Value::Integer(n),
-                api_core::db::SqlValue::Real(x) => rusqlite::types::Value::Real(x),
-                api_core::db::SqlValue::Text(t) => rusqlite::types::Value::Text(t),
-                api_core::db::SqlValue::Blob(b) => rusqlite::types::Value::Blob(b),
-                api_core::db::SqlValue::Null => rusqlite::types::Value::Null,
+                storage::SqlValue::Integer(n) => rusqlite::types::Value::Integer(n),
+                storage::SqlValue::Real(x) => rusqlite::types::Value::Real(x),
+                storage::SqlValue::Text(t) => rusqlite::types::Value::Text(t),
+                storage::SqlValue::Blob(b) => rusqlite::types::Value::Blob(b),
+                storage::SqlValue::Null => rusqlite::types::Value::Null,
             })
             .collect()
     };
@@ -251,7 +251,7 @@ fn two_key_filters_run_on_indexes() {
                 if read.len() < 2 {
                     break;
                 }
-                cursor = Some(api_core::paging::Cursor { key: created_ms.to_string(), id }.encode());
+                cursor = Some(platform::paging::Cursor { key: created_ms.to_string(), id }.encode());
             }
             assert_eq!(paged, rows, "{driver:?}: pages of one");
         }

@@ -13,7 +13,7 @@
 //! Without sqld at hand (see `e2e::services::Sqld`) every test says so and
 //! skips; Redis comes from scripts/setup-redis.sh.
 
-use api_core::db::latest_version;
+use storage::latest_version;
 use e2e::services::{RedisServer, Sqld};
 use e2e::sessions::{active_project, create_project, project_body, Session};
 use e2e::*;

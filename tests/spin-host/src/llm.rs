@@ -24,7 +24,7 @@
 //!   tokens skipped). This host cannot run a model: it answers each missing
 //!   file's error as Spin does, and with every file present a `runtime-error`
 //!   that says it cannot run Llama (the gap: an echo from a real model is seen
-//!   under `spin up` only; `api-core`'s unit tests hold its separation).
+//!   under `spin up` only; `platform`'s unit tests (`llm.rs`) hold its separation).
 //! - Embeddings: the local engine knows only `all-minilm-l6-v2` (its
 //!   directory missing is Spin's error; present, this host cannot run it);
 //!   `remote_http` embeddings are not served here (a `runtime-error` says so).

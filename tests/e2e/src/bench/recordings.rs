@@ -30,7 +30,7 @@ const ROUNDS: usize = 7;
 const MIB: usize = 1 << 20;
 /// The largest chunk an upload may carry at the default `blob_chunk_bytes`
 /// (docs/sessions.md).
-const CHUNK: usize = api_core::sessions::recordings::DEFAULT_MAX_CHUNK_BYTES;
+const CHUNK: usize = sessions_core::recordings::DEFAULT_MAX_CHUNK_BYTES;
 
 pub struct Options<'a> {
     pub runtime: &'a Runtime,

@@ -3,7 +3,7 @@
 //! written straight into the app's SQLite file as the service would have
 //! stored them (the interview rows with their quality, 13 turns each, and the
 //! answers' digests with their sentences' terms and meanings, computed by
-//! `api_core::synthesis` itself; the meanings are of the model's size, 384
+//! `synthesis` itself; the meanings are of the model's size, 384
 //! numbers, made from the static table's by a fixed projection: the model
 //! itself would take hours on this machine for the data set's sentences, and
 //! a synthesis costs the same whatever the numbers say), then
@@ -20,12 +20,12 @@
 use super::dataset::rfc3339_millis;
 use super::interviews::{group_kib, group_pids};
 use super::{create_tenant, median, verdict, Runtime, Server, Tenant};
-use api_core::projects::{InterviewMode, Language};
-use api_core::synthesis::answers::Answer;
-use api_core::synthesis::units::{self, Encoder, MeaningModel};
-use api_core::synthesis::{digest, quality};
-use api_core::text::terms;
-use api_core::text::vectors::{self, Meaning};
+use projects_core::{InterviewMode, Language};
+use synthesis::answers::Answer;
+use synthesis::units::{self, Encoder, MeaningModel};
+use synthesis::{digest, quality};
+use text::terms;
+use text::vectors::{self, Meaning};
 use reqwest::blocking::Client;
 use rusqlite::{params, Connection};
 use serde_json::{json, Value};
@@ -180,7 +180,7 @@ fn generate(db: &Path, tenant_id: &str, project_id: &str, count: usize, first_n:
             "INSERT INTO answer_terms (project_id, interview_id, question_index, question, language, terms, units, phrases, units_by)
              VALUES (?, ?, ?, ?, 'en', ?, ?, ?, ?)",
         )?;
-        let lexicon = api_core::text::lexicon::Lexicon::of(Language::En);
+        let lexicon = text::lexicon::Lexicon::of(Language::En);
         let mut encoder = ModelSized::new();
         for i in 0..count {
             let n = first_n + i;

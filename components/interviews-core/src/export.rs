@@ -4,11 +4,11 @@
 //! previous one has been written, so memory does not grow with the row count.
 
 use super::transcript::transcription;
-use crate::db::Db;
-use crate::error::{ApiError, ApiResult};
-use crate::http::{ApiResponse, BodySource, Reply};
-use crate::record::{store, Interview, Turn};
-use crate::text_enum;
+use storage::Db;
+use platform::error::{ApiError, ApiResult};
+use platform::http::{ApiResponse, BodySource, Reply};
+use records::{store, Interview, Turn};
+use text_enum::text_enum;
 use std::borrow::Cow;
 
 /// Interviews per page (one body chunk).
@@ -167,7 +167,7 @@ impl BodySource for ExportStream {
 /// tenant's) project, 204 with no body when it has no production interview,
 /// otherwise the CSV, streamed.
 pub fn export(db: Db, tenant_id: &str, project_id: &str, kind: ExportKind) -> ApiResult<Reply> {
-    if !crate::projects::store::exists(&db, tenant_id, project_id)? {
+    if !projects_core::store::exists(&db, tenant_id, project_id)? {
         return Err(ApiError::not_found("Project"));
     }
     if store::export_page(&db, tenant_id, project_id, None, 1)?.is_empty() {
@@ -214,7 +214,7 @@ mod tests {
 
     #[test]
     fn each_interview_gets_its_own_turns_and_one_without_gets_none() {
-        use crate::record::{Speaker, TurnKind, TurnSource};
+        use records::{Speaker, TurnKind, TurnSource};
         let turn = |interview_id, text| {
             let turn = Turn { seq: 0, speaker: Speaker::Interviewee, kind: TurnKind::Answer, question_index: None, source: TurnSource::Interviewee, text, created_at: "" };
             (interview_id, turn)

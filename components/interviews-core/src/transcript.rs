@@ -4,7 +4,7 @@
 //! `Interviewer: [probe, model] <text>`, as the session read does in `kind`
 //! and `written_by`.
 
-use crate::record::{Speaker, Turn};
+use records::{Speaker, Turn};
 
 /// The cell: one turn per line; a line break inside a turn becomes a space, so
 /// each turn stays one line. Written into one string.
@@ -35,7 +35,7 @@ pub fn transcription<'a, T: AsRef<str> + 'a>(turns: impl IntoIterator<Item = &'a
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{TurnKind, TurnSource};
+    use records::{TurnKind, TurnSource};
 
     fn turn(speaker: Speaker, kind: TurnKind, source: TurnSource, text: &str) -> Turn<&str> {
         Turn { seq: 0, speaker, kind, question_index: None, source, text, created_at: "" }

@@ -10,15 +10,14 @@
 //! the route, or two schedulers): deliveries are leased before they are sent,
 //! so each attempt goes out once, and ending an interview is a guarded update.
 
-use crate::db::Db;
-use crate::files;
-use crate::interviews;
-use crate::outbound;
-use crate::sessions;
-use crate::synthesis;
-use crate::time;
-use crate::webhooks::dispatch::{self, DispatchConfig, Job, Outcome};
-use crate::webhooks::signing::Transition;
+use storage::Db;
+use files_core as files;
+use interviews_core as interviews;
+use platform::outbound;
+use sessions_core as sessions;
+use platform::time;
+use webhooks_core::dispatch::{self, DispatchConfig, Job, Outcome};
+use webhooks_core::signing::Transition;
 use serde::Serialize;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -54,7 +53,7 @@ pub struct DeliveryCounts {
 /// The variable that turns on `GET /v1/maintenance/tick` and says how often
 /// it may start a run: at most once per this many seconds, across every
 /// instance and node (empty: the route is off).
-pub use crate::service::TICK_VARIABLE;
+pub use pipeline::TICK_VARIABLE;
 
 /// One maintenance run if none started within `min_interval` (by anyone:
 /// the start is one upsert on a shared row, which only one caller wins), else
@@ -67,7 +66,7 @@ pub fn run_if_due(db: &Db, now: SystemTime, min_interval: Duration, encoder: &mu
             "INSERT INTO maintenance_runs (id, started_ms) VALUES (1, ?1)
              ON CONFLICT (id) DO UPDATE SET started_ms = excluded.started_ms WHERE started_ms <= ?2
              RETURNING started_ms",
-            &[crate::db::SqlValue::Integer(now_ms), crate::db::SqlValue::Integer(now_ms - min_interval.as_millis() as i64)],
+            &[storage::SqlValue::Integer(now_ms), storage::SqlValue::Integer(now_ms - min_interval.as_millis() as i64)],
         )
         .map_err(|error| format!("starting a run: {error:?}"))?;
     if won.rows.is_empty() {
@@ -96,7 +95,7 @@ pub fn run(db: &Db, now: SystemTime, encoder: &mut dyn synthesis::units::Encoder
         Err(error) => problems.push(format!("assessing interviews for the synthesis: {error:?}")),
     }
     // With a model: the syntheses that interviews ended (or erased) since made due.
-    match synthesis::model::run_queue(db, &crate::llm::LlmConfig::from_variables(), now) {
+    match synthesis::model::run_queue(db, &platform::llm::LlmConfig::from_variables(), now) {
         Ok(written) => report.syntheses_written = written,
         Err(error) => problems.push(format!("writing syntheses with the model: {error:?}")),
     }
@@ -110,7 +109,7 @@ pub fn run(db: &Db, now: SystemTime, encoder: &mut dyn synthesis::units::Encoder
         Ok(embedded) => report.embedded_answers = embedded,
         Err(error) => problems.push(format!("giving sentences their meanings for the synthesis: {error:?}")),
     }
-    let current_window = crate::rate_limit::Window::containing(time::unix_seconds(now)).start;
+    let current_window = platform::rate_limit::Window::containing(time::unix_seconds(now)).start;
     if let Err(error) = db.forget_rate_limit_windows_before(current_window) {
         problems.push(format!("forgetting finished rate-limit windows: {error:?}"));
     }

@@ -5,22 +5,22 @@
 //! Submodules: [`query`] (the list's query and items), [`export`] (the CSV
 //! exports), [`transcript`] (their transcription cell), [`media`] (recording
 //! downloads), [`erasure`] (erasing interviews, by request and for retention). The interviews and their turns are the
-//! record's (`crate::record`), whose store holds their SQL, the list's included.
+//! record's (`records`), whose store holds their SQL, the list's included.
 
 pub mod erasure;
 pub mod export;
 pub mod media;
 /// The interview list's query (parsed with the records, whose statement reads it).
-pub use crate::record::query;
+pub use records::query;
 pub mod transcript;
 
 pub use query::{ListItem, ListQuery};
 
-use crate::error::{ApiError, ApiResult};
-use crate::projects::survey::{BlockType, RatingScale};
-use crate::record::store;
-use crate::time;
-use crate::validation::{self, Fields};
+use platform::error::{ApiError, ApiResult};
+use projects_core::survey::{BlockType, RatingScale};
+use records::store;
+use platform::time;
+use platform::validation::{self, Fields};
 use serde_json::{json, Value};
 
 /// `{"reason": "..."}` of a flag: 1..1,000 characters.
@@ -35,8 +35,8 @@ pub fn parse_flag(body: &Value) -> ApiResult<String> {
 /// many answered and skipped; per option of a choice block, how many chose it;
 /// per rating, how many gave it, and the average. Production interviews that
 /// are not flagged, whatever their status.
-pub fn survey_results(db: &crate::db::Db, tenant_id: &str, project_id: &str) -> ApiResult<Value> {
-    let project = crate::projects::store::get(db, tenant_id, project_id)?.ok_or_else(crate::projects::store::not_found)?;
+pub fn survey_results(db: &storage::Db, tenant_id: &str, project_id: &str) -> ApiResult<Value> {
+    let project = projects_core::store::get(db, tenant_id, project_id)?.ok_or_else(projects_core::store::not_found)?;
     let Some(blocks) = &project.fields.survey_blocks else {
         return Err(ApiError::conflict("not_a_survey", "This project is not a survey; its interviews are in the exports"));
     };
@@ -90,7 +90,7 @@ pub fn interview_id(text: &str) -> Option<String> {
 
 /// `GET /v1/interviews`: `{data}` (the contract's three fields per item), plus
 /// `next_cursor` when paged.
-pub fn list(db: &crate::db::Db, tenant_id: &str, query: &ListQuery) -> ApiResult<Value> {
+pub fn list(db: &storage::Db, tenant_id: &str, query: &ListQuery) -> ApiResult<Value> {
     let items = store::list::list(db, tenant_id, query)?;
     let (items, next) = query.page.finish(items, ListItem::cursor);
     let data = items
@@ -108,13 +108,13 @@ pub fn list(db: &crate::db::Db, tenant_id: &str, query: &ListQuery) -> ApiResult
 
 /// `POST /v1/interviews/{id}/flag`: 404 for an unknown (or another tenant's)
 /// interview. A flagged interview no longer counts toward `max_interviews`.
-pub fn flag(db: &crate::db::Db, tenant_id: &str, interview_id: &str, reason: &str) -> ApiResult<Value> {
+pub fn flag(db: &storage::Db, tenant_id: &str, interview_id: &str, reason: &str) -> ApiResult<Value> {
     let id = self::interview_id(interview_id).ok_or_else(|| ApiError::not_found("Interview"))?;
     db.transaction(|tx| {
         let interview = store::find_for_tenant(tx, tenant_id, &id)?.ok_or_else(|| ApiError::not_found("Interview"))?;
         store::flag(tx, &id, reason, &time::rfc3339_now())?;
         if interview.counts_toward_max() {
-            crate::projects::uncount_completed_interview(tx, &interview.project_id)?;
+            projects_core::uncount_completed_interview(tx, &interview.project_id)?;
         }
         Ok(json!({ "status": "flagged" }))
     })

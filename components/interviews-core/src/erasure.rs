@@ -18,16 +18,15 @@
 //! An erased interview that was completed still counts toward its project's
 //! `max_interviews`: the count is of interviews held, not of data kept.
 
-use crate::db::{Db, WalCheckpoint};
-use crate::error::{ApiError, ApiResult};
-use crate::files::BlobStore;
-use crate::record::store;
-use crate::record::{Interview, SessionState};
-use crate::sessions::{self, How, MAX_IDENTIFIER_CHARS};
-use crate::synthesis;
-use crate::time;
-use crate::validation::{self, Fields};
-use crate::webhooks::{self, Event};
+use storage::{Db, WalCheckpoint};
+use platform::error::{ApiError, ApiResult};
+use files_core::BlobStore;
+use records::store;
+use records::{Interview, SessionState};
+use sessions_core::{self as sessions, How, MAX_IDENTIFIER_CHARS};
+use platform::time;
+use platform::validation::{self, Fields};
+use webhooks_core::{self as webhooks, Event};
 use serde_json::Value;
 use std::time::SystemTime;
 

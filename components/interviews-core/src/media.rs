@@ -2,13 +2,13 @@
 //! as the page uploaded it, in its own content type, streamed chunk by chunk,
 //! with single `Range` requests (`files_core::ranges`).
 
-use crate::db::Db;
-use crate::error::{ApiError, ApiResult};
-use crate::files::ranges::ranged;
-use crate::files::BlobStore;
-use crate::http::{ApiResponse, Reply};
-use crate::sealed::Sealed;
-use crate::sessions::recordings::{self, RecordingKind};
+use storage::Db;
+use platform::error::{ApiError, ApiResult};
+use files_core::ranges::ranged;
+use files_core::BlobStore;
+use platform::http::{ApiResponse, Reply};
+use records::sealed::Sealed;
+use sessions_core::recordings::{self, RecordingKind};
 
 fn extension(content_type: &str) -> &'static str {
     match content_type.split(';').next().unwrap_or_default() {
@@ -35,7 +35,7 @@ pub fn download<S: BlobStore + 'static>(
     let Some(interview_id) = super::interview_id(interview_id) else {
         return Err(ApiError::not_found("Interview"));
     };
-    let Some(sealing) = crate::record::store::interview_sealing(db, tenant_id, &interview_id)? else {
+    let Some(sealing) = records::store::interview_sealing(db, tenant_id, &interview_id)? else {
         return Err(ApiError::not_found("Interview"));
     };
     let recording = recordings::find(db, &interview_id, kind)?.ok_or_else(missing)?;
