@@ -7,9 +7,14 @@
 //! (`none` default | `llama3` | `chatml` | `llama2`): how the Spin provider
 //! writes its one prompt string (docs/design-decisions.md, "The model through Spin").
 //!
-//! Callers never depend on the model: any failure (not configured, unreachable,
-//! slow, a malformed answer) is an [`LlmError`] they answer with their built-in
-//! deterministic logic. Answers are parsed strictly by [`parse_json_answer`].
+//! The model is one capability behind one trait, [`LanguageModel`], in the
+//! style of Spin's factors: one implementation per way of reaching it
+//! ([`OpenAiCompatible`], [`SpinLlm`]); [`LlmConfig::model`] picks the one the
+//! variables name. Callers never depend on the model: any failure (not
+//! configured, unreachable, slow, a malformed answer) is an [`LlmError`], and
+//! [`ask_or_fall_back`] asks, parses and says why it falls back in one place,
+//! so the caller answers with its built-in deterministic logic. Answers are
+//! parsed strictly by [`parse_json_answer`].
 
 use crate::config;
 use crate::outbound;
@@ -76,6 +81,57 @@ impl LlmConfig {
     pub fn enabled(&self) -> bool {
         self.provider != Provider::None
     }
+
+    /// The model the variables name; none for `llm_provider=none`.
+    pub fn model(&self) -> Option<Box<dyn LanguageModel + '_>> {
+        match self.provider {
+            Provider::None => None,
+            Provider::OpenAi => Some(Box::new(OpenAiCompatible { config: self })),
+            Provider::Spin => Some(Box::new(SpinLlm { model: &self.model, chat_format: self.chat_format })),
+        }
+    }
+
+    /// Whether the configured model may be given a choice to make in a JSON
+    /// object ([`LanguageModel::keeps_json`]); false without one.
+    pub fn keeps_json(&self) -> bool {
+        self.model().is_some_and(|model| model.keeps_json())
+    }
+}
+
+/// One question to a model: its instructions, the task, what to answer with,
+/// and how many tokens the answer may take where the route counts them.
+#[derive(Debug, Clone, Copy)]
+pub struct Question<'q> {
+    pub system: &'q str,
+    pub user: &'q str,
+    pub answer: Answer,
+    pub max_tokens: u32,
+}
+
+impl<'q> Question<'q> {
+    /// A question answered with one JSON object.
+    pub fn json(system: &'q str, user: &'q str) -> Question<'q> {
+        Question { system, user, answer: Answer::Json, max_tokens: JSON_MAX_TOKENS }
+    }
+
+    /// A question answered with a text alone (a message, a summary) of at most `max_tokens`.
+    pub fn text(system: &'q str, user: &'q str, max_tokens: u32) -> Question<'q> {
+        Question { system, user, answer: Answer::Text, max_tokens }
+    }
+}
+
+/// A language model, however it is reached.
+pub trait LanguageModel {
+    /// The model's answer to `question`, as text (a JSON object's text when
+    /// one was asked for), before any parsing.
+    fn ask(&self, question: Question) -> Result<String, LlmError>;
+
+    /// Whether the model keeps an answer format of several decisions (a JSON
+    /// object with a step and a message): an API that enforces
+    /// `response_format` does; a model reached through Spin is whatever the
+    /// operator runs, often a small one that keeps "write the message" only,
+    /// so the plan decides and the model words.
+    fn keeps_json(&self) -> bool;
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,63 +189,100 @@ pub enum Answer {
     Text,
 }
 
-/// Asks the configured model for one JSON object; returns its text answer (to
-/// [`parse_json_answer`]).
-pub fn complete(config: &LlmConfig, system: &str, user: &str) -> Result<String, LlmError> {
-    ask(config, system, user, Answer::Json, JSON_MAX_TOKENS)
-}
-
 /// Tokens a JSON answer may take through Spin.
 const JSON_MAX_TOKENS: u32 = 1024;
 
-/// Asks the configured model for a text alone (a message, a summary); returns
-/// it trimmed, never empty. On the Spin route the prompt's own echo and
-/// anything after the model's turn are cut off first ([`spin_completion`]).
-/// `max_tokens` bounds the Spin route's answer (its local engine generates
-/// them one by one, one call of the app at a time).
-pub fn complete_text(config: &LlmConfig, system: &str, user: &str, max_tokens: u32) -> Result<String, LlmError> {
-    let text = ask(config, system, user, Answer::Text, max_tokens)?;
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(LlmError::BadAnswer("an empty answer".into()));
+/// The configured model's answer to `question`: a text answer trimmed and never empty.
+/// On the Spin route the prompt's own echo and anything after the model's turn
+/// are cut off first ([`spin_completion`]); `max_tokens` bounds its answer (its
+/// local engine generates them one by one, one call of the app at a time).
+pub fn ask(config: &LlmConfig, question: Question) -> Result<String, LlmError> {
+    let model = config.model().ok_or(LlmError::NotConfigured)?;
+    let text = model.ask(question)?;
+    match question.answer {
+        Answer::Json => Ok(text),
+        Answer::Text if text.trim().is_empty() => Err(LlmError::BadAnswer("an empty answer".into())),
+        Answer::Text => Ok(text.trim().to_string()),
     }
-    Ok(text.to_string())
 }
 
-fn ask(config: &LlmConfig, system: &str, user: &str, answer: Answer, max_tokens: u32) -> Result<String, LlmError> {
-    match config.provider {
-        Provider::None => Err(LlmError::NotConfigured),
-        Provider::OpenAi => {
-            let url = format!("{}/chat/completions", config.base_url);
-            let mut request = chat_request(&config.model, system, user);
-            if answer == Answer::Text {
-                request.as_object_mut().expect("an object").remove("response_format");
-            }
-            let body = serde_json::to_vec(&request).expect("JSON serializes");
-            let bearer = config.api_key.as_ref().map(|key| format!("Bearer {key}"));
-            let mut headers = vec![("content-type", "application/json"), ("accept", "application/json")];
-            if let Some(bearer) = &bearer {
-                headers.push(("authorization", bearer.as_str()));
-            }
-            let response = outbound::send("POST", &url, &headers, &body, config.timeout, MAX_ANSWER_BYTES)
-                .map_err(|e| LlmError::Transport(e.to_string()))?;
-            if response.status != 200 {
-                return Err(LlmError::Status(response.status));
-            }
-            chat_answer(&response.body)
+/// The configured model's answer to `question`, parsed by `parse`; `None`
+/// when no model is configured, and when its answer is unusable, with why on
+/// stderr (`<caller>: <error>; <instead>`): the caller's built-in logic
+/// answers instead. The one place every caller asks, parses and falls back.
+pub fn ask_or_fall_back<T>(
+    config: &LlmConfig,
+    caller: &str,
+    instead: &str,
+    question: Question,
+    parse: impl FnOnce(String) -> Result<T, LlmError>,
+) -> Option<T> {
+    if !config.enabled() {
+        return None;
+    }
+    match ask(config, question).and_then(parse) {
+        Ok(answer) => Some(answer),
+        Err(error) => {
+            eprintln!("{caller}: {error}; {instead}");
+            None
         }
-        Provider::Spin => {
-            // The host call has no timeout of its own; Spin bounds it by the model's
-            // `max_tokens`. Under Spin's local engine `text` is the prompt and the
-            // completion decoded together; with `remote_http` it is the completion.
-            let prompt = spin_prompt(config.chat_format, system, user, answer);
-            let params = spin_sdk::llm::InferencingParams { max_tokens, temperature: 0.2, ..Default::default() };
-            let model = spin_sdk::llm::InferencingModel::Other(&config.model);
-            let text = spin_sdk::llm::infer_with_options(model, &prompt, params)
-                .map(|result| result.text)
-                .map_err(|e| LlmError::Transport(format!("{e:?}")))?;
-            spin_completion(config.chat_format, &prompt, &text)
+    }
+}
+
+/// `POST {llm_base_url}/chat/completions` of an OpenAI-compatible API.
+pub struct OpenAiCompatible<'c> {
+    config: &'c LlmConfig,
+}
+
+impl LanguageModel for OpenAiCompatible<'_> {
+    fn ask(&self, question: Question) -> Result<String, LlmError> {
+        let config = self.config;
+        let url = format!("{}/chat/completions", config.base_url);
+        let mut request = chat_request(&config.model, question.system, question.user);
+        if question.answer == Answer::Text {
+            request.as_object_mut().expect("an object").remove("response_format");
         }
+        let body = serde_json::to_vec(&request).expect("JSON serializes");
+        let bearer = config.api_key.as_ref().map(|key| format!("Bearer {key}"));
+        let mut headers = vec![("content-type", "application/json"), ("accept", "application/json")];
+        if let Some(bearer) = &bearer {
+            headers.push(("authorization", bearer.as_str()));
+        }
+        let response = outbound::send("POST", &url, &headers, &body, config.timeout, MAX_ANSWER_BYTES)
+            .map_err(|e| LlmError::Transport(e.to_string()))?;
+        if response.status != 200 {
+            return Err(LlmError::Status(response.status));
+        }
+        chat_answer(&response.body)
+    }
+
+    fn keeps_json(&self) -> bool {
+        true
+    }
+}
+
+/// Spin's `fermyon:spin/llm` `infer` (the component lists the model in `ai_models`).
+pub struct SpinLlm<'c> {
+    model: &'c str,
+    chat_format: ChatFormat,
+}
+
+impl LanguageModel for SpinLlm<'_> {
+    fn ask(&self, question: Question) -> Result<String, LlmError> {
+        // The host call has no timeout of its own; Spin bounds it by the model's
+        // `max_tokens`. Under Spin's local engine `text` is the prompt and the
+        // completion decoded together; with `remote_http` it is the completion.
+        let prompt = spin_prompt(self.chat_format, question.system, question.user, question.answer);
+        let params = spin_sdk::llm::InferencingParams { max_tokens: question.max_tokens, temperature: 0.2, ..Default::default() };
+        let model = spin_sdk::llm::InferencingModel::Other(self.model);
+        let text = spin_sdk::llm::infer_with_options(model, &prompt, params)
+            .map(|result| result.text)
+            .map_err(|e| LlmError::Transport(format!("{e:?}")))?;
+        spin_completion(self.chat_format, &prompt, &text)
+    }
+
+    fn keeps_json(&self) -> bool {
+        false
     }
 }
 
@@ -553,6 +646,28 @@ mod tests {
         // A role named inside a sentence is no turn.
         assert_eq!(cut_at_turn_end("Which user\nfeature mattered?"), "Which user\nfeature mattered?");
         assert_eq!(cut_at_turn_end("Two lines.\nStill mine."), "Two lines.\nStill mine.");
+    }
+
+    #[test]
+    fn each_provider_is_one_model_and_only_an_api_keeps_a_json_choice() {
+        let mut config = LlmConfig::disabled();
+        assert!(config.model().is_none() && !config.keeps_json());
+        config.provider = Provider::OpenAi;
+        assert!(config.model().is_some() && config.keeps_json());
+        config.provider = Provider::Spin;
+        assert!(config.model().is_some() && !config.keeps_json());
+    }
+
+    #[test]
+    fn without_a_model_nothing_is_asked_and_the_caller_falls_back() {
+        let mut parsed = false;
+        let answer = ask_or_fall_back(&LlmConfig::disabled(), "test", "built-in", Question::json("s", "u"), |text| {
+            parsed = true;
+            Ok(text)
+        });
+        assert_eq!(answer, None);
+        assert!(!parsed);
+        assert_eq!(ask(&LlmConfig::disabled(), Question::text("s", "u", 10)), Err(LlmError::NotConfigured));
     }
 
     #[test]

@@ -228,19 +228,17 @@ pub fn validate(context: &ContextFields, llm_config: &LlmConfig) -> Vec<(&'stati
         return verdicts;
     }
     let user = serde_json::to_string(context).expect("JSON serializes");
-    let refined = llm::complete(llm_config, SYSTEM_PROMPT, &user).and_then(|answer| parse_model_verdicts(&answer));
-    match refined {
-        Ok(model) => {
-            for ((_, verdict), model) in verdicts.iter_mut().zip(model) {
-                if verdict.is_valid && !model.is_valid {
-                    *verdict = Verdict {
-                        is_valid: false,
-                        feedback: model.feedback.or_else(|| Some("The reviewer found this field too vague.".into())),
-                    };
-                }
+    let question = llm::Question::json(SYSTEM_PROMPT, &user);
+    let parse = |answer: String| parse_model_verdicts(&answer);
+    if let Some(model) = llm::ask_or_fall_back(llm_config, "validate-context", "using the built-in rules", question, parse) {
+        for ((_, verdict), model) in verdicts.iter_mut().zip(model) {
+            if verdict.is_valid && !model.is_valid {
+                *verdict = Verdict {
+                    is_valid: false,
+                    feedback: model.feedback.or_else(|| Some("The reviewer found this field too vague.".into())),
+                };
             }
         }
-        Err(error) => eprintln!("validate-context: {error}; using the built-in rules"),
     }
     verdicts
 }

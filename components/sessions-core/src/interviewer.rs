@@ -26,7 +26,7 @@ use super::probes::{self, ProbeContext};
 use super::strings::{fill, InterviewerStrings};
 use super::summary;
 use super::{Speaker, Turn, TurnKind, TurnSource};
-use platform::llm::{self, LlmConfig, Provider};
+use platform::llm::{self, LlmConfig, Question};
 use projects_core::Language;
 pub use projects_core::plan::{max_questions, probe_budget, probing_allowed, split_questions, Plan};
 use projects_core::plan::{collapse, MINUTES_PER_EXCHANGE};
@@ -223,7 +223,7 @@ pub fn reply(
     // Through Spin the model is whatever the operator runs, often a small one
     // that keeps "write the message" but not a choice and a message in one JSON
     // object: the plan decides between its probe and moving on, the model words it.
-    if llm_config.provider == Provider::Spin {
+    if !llm_config.keeps_json() {
         return word_with_model(plan, conversation, steps.builtin_probe.unwrap_or(steps.move_on), llm_config);
     }
     match steps.probe_offered {
@@ -327,7 +327,7 @@ pub fn word_with_model(plan: &Plan, turns: &[Turn], step: Message, llm_config: &
     if !llm_config.enabled() {
         return step;
     }
-    let plain = llm_config.provider == Provider::Spin;
+    let plain = !llm_config.keeps_json();
     let system = if plain {
         format!("{} {MESSAGE_ONLY}", persona(plan))
     } else {
@@ -343,25 +343,26 @@ pub fn word_with_model(plan: &Plan, turns: &[Turn], step: Message, llm_config: &
         transcript(turns),
         instruction(plan, &step)
     );
-    let answer = if plain {
-        llm::complete_text(llm_config, &system, &user, MESSAGE_MAX_TOKENS).and_then(|text| message_answer(&text))
-    } else {
-        llm::complete(llm_config, &system, &user).and_then(|text| {
-            let map = llm::parse_json_answer(&text)?;
-            let mut fields = llm::exact_string_fields(&map, &["message"], |_| MAX_MODEL_MESSAGE_CHARS)?;
-            Ok(fields.remove(0))
-        })
+    let question = match plain {
+        true => Question::text(&system, &user, MESSAGE_MAX_TOKENS),
+        false => Question::json(&system, &user),
     };
-    let answer = answer.and_then(|message| match said_before(turns, &message) {
-        true => Err(llm::LlmError::BadAnswer("a message already sent".into())),
-        false => Ok(message),
-    });
-    match answer {
-        Ok(text) => Message { text, source: TurnSource::Model, ..step },
-        Err(error) => {
-            eprintln!("interviewer: {error}; using the built-in wording for this turn");
-            step
+    let message = |text: String| {
+        let message = match plain {
+            true => message_answer(&text)?,
+            false => {
+                let map = llm::parse_json_answer(&text)?;
+                llm::exact_string_fields(&map, &["message"], |_| MAX_MODEL_MESSAGE_CHARS)?.remove(0)
+            }
+        };
+        match said_before(turns, &message) {
+            true => Err(llm::LlmError::BadAnswer("a message already sent".into())),
+            false => Ok(message),
         }
+    };
+    match llm::ask_or_fall_back(llm_config, "interviewer", "using the built-in wording for this turn", question, message) {
+        Some(text) => Message { text, source: TurnSource::Model, ..step },
+        None => step,
     }
 }
 
@@ -439,7 +440,7 @@ fn choose_with_model(plan: &Plan, conversation: &[Turn], offer: Offer, move_on: 
         offer.probes_left,
         instruction(plan, move_on)
     );
-    let answer = llm::complete(llm_config, &system, &user).and_then(|text| {
+    let choice = |text: String| {
         let map = llm::parse_json_answer(&text)?;
         let mut fields = llm::exact_string_fields(&map, &["step", "message"], |_| MAX_MODEL_MESSAGE_CHARS)?;
         let (step, message) = (fields.remove(0), fields.remove(0));
@@ -449,19 +450,16 @@ fn choose_with_model(plan: &Plan, conversation: &[Turn], offer: Offer, move_on: 
             return Err(llm::LlmError::BadAnswer("a message already sent".into()));
         }
         Ok((step, message))
-    });
-    match answer {
-        Ok((ModelStep::Probe, text)) => Some(Message {
+    };
+    let instead = "using the built-in step and wording for this turn";
+    match llm::ask_or_fall_back(llm_config, "interviewer", instead, Question::json(&system, &user), choice)? {
+        (ModelStep::Probe, text) => Some(Message {
             kind: TurnKind::Probe,
             question_index: Some(offer.question_index),
             text,
             source: TurnSource::Model,
         }),
-        Ok((ModelStep::MoveOn, text)) => Some(Message { text, source: TurnSource::Model, ..move_on.clone() }),
-        Err(error) => {
-            eprintln!("interviewer: {error}; using the built-in step and wording for this turn");
-            None
-        }
+        (ModelStep::MoveOn, text) => Some(Message { text, source: TurnSource::Model, ..move_on.clone() }),
     }
 }
 
@@ -491,29 +489,32 @@ pub fn builtin_summary(plan: &Plan, turns: &[Turn]) -> String {
 /// Through Spin the model writes the summary alone; through an OpenAI-compatible
 /// API, one JSON object with it.
 pub fn summary(plan: &Plan, turns: &[Turn], llm_config: &LlmConfig, builtin: impl FnOnce() -> String) -> String {
-    if llm_config.enabled() && turns.iter().any(|t| t.speaker == Speaker::Interviewee) {
-        const TASK: &str = "You summarise user-research interviews for the researcher. Write a factual summary in \
-                            English, one short paragraph per research question, using only what the interviewee said.";
-        let user = format!("{}\n\nTranscript:\n{}", context(plan), transcript(turns));
-        let answer = if llm_config.provider == Provider::Spin {
-            let system = format!("{TASK} Write only the summary: no title, no notes before or after it.");
-            llm::complete_text(llm_config, &system, &user, SUMMARY_MAX_TOKENS).and_then(|text| match text.chars().count() {
-                n if n > MAX_SUMMARY_CHARS => Err(llm::LlmError::BadAnswer(format!("a summary of {n} characters"))),
-                _ => Ok(text),
-            })
-        } else {
-            let system = format!("{TASK} Answer with one JSON object with exactly one string key, \"summary\".");
-            llm::complete(llm_config, &system, &user).and_then(|text| {
-                let map = llm::parse_json_answer(&text)?;
-                llm::exact_string_fields(&map, &["summary"], |_| MAX_SUMMARY_CHARS).map(|mut fields| fields.remove(0))
-            })
-        };
-        match answer {
-            Ok(summary) => return summary,
-            Err(error) => eprintln!("summary: {error}; using the built-in summary"),
-        }
+    if !turns.iter().any(|t| t.speaker == Speaker::Interviewee) {
+        return builtin();
     }
-    builtin()
+    const TASK: &str = "You summarise user-research interviews for the researcher. Write a factual summary in \
+                        English, one short paragraph per research question, using only what the interviewee said.";
+    let user = format!("{}\n\nTranscript:\n{}", context(plan), transcript(turns));
+    let plain = !llm_config.keeps_json();
+    let system = match plain {
+        true => format!("{TASK} Write only the summary: no title, no notes before or after it."),
+        false => format!("{TASK} Answer with one JSON object with exactly one string key, \"summary\"."),
+    };
+    let question = match plain {
+        true => Question::text(&system, &user, SUMMARY_MAX_TOKENS),
+        false => Question::json(&system, &user),
+    };
+    let summary = |text: String| match plain {
+        true if text.chars().count() > MAX_SUMMARY_CHARS => {
+            Err(llm::LlmError::BadAnswer(format!("a summary of {} characters", text.chars().count())))
+        }
+        true => Ok(text),
+        false => {
+            let map = llm::parse_json_answer(&text)?;
+            llm::exact_string_fields(&map, &["summary"], |_| MAX_SUMMARY_CHARS).map(|mut fields| fields.remove(0))
+        }
+    };
+    llm::ask_or_fall_back(llm_config, "summary", "using the built-in summary", question, summary).unwrap_or_else(builtin)
 }
 
 #[cfg(test)]

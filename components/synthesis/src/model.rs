@@ -149,7 +149,7 @@ fn ask(db: &Db, project_id: &str, llm: &LlmConfig, system: &str, user: &str) -> 
     if !admitted.enabled() {
         return Err(RunFailure::Budget);
     }
-    Ok(llm::parse_json_answer(&llm::complete(&admitted, system, user)?)?)
+    Ok(llm::parse_json_answer(&llm::ask(&admitted, llm::Question::json(system, user))?)?)
 }
 
 /// A theme as checked, before counting: its words and its evidence.

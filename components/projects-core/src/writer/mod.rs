@@ -310,11 +310,10 @@ pub enum Writer {
 /// The model's fields when it is configured and answers usably in time; the
 /// built-in writer's otherwise.
 pub fn write(prompt: &str, llm_config: &LlmConfig) -> (String, ContextFields, Writer) {
-    if llm_config.enabled() {
-        match llm::complete(llm_config, SYSTEM_PROMPT, prompt).and_then(|answer| parse_model_answer(&answer)) {
-            Ok((name, context)) => return (name, context, Writer::Model),
-            Err(error) => eprintln!("generated project: {error}; using the built-in writer"),
-        }
+    let question = llm::Question::json(SYSTEM_PROMPT, prompt);
+    let parse = |answer: String| parse_model_answer(&answer);
+    if let Some((name, context)) = llm::ask_or_fall_back(llm_config, "generated project", "using the built-in writer", question, parse) {
+        return (name, context, Writer::Model);
     }
     let (name, context) = builtin(prompt);
     (name, context, Writer::BuiltIn)
