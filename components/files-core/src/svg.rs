@@ -1,6 +1,6 @@
 //! The SVG check: a self-contained, script-free document, with CSS that loads nothing.
 
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::Reader;
 use std::io::BufRead;
 
@@ -41,12 +41,7 @@ pub fn check_svg<R: BufRead>(reader: R) -> Result<(), String> {
                 let empty = matches!(event, Event::Empty(_));
                 let name = local_name(element)?;
                 if depth == 0 {
-                    if seen_root {
-                        return Err("The file is not well-formed XML: more than one root element".into());
-                    }
-                    if name != "svg" {
-                        return Err(format!("The file is not an SVG image: its root element is <{name}>, not <svg>"));
-                    }
+                    check_root(&name, seen_root)?;
                     seen_root = true;
                 }
                 check_element(&name, element)?;
@@ -85,19 +80,7 @@ pub fn check_svg<R: BufRead>(reader: R) -> Result<(), String> {
                 if depth == 0 {
                     return Err("The file is not well-formed XML: a reference outside the root element".into());
                 }
-                let resolved = match reference.resolve_char_ref() {
-                    Ok(Some(c)) => c.to_string(),
-                    Ok(None) => {
-                        let name = reference.decode().map_err(|_| "The SVG file is not valid UTF-8".to_string())?;
-                        match quick_xml::escape::resolve_predefined_entity(&name) {
-                            Some(text) => text.to_string(),
-                            None => {
-                                return Err(format!("The file is not well-formed XML: undeclared entity &{name};"))
-                            }
-                        }
-                    }
-                    Err(error) => return Err(format!("The file is not well-formed XML: {error}")),
-                };
+                let resolved = resolved(&reference)?;
                 if let Some(css) = style.as_mut() {
                     css.push_str(&resolved);
                 }
@@ -109,17 +92,47 @@ pub fn check_svg<R: BufRead>(reader: R) -> Result<(), String> {
                 return Err("The SVG file must not contain processing instructions (such as xml-stylesheet)".into())
             }
             Event::Decl(_) | Event::Comment(_) => {}
-            Event::Eof => {
-                if !seen_root {
-                    return Err("The file is not an SVG image: it has no <svg> root element".into());
-                }
-                if depth != 0 {
-                    return Err("The file is not well-formed XML: the document ends inside an element".into());
-                }
-                return Ok(());
-            }
+            Event::Eof => return check_end(seen_root, depth),
         }
         buf.clear();
+    }
+}
+
+/// The document's end: after its `<svg>` root, outside every element.
+fn check_end(seen_root: bool, depth: usize) -> Result<(), String> {
+    if !seen_root {
+        return Err("The file is not an SVG image: it has no <svg> root element".into());
+    }
+    if depth != 0 {
+        return Err("The file is not well-formed XML: the document ends inside an element".into());
+    }
+    Ok(())
+}
+
+/// An element at the top: the one root, and an `<svg>`.
+fn check_root(name: &str, seen_root: bool) -> Result<(), String> {
+    if seen_root {
+        return Err("The file is not well-formed XML: more than one root element".into());
+    }
+    if name != "svg" {
+        return Err(format!("The file is not an SVG image: its root element is <{name}>, not <svg>"));
+    }
+    Ok(())
+}
+
+/// The text a character or predefined entity reference stands for; any other
+/// entity is undeclared (there is no DTD to declare one).
+fn resolved(reference: &BytesRef) -> Result<String, String> {
+    match reference.resolve_char_ref() {
+        Ok(Some(c)) => Ok(c.to_string()),
+        Ok(None) => {
+            let name = reference.decode().map_err(|_| "The SVG file is not valid UTF-8".to_string())?;
+            match quick_xml::escape::resolve_predefined_entity(&name) {
+                Some(text) => Ok(text.to_string()),
+                None => Err(format!("The file is not well-formed XML: undeclared entity &{name};")),
+            }
+        }
+        Err(error) => Err(format!("The file is not well-formed XML: {error}")),
     }
 }
 

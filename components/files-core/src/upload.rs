@@ -128,6 +128,18 @@ where
         }
     }
 
+    let (file, file_type, purpose) = parsed_fields(file, mime_type, purpose)?;
+    check_content(file_type, &file)?;
+    Ok(Upload { file_type, purpose, blob: file })
+}
+
+/// The form's three fields, each present and in its enum: 422 with every
+/// problem at once otherwise.
+fn parsed_fields<'s, S: BlobStore + ?Sized>(
+    file: Option<ChunkWriter<'s, S>>,
+    mime_type: Option<String>,
+    purpose: Option<String>,
+) -> ApiResult<(ChunkWriter<'s, S>, FileType, String)> {
     let mut errors = Vec::new();
     if file.is_none() {
         errors.push(missing("file"));
@@ -158,11 +170,10 @@ where
         )),
         Some(_) => {}
     }
-    let (Some(file), Some(file_type), Some(purpose), true) = (file, file_type, purpose, errors.is_empty()) else {
-        return Err(ApiError::Validation(errors));
-    };
-    check_content(file_type, &file)?;
-    Ok(Upload { file_type, purpose, blob: file })
+    match (file, file_type, purpose, errors.is_empty()) {
+        (Some(file), Some(file_type), Some(purpose), true) => Ok((file, file_type, purpose)),
+        _ => Err(ApiError::Validation(errors)),
+    }
 }
 
 /// The stored bytes must be non-empty and of the declared type: 400 otherwise.

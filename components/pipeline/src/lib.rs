@@ -293,54 +293,16 @@ async fn route<S: Sessions>(incoming: IncomingRequest, request: &mut ApiRequest,
         }
     }
     let operator = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Operator(_) | Handler::Tick(_)));
-    // An operator route is off (404) until its variable is set.
-    let operator_setting = match &found {
-        RouteMatch::Found(route, _) => match route.handler {
-            Handler::Operator(_) => Some(auth::OPERATOR_TOKEN_VARIABLE),
-            Handler::Tick(_) => Some(TICK_VARIABLE),
-            _ => None,
-        },
-        _ => None,
-    };
-    let operator_token = match operator_setting {
-        Some(variable) => Some(config::var(variable).ok_or_else(|| routes::not_found(request.method, &request.path))?),
-        None => None,
-    };
+    let operator_token = operator_token(&found, request)?;
     let credentials = Credentials::from_headers(|name| request.header(name)).ok();
     let tenant_route = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Tenant(_) | Handler::TenantStream(_)));
     let checked = credentials.clone().filter(|_| tenant_route);
     let counting = Counting::of(request.method, &found, context.db.backend());
     enforce_limit(&context.db, request, budget, checked, operator, counting)?;
-    let (route, params) = match found {
-        RouteMatch::Found(route, params) => Ok((route, params)),
-        // A more specific route of this method a typo away beats a 405
-        // (`POST /v1/projects/validate-context`, whose `validate-context` only
-        // reads as a project id); a path that names a route as it is does not.
-        RouteMatch::MethodNotAllowed(_) if routes::closest_over_405(request.method, &request.path).is_some() => {
-            Err(routes::not_found(request.method, &request.path))
-        }
-        RouteMatch::MethodNotAllowed(allow) => Err(ApiError::MethodNotAllowed { allow }),
-        RouteMatch::NotFound => Err(routes::not_found(request.method, &request.path)),
-    }
-    .map_err(|refusal| settled(&context.db, refusal))?;
-    // The tenant the credentials name. The key is checked with the admission
-    // (its decision is the 401), which on a remote database may travel with
-    // the handler's first read: a read-only handler then runs before the
-    // check, and gets nothing the records hold until it passed (see
-    // `storage::admission`); every other handler runs after it.
-    let tenant = match (route.handler, &credentials) {
-        (Handler::Tenant(_) | Handler::TenantStream(_), Some(credentials)) => Some(Tenant::claimed(credentials)),
-        (Handler::Tenant(_) | Handler::TenantStream(_), None) => {
-            return Err(settled(&context.db, auth::tenant_refusal(request.header(auth::API_KEY_HEADER))));
-        }
-        _ => None,
-    };
-    let reads_only = matches!(request.method, Method::Get | Method::Head);
-    match route.handler {
-        // A session's token is read with the admission; both are settled before its body.
-        Handler::Session(_) => {}
-        Handler::Tenant(_) | Handler::Public(_) | Handler::Page(_) if reads_only => {}
-        _ => context.db.settle_admission()?,
+    let (route, params) = found_route(found, request).map_err(|refusal| settled(&context.db, refusal))?;
+    let tenant = claimed_tenant(route.handler, credentials.as_ref(), request).map_err(|refusal| settled(&context.db, refusal))?;
+    if settles_before_handler(route.handler, request.method) {
+        context.db.settle_admission()?;
     }
     match (route.handler, tenant) {
         // A streaming handler owns the connection to its end: such a request
@@ -360,6 +322,60 @@ async fn route<S: Sessions>(incoming: IncomingRequest, request: &mut ApiRequest,
             }
         }
     }
+}
+
+/// The operator's token an operator or tick route is on with: such a route is
+/// off (404) until its variable is set.
+fn operator_token<S: Sessions>(found: &RouteMatch<'_, Handler<S>>, request: &ApiRequest) -> ApiResult<Option<String>> {
+    let variable = match found {
+        RouteMatch::Found(route, _) => match route.handler {
+            Handler::Operator(_) => auth::OPERATOR_TOKEN_VARIABLE,
+            Handler::Tick(_) => TICK_VARIABLE,
+            _ => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    config::var(variable).map(Some).ok_or_else(|| routes::not_found(request.method, &request.path))
+}
+
+/// The route found, or the 404 or 405 that answers instead.
+fn found_route<'r, S: Sessions>(
+    found: RouteMatch<'r, Handler<S>>,
+    request: &ApiRequest,
+) -> ApiResult<(&'r platform::http::Route<Handler<S>>, PathParams)> {
+    match found {
+        RouteMatch::Found(route, params) => Ok((route, params)),
+        // A more specific route of this method a typo away beats a 405
+        // (`POST /v1/projects/validate-context`, whose `validate-context` only
+        // reads as a project id); a path that names a route as it is does not.
+        RouteMatch::MethodNotAllowed(_) if routes::closest_over_405(request.method, &request.path).is_some() => {
+            Err(routes::not_found(request.method, &request.path))
+        }
+        RouteMatch::MethodNotAllowed(allow) => Err(ApiError::MethodNotAllowed { allow }),
+        RouteMatch::NotFound => Err(routes::not_found(request.method, &request.path)),
+    }
+}
+
+/// The tenant a tenant route's credentials name (401 without them). The key
+/// is checked with the admission (its decision is the 401), which on a remote
+/// database may travel with the handler's first read: a read-only handler
+/// then runs before the check, and gets nothing the records hold until it
+/// passed (see `storage::admission`); every other handler runs after it.
+fn claimed_tenant<S: Sessions>(handler: Handler<S>, credentials: Option<&Credentials>, request: &ApiRequest) -> ApiResult<Option<Tenant>> {
+    match (handler, credentials) {
+        (Handler::Tenant(_) | Handler::TenantStream(_), Some(credentials)) => Ok(Some(Tenant::claimed(credentials))),
+        (Handler::Tenant(_) | Handler::TenantStream(_), None) => Err(auth::tenant_refusal(request.header(auth::API_KEY_HEADER))),
+        _ => Ok(None),
+    }
+}
+
+/// Whether the admission is settled before the handler runs: not for a
+/// session route (its token is read with the admission, and both are settled
+/// before its body) nor for a read of a tenant, public or page route (which
+/// may travel with the handler's first read).
+fn settles_before_handler<S: Sessions>(handler: Handler<S>, method: Method) -> bool {
+    let reads_only = matches!(method, Method::Get | Method::Head);
+    !matches!(handler, Handler::Session(_)) && !(reads_only && matches!(handler, Handler::Tenant(_) | Handler::Public(_) | Handler::Page(_)))
 }
 
 /// When a request is counted against its rate limits (see `storage::admission`).

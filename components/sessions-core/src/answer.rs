@@ -15,7 +15,10 @@ use platform::time;
 use platform::validation::{self, Fields};
 use interviewer::Plan;
 use survey::SurveyAnswer;
+use projects::survey::SurveyBlock;
+use projects::Project;
 use serde_json::Value;
+use std::time::SystemTime;
 
 /// The text of an answer: 1..5,000 characters, not only whitespace; trimmed.
 pub fn answer_text(value: &Value, loc: Vec<LocPart>) -> validation::Checked<String> {
@@ -102,8 +105,6 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
         return Err(session_closed());
     }
     let (project, mut turns) = project_and_turns(db, interview)?;
-    let plan = Plan::for_project(&project.fields, interview.language);
-    let strings = strings::for_language(interview.language.as_str());
     let now = time::now();
     let answered = |kind, question_index, text: String| Turn {
         seq: interview.turn_count,
@@ -114,57 +115,130 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
         text,
         created_at: time::rfc3339(now),
     };
-    let (answer_turn, structured, replies) = match &project.fields.survey_blocks {
-        Some(blocks) => {
-            let (index, follow_up) = survey::current(&turns).ok_or_else(session_closed)?;
-            let block = blocks.get(index).ok_or_else(|| {
-                ApiError::conflict("survey_changed", "The survey changed while it was being taken; please start again")
-            })?;
-            let answer = SurveyAnswer::parse(block, follow_up, body)?;
-            let kind = if answer == SurveyAnswer::Skip { TurnKind::Skip } else { TurnKind::Answer };
-            let turn = answered(kind, Some(index), answer.transcript_text(block));
-            let mut replies = survey::next(blocks, index, follow_up, &answer, &strings.interviewer);
-            if replies[0].kind == TurnKind::FollowUp {
-                turns.push(turn.clone());
-                let step = replies.remove(0);
-                let llm = projects::model_calls::admit(db, &project.project_id, llm)?;
-                replies.insert(0, interviewer::word_with_model(&plan, &turns, step, &llm));
-            }
-            (turn, if follow_up { None } else { answer.stored() }, replies)
-        }
-        None => {
-            let text = parse_answer(body)?;
-            let last = turns
-                .iter()
-                .rev()
-                .find(|t| t.speaker == Speaker::Interviewer)
-                .cloned()
-                .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {} has no opening", interview.interview_id)))?;
-            let elapsed_minutes = (time::unix_millis(now) - interview.created_ms) as f64 / 60_000.0;
-            let turn = answered(TurnKind::Answer, interviewer::answered_question(&last), text);
-            turns.push(turn.clone());
-            let llm = projects::model_calls::admit(db, &project.project_id, llm)?;
-            (turn, None, vec![interviewer::reply(&plan, &strings.interviewer, &turns, elapsed_minutes, &llm)])
-        }
+    let answering = Answering { db, interview, project: &project, llm };
+    let exchange = match &project.fields.survey_blocks {
+        Some(blocks) => answering.survey(blocks, &mut turns, body, answered)?,
+        None => answering.conversation(&mut turns, body, now, answered)?,
     };
     let stored_at = time::now();
     let (now, now_ms) = (time::rfc3339(stored_at), time::unix_millis(stored_at));
-    let mut exchange = vec![store::NewTurn {
+    let (stored, counted) = store_exchange(db, interview, &exchange, &now, now_ms)?;
+    // The session as it is now, from what was read and written: no second read.
+    turns.retain(|turn| turn.seq < interview.turn_count);
+    turns.extend(stored.iter().enumerate().map(|(offset, turn)| Turn {
+        seq: interview.turn_count + offset as i64,
+        speaker: turn.speaker,
+        kind: turn.kind,
+        question_index: turn.question_index,
+        source: turn.source,
+        text: turn.text.to_string(),
+        created_at: now.clone(),
+    }));
+    let interview = after_exchange(interview, stored.len(), counted, now_ms);
+    Ok(Session { project, interview, turns })
+}
+
+/// An answer and the interviewer's replies to it, before they are stored.
+struct Exchange {
+    answer: Turn,
+    /// A survey block's structured answer, as stored with its turn.
+    structured: Option<Value>,
+    replies: Vec<interviewer::Message>,
+}
+
+/// What an answer is given to: the session, its project, the configured model.
+struct Answering<'a> {
+    db: &'a Db,
+    interview: &'a Interview,
+    project: &'a Project,
+    llm: &'a LlmConfig,
+}
+
+impl Answering<'_> {
+    /// A survey's answer to its current block, and the next block (or the block's
+    /// follow-up, worded by the model when configured).
+    fn survey(
+        &self,
+        blocks: &[SurveyBlock],
+        turns: &mut Vec<Turn>,
+        body: &Value,
+        answered: impl Fn(TurnKind, Option<usize>, String) -> Turn,
+    ) -> ApiResult<Exchange> {
+        let Answering { db, interview, project, llm } = *self;
+        let strings = strings::for_language(interview.language.as_str());
+        let (index, follow_up) = survey::current(turns).ok_or_else(session_closed)?;
+        let block = blocks.get(index).ok_or_else(|| {
+            ApiError::conflict("survey_changed", "The survey changed while it was being taken; please start again")
+        })?;
+        let answer = SurveyAnswer::parse(block, follow_up, body)?;
+        let kind = if answer == SurveyAnswer::Skip { TurnKind::Skip } else { TurnKind::Answer };
+        let turn = answered(kind, Some(index), answer.transcript_text(block));
+        let mut replies = survey::next(blocks, index, follow_up, &answer, &strings.interviewer);
+        if replies[0].kind == TurnKind::FollowUp {
+            turns.push(turn.clone());
+            let step = replies.remove(0);
+            let llm = projects::model_calls::admit(db, &project.project_id, llm)?;
+            let plan = Plan::for_project(&project.fields, interview.language);
+            replies.insert(0, interviewer::word_with_model(&plan, turns, step, &llm));
+        }
+        Ok(Exchange { answer: turn, structured: if follow_up { None } else { answer.stored() }, replies })
+    }
+
+    /// A conversation's answer to the interviewer's last message, and the
+    /// interviewer's reply.
+    fn conversation(
+        &self,
+        turns: &mut Vec<Turn>,
+        body: &Value,
+        now: SystemTime,
+        answered: impl Fn(TurnKind, Option<usize>, String) -> Turn,
+    ) -> ApiResult<Exchange> {
+        let Answering { db, interview, project, llm } = *self;
+        let text = parse_answer(body)?;
+        let last = turns
+            .iter()
+            .rev()
+            .find(|t| t.speaker == Speaker::Interviewer)
+            .cloned()
+            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {} has no opening", interview.interview_id)))?;
+        let elapsed_minutes = (time::unix_millis(now) - interview.created_ms) as f64 / 60_000.0;
+        let turn = answered(TurnKind::Answer, interviewer::answered_question(&last), text);
+        turns.push(turn.clone());
+        let llm = projects::model_calls::admit(db, &project.project_id, llm)?;
+        let plan = Plan::for_project(&project.fields, interview.language);
+        let strings = strings::for_language(interview.language.as_str());
+        let reply = interviewer::reply(&plan, &strings.interviewer, turns, elapsed_minutes, &llm);
+        Ok(Exchange { answer: turn, structured: None, replies: vec![reply] })
+    }
+}
+
+/// Stores the answer and its replies in one guarded transaction: refused
+/// (409) when the session ended or another answer to the same message came
+/// first. Returns the turns as stored and what they counted.
+fn store_exchange<'e>(
+    db: &Db,
+    interview: &Interview,
+    exchange: &'e Exchange,
+    now: &str,
+    now_ms: i64,
+) -> ApiResult<(Vec<store::NewTurn<'e>>, store::Counted)> {
+    let answer = &exchange.answer;
+    let mut turns = vec![store::NewTurn {
         speaker: Speaker::Interviewee,
-        kind: answer_turn.kind,
-        question_index: answer_turn.question_index,
+        kind: answer.kind,
+        question_index: answer.question_index,
         source: TurnSource::Interviewee,
-        text: &answer_turn.text,
-        answer: structured.as_ref(),
+        text: &answer.text,
+        answer: exchange.structured.as_ref(),
     }];
-    exchange.extend(replies.iter().map(super::interviewer_turn));
+    turns.extend(exchange.replies.iter().map(super::interviewer_turn));
     let counted = store::Counted {
-        answered: answer_turn.kind == TurnKind::Answer,
-        answered_block: structured.is_some(),
-        closes: replies.iter().any(|reply| reply.kind == TurnKind::Closing),
+        answered: answer.kind == TurnKind::Answer,
+        answered_block: exchange.structured.is_some(),
+        closes: exchange.replies.iter().any(|reply| reply.kind == TurnKind::Closing),
     };
     let appended = db.guarded_transaction(|tx| {
-        store::append_exchange(tx, &interview.interview_id, interview.turn_count, &exchange, counted, &now, now_ms)
+        store::append_exchange(tx, &interview.interview_id, interview.turn_count, &turns, counted, now, now_ms)
     })?;
     if appended.is_none() {
         // Ended, or another answer to the same message came first.
@@ -176,19 +250,13 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
             _ => session_closed(),
         });
     }
-    // The session as it is now, from what was read and written: no second read.
-    turns.retain(|turn| turn.seq < interview.turn_count);
-    turns.extend(exchange.iter().enumerate().map(|(offset, turn)| Turn {
-        seq: interview.turn_count + offset as i64,
-        speaker: turn.speaker,
-        kind: turn.kind,
-        question_index: turn.question_index,
-        source: turn.source,
-        text: turn.text.to_string(),
-        created_at: now.clone(),
-    }));
+    Ok((turns, counted))
+}
+
+/// The interview as the stored exchange of `turns` turns left it.
+fn after_exchange(interview: &Interview, turns: usize, counted: store::Counted, now_ms: i64) -> Interview {
     let mut updated = interview.clone();
-    updated.turn_count += exchange.len() as i64;
+    updated.turn_count += turns as i64;
     updated.response_count += counted.answered as i64;
     updated.answered_blocks += counted.answered_block as i64;
     updated.interviewer_closed = counted.closes;
@@ -200,7 +268,7 @@ pub fn answer(db: &Db, interview: &Interview, body: &Value, llm: &LlmConfig) -> 
         updated.answerable_blocks,
         updated.answered_blocks,
     );
-    Ok(Session { project, interview: updated, turns })
+    updated
 }
 
 /// `POST /v1/sessions/{id}/transcriptions`: a model call, counted against the

@@ -12,7 +12,7 @@ use platform::http::{ApiRequest, ApiResponse};
 use platform::keys;
 use platform::llm::LlmConfig;
 use platform::metadata::ExternalMetadata;
-use projects_core::{self as projects, Environment, InterviewMode, Openness, Status};
+use projects_core::{self as projects, Environment, InterviewMode, Language, Openness, Project, Status};
 use records::store;
 use records::sealed::DataKey;
 use platform::time;
@@ -229,14 +229,18 @@ fn not_offered<'a>(name: &str, offered: impl IntoIterator<Item = &'a str>) -> pl
     platform::FieldError::new(body_loc(name), "enum", validation::enum_message(&offered))
 }
 
-/// `POST /v1/sessions`.
-pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &LlmConfig) -> ApiResult<StartOutcome> {
-    let project = find_project_for(db, &request.project_id, request.environment, request.sandbox_token.as_deref())?
-        .ok_or_else(|| ApiError::not_found("Project"))?;
-    check_open(project.openness(), request.environment).map_err(Closed::into_error)?;
+/// What the interviewee chose, checked against what the project offers (every
+/// problem at once, 422), and whether its screeners screen them out.
+struct Chosen {
+    language: Language,
+    mode: InterviewMode,
+    screened_out: bool,
+}
+
+fn chosen(project: &Project, request: &StartRequest) -> ApiResult<Chosen> {
     let fields = &project.fields;
     let mut errors = Vec::new();
-    let language = match request.language {
+    let language = match &request.language {
         Some(requested) if !fields.interview_languages.iter().any(|l| *l == requested.as_str()) => {
             errors.push(not_offered("language", fields.interview_languages.iter().map(|l| l.as_str())));
             link::language(None, &fields.interview_languages)
@@ -264,6 +268,16 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
     if !errors.is_empty() {
         return Err(ApiError::Validation(errors));
     }
+    Ok(Chosen { language, mode, screened_out })
+}
+
+/// `POST /v1/sessions`.
+pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &LlmConfig) -> ApiResult<StartOutcome> {
+    let project = find_project_for(db, &request.project_id, request.environment, request.sandbox_token.as_deref())?
+        .ok_or_else(|| ApiError::not_found("Project"))?;
+    check_open(project.openness(), request.environment).map_err(Closed::into_error)?;
+    let Chosen { language, mode, screened_out } = chosen(&project, &request)?;
+    let fields = &project.fields;
     if screened_out {
         let screen_out_url = fields
             .screeners

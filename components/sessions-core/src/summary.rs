@@ -48,29 +48,9 @@ struct Candidate<'a> {
 /// sections it quotes, each followed by its quoted sentences; empty when the
 /// interviewee said nothing that can be quoted.
 pub fn extractive(sections: &[Section], language: Language) -> String {
-    let lexicon = Lexicon::of(language);
     let said_words: usize = sections.iter().flat_map(|s| &s.answers).map(|a| words::words(a).len()).sum();
     let budget = said_words * WORD_SHARE.0 / WORD_SHARE.1;
-    let mut candidates: Vec<Candidate> = Vec::new();
-    let mut weights: Vec<HashMap<String, f64>> = Vec::new();
-    for (index, section) in sections.iter().enumerate() {
-        let mut weight: HashMap<String, f64> = HashMap::new();
-        for answer in &section.answers {
-            for (start, end) in quotable_spans(answer, language) {
-                let text = &answer[start..end];
-                let found = words::words(text);
-                let mut stems: Vec<String> = (0..found.len()).filter_map(|i| terms::term(&found, i, &lexicon)).collect();
-                stems.sort_unstable();
-                stems.dedup();
-                for stem in &stems {
-                    *weight.entry(stem.clone()).or_default() += 1.0;
-                }
-                let order = candidates.iter().filter(|c| c.section == index).count();
-                candidates.push(Candidate { section: index, order, text, terms: stems, words: found.len() });
-            }
-        }
-        weights.push(weight);
-    }
+    let (candidates, mut weights) = candidates(sections, language);
     let mut chosen: Vec<&Candidate> = Vec::new();
     let (mut used_words, mut used_chars) = (0, 0);
     // In rounds: each section's best sentence that still fits, the sections in
@@ -118,6 +98,38 @@ pub fn extractive(sections: &[Section], language: Language) -> String {
             break;
         }
     }
+    written(sections, chosen)
+}
+
+/// Every quotable sentence of every section, with its terms, and per section
+/// how many of its sentences use each term (a term said often weighs more).
+fn candidates<'a>(sections: &'a [Section], language: Language) -> (Vec<Candidate<'a>>, Vec<HashMap<String, f64>>) {
+    let lexicon = Lexicon::of(language);
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut weights: Vec<HashMap<String, f64>> = Vec::new();
+    for (index, section) in sections.iter().enumerate() {
+        let mut weight: HashMap<String, f64> = HashMap::new();
+        for answer in &section.answers {
+            for (start, end) in quotable_spans(answer, language) {
+                let text = &answer[start..end];
+                let found = words::words(text);
+                let mut stems: Vec<String> = (0..found.len()).filter_map(|i| terms::term(&found, i, &lexicon)).collect();
+                stems.sort_unstable();
+                stems.dedup();
+                for stem in &stems {
+                    *weight.entry(stem.clone()).or_default() += 1.0;
+                }
+                let order = candidates.iter().filter(|c| c.section == index).count();
+                candidates.push(Candidate { section: index, order, text, terms: stems, words: found.len() });
+            }
+        }
+        weights.push(weight);
+    }
+    (candidates, weights)
+}
+
+/// The chosen sentences in the order they were said, each section's under its heading.
+fn written(sections: &[Section], mut chosen: Vec<&Candidate>) -> String {
     chosen.sort_by_key(|c| (c.section, c.order));
     let mut lines: Vec<String> = Vec::new();
     for (index, section) in sections.iter().enumerate() {
