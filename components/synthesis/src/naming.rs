@@ -207,7 +207,6 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Descr
         sources.iter().map(|s| (terms::answer_terms(s.text, &lexicon), terms::negated_terms(s.text, &lexicon))).collect();
     let polarity = SourcePolarity::of(sources, &held);
     let by_model = described.by_model.as_ref();
-    let table = vectors::table();
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
     // How the sources write each candidate, counted over every phrase of theirs
     // the rules allow (not only those kept), in the order first written.
@@ -222,24 +221,7 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Descr
                 None => spellings.push((text, 1)),
             }
         }
-        let found: Vec<(Span, Meaning)> = match by_model {
-            // The phrases the maintenance run kept, that are candidates still.
-            Some(_) => spans
-                .into_iter()
-                .filter_map(|span| {
-                    let (_, _, meaning) = source.phrases.iter().find(|(start, end, _)| (*start, *end) == (span.start, span.end))?;
-                    Some((span, meaning.clone()))
-                })
-                .collect(),
-            None => spans
-                .into_iter()
-                .map(|span| {
-                    let meaning = table.meaning(&source.text[span.start..span.end]);
-                    (span, meaning)
-                })
-                .collect(),
-        };
-        for (span, meaning) in found {
+        for (span, meaning) in span_meanings(source, spans, by_model.is_some()) {
             if polarity.contradicted_by(&source.text[span.start..span.end], &lexicon) {
                 continue;
             }
@@ -279,6 +261,28 @@ pub fn label(described: &Described, question: &HashSet<String>, others: &[&Descr
         Some((key, _)) => Some(spelled(&written[key])),
         None => representative_sentence(sources, question, &lexicon).or_else(|| best.map(|(key, _)| spelled(&written[key]))),
     }
+}
+
+/// Each span with its meaning: the model's, of the phrases the maintenance run
+/// kept that are candidates still (`by_model`), else the table's.
+fn span_meanings(source: &Source, spans: Vec<Span>, by_model: bool) -> Vec<(Span, Meaning)> {
+    if by_model {
+        return spans
+            .into_iter()
+            .filter_map(|span| {
+                let (_, _, meaning) = source.phrases.iter().find(|(start, end, _)| (*start, *end) == (span.start, span.end))?;
+                Some((span, meaning.clone()))
+            })
+            .collect();
+    }
+    let table = vectors::table();
+    spans
+        .into_iter()
+        .map(|span| {
+            let meaning = table.meaning(&source.text[span.start..span.end]);
+            (span, meaning)
+        })
+        .collect()
 }
 
 /// The spelling written most often; the first written on a tie.

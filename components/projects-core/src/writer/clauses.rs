@@ -145,36 +145,7 @@ fn past(verb: &str) -> String {
 pub(super) fn noun_clause(words: &[String], question: bool) -> Option<String> {
     let lower = keys(words);
     let n = words.len();
-    let first = lower.first()?.as_str();
-    let mut out: Vec<String>;
-    let start;
-    if first == "if" || first == "whether" {
-        out = vec!["whether".to_string()];
-        start = 1;
-    } else if is_in(WH, first) || (n > 2 && matches!((first, lower[1].as_str()), ("to" | "in" | "for", "what"))) {
-        let mut wh = 1;
-        if n > 2 && lower[1] == "what" {
-            wh = 3; // "to what extent", "in what way", "for what reason"
-        } else if first == "how" && n > 1 && is_in(HOW_MODS, &lower[1]) {
-            wh = 2;
-        }
-        // "which features do users miss", "how much money do people spend": a noun after the question word.
-        if question && (matches!(first, "what" | "which" | "whose") || (wh == 2 && matches!(lower[1].as_str(), "much" | "many"))) {
-            if let Some(at) = (wh..(wh + 3).min(n)).find(|&at| is_aux(&lower[at])) {
-                if at > wh && lower[wh..at].iter().all(|w| !is_function_word(w) || w == "of") {
-                    wh = at;
-                }
-            }
-        }
-        out = words[..wh.min(n)].to_vec();
-        out[0] = lower[0].clone();
-        start = wh.min(n);
-    } else if is_aux(first) && question {
-        out = vec!["whether".to_string()];
-        start = 0;
-    } else {
-        return None;
-    }
+    let (mut out, start) = clause_opening(words, &lower, question)?;
     if start >= n {
         return Some(out.join(" "));
     }
@@ -206,6 +177,51 @@ pub(super) fn noun_clause(words: &[String], question: bool) -> Option<String> {
             }
         }
     }
+    uninvert(&mut out, class, aux, rest, rest_lower)?;
+    Some(out.join(" "))
+}
+
+/// The clause's opening words ("whether", the question word and what belongs
+/// to it: "how much money", "to what extent") and where the rest starts.
+fn clause_opening(words: &[String], lower: &[String], question: bool) -> Option<(Vec<String>, usize)> {
+    let n = words.len();
+    let first = lower.first()?.as_str();
+    let mut out: Vec<String>;
+    let start;
+    if first == "if" || first == "whether" {
+        out = vec!["whether".to_string()];
+        start = 1;
+    } else if is_in(WH, first) || (n > 2 && matches!((first, lower[1].as_str()), ("to" | "in" | "for", "what"))) {
+        let mut wh = 1;
+        if n > 2 && lower[1] == "what" {
+            wh = 3; // "to what extent", "in what way", "for what reason"
+        } else if first == "how" && n > 1 && is_in(HOW_MODS, &lower[1]) {
+            wh = 2;
+        }
+        // "which features do users miss", "how much money do people spend": a noun after the question word.
+        if question && (matches!(first, "what" | "which" | "whose") || (wh == 2 && matches!(lower[1].as_str(), "much" | "many"))) {
+            if let Some(at) = (wh..(wh + 3).min(n)).find(|&at| is_aux(&lower[at])) {
+                if at > wh && lower[wh..at].iter().all(|w| !is_function_word(w) || w == "of") {
+                    wh = at;
+                }
+            }
+        }
+        out = words[..wh.min(n)].to_vec();
+        out[0] = lower[0].clone();
+        start = wh.min(n);
+    } else if is_aux(first) && question {
+        out = vec!["whether".to_string()];
+        start = 0;
+    } else {
+        return None;
+    }
+    Some((out, start))
+}
+
+/// The rest of the clause after its opening, in statement order: the
+/// auxiliary after its subject ("how people choose", "what the main pain
+/// points are"); `None` when the word order cannot be worked out.
+fn uninvert(out: &mut Vec<String>, class: Aux, aux: &str, rest: &[String], rest_lower: &[String]) -> Option<()> {
     match (class, aux) {
         (Aux::Do, "do") => {
             // "How do you choose your bank?" is about how people choose theirs.
@@ -245,7 +261,7 @@ pub(super) fn noun_clause(words: &[String], question: bool) -> Option<String> {
             out.extend_from_slice(&rest[subject..]);
         }
     }
-    Some(out.join(" "))
+    Some(())
 }
 
 /// "Checkout abandonment is rising and we do not know why": "why checkout abandonment is rising".

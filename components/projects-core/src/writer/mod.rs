@@ -191,6 +191,21 @@ fn resolve_they(topic: &mut Topic, before: &[String]) {
     topic.text = words.join(" ");
 }
 
+/// The sentence the study is about, of the `candidates` (their places in
+/// `analysed`): the first, unless it only sets the scene ("We are a neobank.")
+/// and a later one says what to learn.
+fn topic_sentence(analysed: &[Topic], candidates: &[usize]) -> Option<usize> {
+    match candidates.first() {
+        Some(&first) if analysed[first].declarative => candidates
+            .iter()
+            .copied()
+            .find(|&i| analysed[i].lead.stripped || analysed[i].question.is_some() || analysed[i].kind == Kind::Question)
+            .or(Some(first)),
+        Some(&first) => Some(first),
+        None => None,
+    }
+}
+
 /// The deterministic writer: `(project_name, context)` from a prompt.
 pub fn builtin(prompt: &str) -> (String, ContextFields) {
     let text = normalise(prompt);
@@ -200,16 +215,7 @@ pub fn builtin(prompt: &str) -> (String, ContextFields) {
     // A sentence that only says whom to interview is no topic.
     let only_recruiting = |i: usize| audiences[i].is_some() && analysed[i].lead.audience.is_none();
     let candidates: Vec<usize> = (0..all.len()).filter(|&i| !only_recruiting(i) && !analysed[i].empty).collect();
-    let chosen = match candidates.first() {
-        // A first sentence that only sets the scene ("We are a neobank.") gives way to one that says what to learn.
-        Some(&first) if analysed[first].declarative => candidates
-            .iter()
-            .copied()
-            .find(|&i| analysed[i].lead.stripped || analysed[i].question.is_some() || analysed[i].kind == Kind::Question)
-            .or(Some(first)),
-        Some(&first) => Some(first),
-        None => None,
-    };
+    let chosen = topic_sentence(&analysed, &candidates);
     let named = chosen
         .and_then(|i| analysed[i].lead.audience.clone())
         .or_else(|| audiences.iter().flatten().next().cloned());

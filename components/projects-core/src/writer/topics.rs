@@ -39,6 +39,10 @@ pub(super) struct Topic {
 }
 
 impl Topic {
+    fn new(kind: Kind, text: String, lead: &Lead) -> Topic {
+        Topic { kind, empty: false, declarative: false, text, list: false, article: false, question: None, lead: lead.clone() }
+    }
+
     /// The topic as a noun phrase or noun clause.
     pub(super) fn subject(&self) -> String {
         match self.kind {
@@ -59,7 +63,7 @@ pub(super) fn analyse(sentence: &str) -> Topic {
     let body = cut(&body, TOPIC_CHARS);
     let words = split_words(&body);
     let lower = keys(&words);
-    let topic = |kind, text: String| Topic { kind, empty: false, declarative: false, text, list: false, article: false, question: None, lead: lead.clone() };
+    let topic = |kind, text: String| Topic::new(kind, text, &lead);
     if words.is_empty() {
         let mut topic = topic(Kind::Noun, "the subject of the study".to_string());
         topic.empty = true;
@@ -67,32 +71,8 @@ pub(super) fn analyse(sentence: &str) -> Topic {
     }
     let first = lower[0].as_str();
     if is_in(WH, first) || first == "if" || first == "to" || first == "in" || first == "for" || (asks && is_aux(first)) {
-        // "Who are they, and what do they value?", "Is it worth it, or do they prefer the web?": two questions.
-        let join = (3..lower.len().saturating_sub(2)).find(|&at| {
-            let next = lower[at + 1].as_str();
-            matches!(lower[at].as_str(), "and" | "or")
-                && ((is_in(WH, next) && !matches!(next, "who" | "which" | "whose" | "whom"))
-                    || (asks && words[at - 1].ends_with(',') && is_aux(next)))
-        });
-        let clause = match join {
-            Some(at) => noun_clause(&words[..at], asks).map(|first| {
-                let first = first.trim_end_matches(',').to_string();
-                match noun_clause(&words[at + 1..], asks) {
-                    Some(second) => format!("{first} {} {second}", lower[at]),
-                    None => first,
-                }
-            }),
-            None => noun_clause(&words, asks),
-        };
-        if let Some(clause) = clause.filter(|clause| clause.split(' ').count() >= 3) {
-            let mut topic = topic(Kind::Clause, clause);
-            if asks && !lead.stripped {
-                topic.question = Some(format!("{}?", capitalize(&body)));
-            }
+        if let Some(topic) = question_topic(&words, &lower, &body, asks, &lead) {
             return topic;
-        }
-        if (asks && words.len() >= 3 && first != "to") || (is_in(WH, first) && words.len() >= 2) {
-            return topic(Kind::Question, format!("{}?", capitalize(&body)));
         }
     }
     if let Some(clause) = unknown_why(&words) {
@@ -142,4 +122,39 @@ pub(super) fn analyse(sentence: &str) -> Topic {
     topic.list = list;
     topic.article = article;
     topic
+}
+
+/// A sentence that opens like a question, as a noun clause ("how people pick a
+/// bank"; two questions joined: "who they are and what they value"), or as the
+/// question itself when it cannot be rewritten; `None` when it is no question.
+fn question_topic(words: &[String], lower: &[String], body: &str, asks: bool, lead: &Lead) -> Option<Topic> {
+    let first = lower[0].as_str();
+    // "Who are they, and what do they value?", "Is it worth it, or do they prefer the web?": two questions.
+    let join = (3..lower.len().saturating_sub(2)).find(|&at| {
+        let next = lower[at + 1].as_str();
+        matches!(lower[at].as_str(), "and" | "or")
+            && ((is_in(WH, next) && !matches!(next, "who" | "which" | "whose" | "whom"))
+                || (asks && words[at - 1].ends_with(',') && is_aux(next)))
+    });
+    let clause = match join {
+        Some(at) => noun_clause(&words[..at], asks).map(|first| {
+            let first = first.trim_end_matches(',').to_string();
+            match noun_clause(&words[at + 1..], asks) {
+                Some(second) => format!("{first} {} {second}", lower[at]),
+                None => first,
+            }
+        }),
+        None => noun_clause(words, asks),
+    };
+    if let Some(clause) = clause.filter(|clause| clause.split(' ').count() >= 3) {
+        let mut topic = Topic::new(Kind::Clause, clause, lead);
+        if asks && !lead.stripped {
+            topic.question = Some(format!("{}?", capitalize(body)));
+        }
+        return Some(topic);
+    }
+    if (asks && words.len() >= 3 && first != "to") || (is_in(WH, first) && words.len() >= 2) {
+        return Some(Topic::new(Kind::Question, format!("{}?", capitalize(body)), lead));
+    }
+    None
 }

@@ -336,14 +336,7 @@ fn measure(source: &Source) -> Figures {
             }
             figures.moved_on_early += exchange.moved_on_early as usize;
             if let Ok(path) = std::env::var("REPLAY_DUMP") {
-                use std::io::Write;
-                let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
-                let line = serde_json::json!({
-                    "file": source.file, "interview": exchange.interview, "takes_up": overlapping, "probe": exchange.reply == TurnKind::Probe,
-                    "reply": exchange.text, "quotes": exchange.quotes, "answer": exchange.answer,
-                    "phrases": text::phrase::telling_phrases(&exchange.answer, &text::lexicon::Lexicon::of(source.language), &Default::default()),
-                });
-                writeln!(file, "{line}").unwrap();
+                dump(&path, source, &exchange, overlapping);
             }
             let probe = exchange.reply == TurnKind::Probe;
             if exchange.to_question && sentences::closes(&exchange.answer, source.language) {
@@ -372,35 +365,53 @@ fn measure(source: &Source) -> Figures {
             if std::env::var("REPLAY_SHOW").is_ok() && probe && ((substantive && !overlapping) || exchange.quotes.is_empty()) {
                 println!("    SHOW {}: {:?} <- {:?}", exchange.interview, exchange.text, exchange.answer);
             }
-            // Every quote, a probe's or the one that moves on after a rich answer, is held to the rules.
-            for quote in &exchange.quotes {
-                figures.quotes += 1;
-                let answer = &exchange.answer;
-                assert!(answer.contains(quote.as_str()), "{}: {quote:?} is not in {answer:?}", exchange.interview);
-                let shown = |what: &str| format!("{} [{what}] {:?} <- {answer:?}", exchange.interview, exchange.text);
-                let lexicon = Lexicon::of(source.language);
-                let start = answer.find(quote.as_str()).unwrap_or_default();
-                let in_courtesy = sentences::courtesy_spans(answer, source.language).iter().any(|&(from, to)| from <= start && start < to);
-                if noise::is_gibberish(quote) || noise::is_refusal(quote, &lexicon) || in_courtesy {
-                    figures.quoted_noise.push(shown("quotes what says nothing"));
-                }
-                // English quotes are noun phrases: a modal of their clause qualifies its verb, not what they name.
-                let dropped = match source.language {
-                    Language::En => dropped_negation(answer, quote, source.language),
-                    _ => dropped_qualifier(answer, quote, source.language),
-                };
-                if let Some(word) = dropped {
-                    figures.dropped.push(shown(&format!("drops {word:?}")));
-                }
-                match edge_fault(quote, source.language) {
-                    Some(EdgeFault::Fragment(word)) => figures.fragments.push(shown(&format!("edge {word:?}"))),
-                    Some(EdgeFault::TrailingQualifier(word)) => figures.trailing.push(shown(&format!("ends on {word:?}"))),
-                    None => {}
-                }
-            }
+            check_quotes(&mut figures, &exchange, source.language);
         }
     }
     figures
+}
+
+/// One line of `REPLAY_DUMP`: the exchange, for the blind reading set.
+fn dump(path: &str, source: &Source, exchange: &Exchange, overlapping: bool) {
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+    let line = serde_json::json!({
+        "file": source.file, "interview": exchange.interview, "takes_up": overlapping, "probe": exchange.reply == TurnKind::Probe,
+        "reply": exchange.text, "quotes": exchange.quotes, "answer": exchange.answer,
+        "phrases": text::phrase::telling_phrases(&exchange.answer, &text::lexicon::Lexicon::of(source.language), &Default::default()),
+    });
+    writeln!(file, "{line}").unwrap();
+}
+
+/// Every quote of an exchange, a probe's or the one that moves on after a rich
+/// answer, held to the rules: verbatim, no noise, no dropped negation, whole at
+/// its edges.
+fn check_quotes(figures: &mut Figures, exchange: &Exchange, language: Language) {
+    for quote in &exchange.quotes {
+        figures.quotes += 1;
+        let answer = &exchange.answer;
+        assert!(answer.contains(quote.as_str()), "{}: {quote:?} is not in {answer:?}", exchange.interview);
+        let shown = |what: &str| format!("{} [{what}] {:?} <- {answer:?}", exchange.interview, exchange.text);
+        let lexicon = Lexicon::of(language);
+        let start = answer.find(quote.as_str()).unwrap_or_default();
+        let in_courtesy = sentences::courtesy_spans(answer, language).iter().any(|&(from, to)| from <= start && start < to);
+        if noise::is_gibberish(quote) || noise::is_refusal(quote, &lexicon) || in_courtesy {
+            figures.quoted_noise.push(shown("quotes what says nothing"));
+        }
+        // English quotes are noun phrases: a modal of their clause qualifies its verb, not what they name.
+        let dropped = match language {
+            Language::En => dropped_negation(answer, quote, language),
+            _ => dropped_qualifier(answer, quote, language),
+        };
+        if let Some(word) = dropped {
+            figures.dropped.push(shown(&format!("drops {word:?}")));
+        }
+        match edge_fault(quote, language) {
+            Some(EdgeFault::Fragment(word)) => figures.fragments.push(shown(&format!("edge {word:?}"))),
+            Some(EdgeFault::TrailingQualifier(word)) => figures.trailing.push(shown(&format!("ends on {word:?}"))),
+            None => {}
+        }
+    }
 }
 
 /// What is wrong with how a probe asks, when anything is: a wording that does
