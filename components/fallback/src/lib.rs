@@ -2,15 +2,15 @@
 //! own 404 would be empty), still rate limited and with `X-Request-Id`. It also
 //! serves the OpenAPI document, which needs no credentials.
 
-use pipeline::{Context, Handler};
-use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Router};
+use pipeline::{routes, Context, Handler};
+use platform::http::{ApiRequest, ApiResponse, PathParams, Router};
 use platform::ApiResult;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 #[http_component]
 async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
-    let router: Router<Handler> = Router::new().route(Method::Get, "/v1/openapi.json", Handler::Public(openapi));
+    let router: Router<Handler> = Router::new().route(routes::OPENAPI_DOCUMENT, Handler::Public(openapi));
     pipeline::serve(request, response_out, &router).await
 }
 

@@ -2,9 +2,9 @@
 //! `GET /v1/files/{file_id}` (the bytes back, streamed chunk by chunk).
 
 use files_core::{self as files, StoredChunks};
-use pipeline::{Context, Handler};
+use pipeline::{routes, Context, Handler};
 use platform::auth::Tenant;
-use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Reply, Router};
+use platform::http::{ApiRequest, ApiResponse, PathParams, Reply, Router};
 use platform::ApiResult;
 use serde_json::json;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -17,8 +17,8 @@ type Answer = Pin<Box<dyn Future<Output = ApiResult<Reply>>>>;
 #[http_component]
 async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
-        .route(Method::Post, "/v1/files", Handler::TenantStream(upload))
-        .route(Method::Get, "/v1/files/:file_id", Handler::TenantStream(download));
+        .route(routes::UPLOAD_FILE, Handler::TenantStream(upload))
+        .route(routes::DOWNLOAD_FILE, Handler::TenantStream(download));
     pipeline::serve(request, response_out, &router).await
 }
 

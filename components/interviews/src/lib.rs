@@ -9,9 +9,9 @@ use files_core as files;
 use interviews_core::erasure;
 use interviews_core::export::{self, ExportKind};
 use interviews_core::{self as interviews, media, ListQuery};
-use pipeline::{Context, Handler};
+use pipeline::{routes, Context, Handler};
 use platform::auth::Tenant;
-use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Reply, Router};
+use platform::http::{ApiRequest, ApiResponse, PathParams, Reply, Router};
 use platform::validation::{self, uuid_param};
 use platform::{ApiError, ApiResult};
 use sessions_core::recordings::RecordingKind;
@@ -25,17 +25,17 @@ type Answer = Pin<Box<dyn Future<Output = ApiResult<Reply>>>>;
 #[http_component]
 async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
-        .route(Method::Get, "/v1/interviews", Handler::Tenant(list))
-        .route(Method::Delete, "/v1/interviews/:interview_id", Handler::Tenant(erase))
-        .route(Method::Post, "/v1/interviewees/erase", Handler::Tenant(erase_interviewee))
-        .route(Method::Post, "/v1/interviews/:interview_id/flag", Handler::Tenant(flag))
-        .route(Method::Get, "/v1/interviews/:interview_id/audio-export", Handler::TenantStream(audio_export))
-        .route(Method::Get, "/v1/interviews/:interview_id/video-export", Handler::TenantStream(video_export))
-        .route(Method::Get, "/v1/projects/:project_id/interviews-export", Handler::TenantStream(interviews_export))
-        .route(Method::Get, "/v1/projects/:project_id/interviewees-export", Handler::TenantStream(interviewees_export))
-        .route(Method::Get, "/v1/projects/:project_id/survey-results", Handler::Tenant(survey_results))
-        .route(Method::Get, "/v1/projects/:project_id/synthesis", Handler::Tenant(get_synthesis))
-        .route(Method::Get, "/v1/projects/:project_id/synthesis-report", Handler::Tenant(get_synthesis_report));
+        .route(routes::LIST_INTERVIEWS, Handler::Tenant(list))
+        .route(routes::ERASE_INTERVIEW, Handler::Tenant(erase))
+        .route(routes::ERASE_INTERVIEWEE, Handler::Tenant(erase_interviewee))
+        .route(routes::FLAG_INTERVIEW, Handler::Tenant(flag))
+        .route(routes::AUDIO_EXPORT, Handler::TenantStream(audio_export))
+        .route(routes::VIDEO_EXPORT, Handler::TenantStream(video_export))
+        .route(routes::INTERVIEWS_EXPORT, Handler::TenantStream(interviews_export))
+        .route(routes::INTERVIEWEES_EXPORT, Handler::TenantStream(interviewees_export))
+        .route(routes::SURVEY_RESULTS, Handler::Tenant(survey_results))
+        .route(routes::SYNTHESIS, Handler::Tenant(get_synthesis))
+        .route(routes::SYNTHESIS_REPORT, Handler::Tenant(get_synthesis_report));
     pipeline::serve(request, response_out, &router).await
 }
 

@@ -7,8 +7,8 @@
 //! maintenance only when none started within that many seconds.
 
 use maintenance_core as maintenance;
-use pipeline::{Context, Handler};
-use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Router};
+use pipeline::{routes, Context, Handler};
+use platform::http::{ApiRequest, ApiResponse, PathParams, Router};
 use platform::{time, ApiError, ApiResult};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
@@ -16,8 +16,8 @@ use spin_sdk::http_component;
 #[http_component]
 async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
-        .route(Method::Post, "/v1/maintenance/run", Handler::Operator(run))
-        .route(Method::Get, "/v1/maintenance/tick", Handler::Tick(tick));
+        .route(routes::RUN_MAINTENANCE, Handler::Operator(run))
+        .route(routes::MAINTENANCE_TICK, Handler::Tick(tick));
     pipeline::serve(request, response_out, &router).await
 }
 

@@ -695,9 +695,9 @@ mod tests {
             Box::pin(async { Ok(Reply::Full(ApiResponse::empty(204))) })
         }
         let router: Router<Handler> = Router::new()
-            .route(Method::Get, "/v1/things", Handler::Tenant(tenant))
-            .route(Method::Post, "/v1/things", Handler::Tenant(tenant))
-            .route(Method::Post, "/v1/files", Handler::TenantStream(upload));
+            .route(platform::http::Endpoint::new(Method::Get, "/v1/things"), Handler::Tenant(tenant))
+            .route(platform::http::Endpoint::new(Method::Post, "/v1/things"), Handler::Tenant(tenant))
+            .route(platform::http::Endpoint::new(Method::Post, "/v1/files"), Handler::TenantStream(upload));
         let counting = |method, path, backend| Counting::of(method, &router.find(method, path), backend);
         assert_eq!(counting(Method::Get, "/v1/things", Backend::Local), Counting::First);
         assert_eq!(counting(Method::Head, "/v1/things", Backend::Local), Counting::First);

@@ -1,60 +1,70 @@
-//! Every public route of the service, so that a 404 can say which route a
-//! mistyped path most likely meant. Each component routes only its own paths;
-//! this list spans them all (a unit test keeps it equal to the OpenAPI document).
+//! Every public route of the service, declared once: each component routes
+//! its own of them, a 404 says which of them a mistyped path most likely
+//! meant, and a unit test keeps them equal to the OpenAPI document.
 
 use platform::error::ApiError;
-use platform::http::Method;
+use platform::http::{Endpoint, Method};
 
-/// Method and path template (`{name}` for a parameter) of every route.
-pub const PUBLIC_ROUTES: &[(Method, &str)] = &[
-    (Method::Get, "/v1/openapi.json"),
-    (Method::Post, "/v1/tenants"),
-    (Method::Get, "/v1/projects"),
-    (Method::Post, "/v1/projects"),
-    (Method::Get, "/v1/projects/{project_id}"),
-    (Method::Patch, "/v1/projects/{project_id}"),
-    (Method::Post, "/v1/projects/{project_id}/activate"),
-    (Method::Post, "/v1/projects/{project_id}/deactivate"),
-    (Method::Post, "/v1/projects/{project_id}/complete"),
-    (Method::Get, "/v1/projects/{project_id}/url"),
-    (Method::Get, "/v1/projects/{project_id}/interviews-export"),
-    (Method::Get, "/v1/projects/{project_id}/interviewees-export"),
-    (Method::Get, "/v1/projects/{project_id}/survey-results"),
-    (Method::Get, "/v1/projects/{project_id}/synthesis"),
-    (Method::Get, "/v1/projects/{project_id}/synthesis-report"),
-    (Method::Post, "/v1/project/validate-context"),
-    (Method::Post, "/v1/sandbox-links/rotate"),
-    (Method::Get, "/v1/interviews"),
-    (Method::Delete, "/v1/interviews/{interview_id}"),
-    (Method::Post, "/v1/interviews/{interview_id}/flag"),
-    (Method::Get, "/v1/interviews/{interview_id}/audio-export"),
-    (Method::Get, "/v1/interviews/{interview_id}/video-export"),
-    (Method::Post, "/v1/interviewees/erase"),
-    (Method::Post, "/v1/files"),
-    (Method::Get, "/v1/files/{file_id}"),
-    (Method::Get, "/v1/webhooks/event-types"),
-    (Method::Post, "/v1/webhooks/secrets"),
-    (Method::Get, "/v1/webhooks/subscriptions"),
-    (Method::Post, "/v1/webhooks/subscriptions"),
-    (Method::Get, "/v1/webhooks/subscriptions/{subscription_id}"),
-    (Method::Post, "/v1/webhooks/subscriptions/{subscription_id}"),
-    (Method::Delete, "/v1/webhooks/subscriptions/{subscription_id}"),
-    (Method::Get, "/v1/webhooks/deliveries"),
-    (Method::Get, "/v1/webhooks/deliveries/{delivery_id}"),
-    (Method::Post, "/v1/webhooks/deliveries/{delivery_id}/redeliver"),
-    (Method::Get, "/i/{project_id}"),
-    (Method::Get, "/i/{project_id}/media/{file_id}"),
-    (Method::Get, "/i/assets/{file}"),
-    (Method::Post, "/v1/sessions"),
-    (Method::Get, "/v1/sessions/{interview_id}"),
-    (Method::Post, "/v1/sessions/{interview_id}/answers"),
-    (Method::Post, "/v1/sessions/{interview_id}/finish"),
-    (Method::Put, "/v1/sessions/{interview_id}/recordings/audio/{index}"),
-    (Method::Put, "/v1/sessions/{interview_id}/recordings/video/{index}"),
-    (Method::Post, "/v1/sessions/{interview_id}/transcriptions"),
-    (Method::Post, "/v1/maintenance/run"),
-    (Method::Get, "/v1/maintenance/tick"),
-];
+/// Every route of the service, declared once: each component's route table
+/// names these, the 404 names the closest of them, and a unit test keeps
+/// them equal to the OpenAPI document (`{name}` for a path parameter).
+macro_rules! endpoints {
+    ($($(#[$meta:meta])* $name:ident = $method:ident $path:literal;)+) => {
+        $($(#[$meta])* pub const $name: Endpoint = Endpoint::new(Method::$method, $path);)+
+        /// Every route, in the order the OpenAPI document lists them.
+        pub const PUBLIC_ROUTES: &[Endpoint] = &[$($name),+];
+    };
+}
+
+endpoints! {
+    OPENAPI_DOCUMENT = Get "/v1/openapi.json";
+    CREATE_TENANT = Post "/v1/tenants";
+    LIST_PROJECTS = Get "/v1/projects";
+    CREATE_PROJECT = Post "/v1/projects";
+    GET_PROJECT = Get "/v1/projects/{project_id}";
+    PATCH_PROJECT = Patch "/v1/projects/{project_id}";
+    ACTIVATE_PROJECT = Post "/v1/projects/{project_id}/activate";
+    DEACTIVATE_PROJECT = Post "/v1/projects/{project_id}/deactivate";
+    COMPLETE_PROJECT = Post "/v1/projects/{project_id}/complete";
+    PROJECT_URL = Get "/v1/projects/{project_id}/url";
+    INTERVIEWS_EXPORT = Get "/v1/projects/{project_id}/interviews-export";
+    INTERVIEWEES_EXPORT = Get "/v1/projects/{project_id}/interviewees-export";
+    SURVEY_RESULTS = Get "/v1/projects/{project_id}/survey-results";
+    SYNTHESIS = Get "/v1/projects/{project_id}/synthesis";
+    SYNTHESIS_REPORT = Get "/v1/projects/{project_id}/synthesis-report";
+    VALIDATE_CONTEXT = Post "/v1/project/validate-context";
+    ROTATE_SANDBOX_LINKS = Post "/v1/sandbox-links/rotate";
+    LIST_INTERVIEWS = Get "/v1/interviews";
+    ERASE_INTERVIEW = Delete "/v1/interviews/{interview_id}";
+    FLAG_INTERVIEW = Post "/v1/interviews/{interview_id}/flag";
+    AUDIO_EXPORT = Get "/v1/interviews/{interview_id}/audio-export";
+    VIDEO_EXPORT = Get "/v1/interviews/{interview_id}/video-export";
+    ERASE_INTERVIEWEE = Post "/v1/interviewees/erase";
+    UPLOAD_FILE = Post "/v1/files";
+    DOWNLOAD_FILE = Get "/v1/files/{file_id}";
+    EVENT_TYPES = Get "/v1/webhooks/event-types";
+    CREATE_WEBHOOK_SECRET = Post "/v1/webhooks/secrets";
+    LIST_SUBSCRIPTIONS = Get "/v1/webhooks/subscriptions";
+    CREATE_SUBSCRIPTION = Post "/v1/webhooks/subscriptions";
+    GET_SUBSCRIPTION = Get "/v1/webhooks/subscriptions/{subscription_id}";
+    CONFIRM_SUBSCRIPTION = Post "/v1/webhooks/subscriptions/{subscription_id}";
+    DELETE_SUBSCRIPTION = Delete "/v1/webhooks/subscriptions/{subscription_id}";
+    LIST_DELIVERIES = Get "/v1/webhooks/deliveries";
+    GET_DELIVERY = Get "/v1/webhooks/deliveries/{delivery_id}";
+    REDELIVER = Post "/v1/webhooks/deliveries/{delivery_id}/redeliver";
+    INTERVIEW_PAGE = Get "/i/{project_id}";
+    SURVEY_MEDIA = Get "/i/{project_id}/media/{file_id}";
+    PAGE_ASSET = Get "/i/assets/{file}";
+    START_SESSION = Post "/v1/sessions";
+    GET_SESSION = Get "/v1/sessions/{interview_id}";
+    ANSWER = Post "/v1/sessions/{interview_id}/answers";
+    FINISH_SESSION = Post "/v1/sessions/{interview_id}/finish";
+    AUDIO_CHUNK = Put "/v1/sessions/{interview_id}/recordings/audio/{index}";
+    VIDEO_CHUNK = Put "/v1/sessions/{interview_id}/recordings/video/{index}";
+    TRANSCRIBE = Post "/v1/sessions/{interview_id}/transcriptions";
+    RUN_MAINTENANCE = Post "/v1/maintenance/run";
+    MAINTENANCE_TICK = Get "/v1/maintenance/tick";
+}
 
 /// The 404 of a path no route matches, naming the closest route when one is
 /// near enough to be a typo.
@@ -90,8 +100,8 @@ pub fn closest_over_405(method: Method, path: &str) -> Option<String> {
     let given = segments(path);
     let matched = PUBLIC_ROUTES
         .iter()
-        .filter(|(_, template)| distance(template, &given) == Some(0))
-        .map(|(_, template)| literal_segments(template))
+        .filter(|route| distance(route.path, &given) == Some(0))
+        .map(|route| literal_segments(route.path))
         .max()
         .unwrap_or(0);
     closest_route(method, &given)
@@ -110,8 +120,8 @@ fn literal_segments(template: &str) -> usize {
 /// The closest route of `method` (its template) and the path it suggests.
 fn closest_route(method: Method, given: &[&str]) -> Option<(&'static str, String)> {
     let mut best: Option<(usize, &'static str)> = None;
-    for (route_method, template) in PUBLIC_ROUTES {
-        if *route_method != method {
+    for &Endpoint { method: route_method, path: template } in PUBLIC_ROUTES {
+        if route_method != method {
             continue;
         }
         let Some(edits) = distance(template, given) else { continue };
@@ -193,7 +203,7 @@ mod tests {
             })
             .collect();
         let listed: BTreeSet<(String, String)> =
-            PUBLIC_ROUTES.iter().map(|(method, path)| (method.as_str().to_string(), path.to_string())).collect();
+            PUBLIC_ROUTES.iter().map(|route| (route.method.as_str().to_string(), route.path.to_string())).collect();
         assert_eq!(listed, documented);
     }
 

@@ -281,6 +281,21 @@ impl<H> Default for Router<H> {
     }
 }
 
+/// One route of the API: a method and a path template in the OpenAPI
+/// document's form (`/v1/projects/{project_id}`). Every route is declared once,
+/// as an `Endpoint` of `pipeline::routes`, which the components' tables name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Endpoint {
+    pub method: Method,
+    pub path: &'static str,
+}
+
+impl Endpoint {
+    pub const fn new(method: Method, path: &'static str) -> Endpoint {
+        Endpoint { method, path }
+    }
+}
+
 pub enum RouteMatch<'r, H> {
     Found(&'r Route<H>, PathParams),
     MethodNotAllowed(Vec<&'static str>),
@@ -292,8 +307,8 @@ impl<H> Router<H> {
         Router::default()
     }
 
-    pub fn route(mut self, method: Method, pattern: &'static str, handler: H) -> Self {
-        self.routes.push(Route { method, pattern, budget: None, handler });
+    pub fn route(mut self, endpoint: Endpoint, handler: H) -> Self {
+        self.routes.push(Route { method: endpoint.method, pattern: endpoint.path, budget: None, handler });
         self
     }
 
@@ -334,7 +349,7 @@ impl<H> Router<H> {
     }
 }
 
-/// Matches `/v1/projects/:project_id/url` against a path (a trailing slash is ignored).
+/// Matches `/v1/projects/{project_id}/url` against a path (a trailing slash is ignored).
 fn match_pattern(pattern: &'static str, path: &str) -> Option<PathParams> {
     let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
     let mut pattern_parts = pattern.split('/');
@@ -344,7 +359,7 @@ fn match_pattern(pattern: &'static str, path: &str) -> Option<PathParams> {
         match (pattern_parts.next(), path_parts.next()) {
             (None, None) => return Some(PathParams(params)),
             (Some(expected), Some(actual)) => {
-                if let Some(name) = expected.strip_prefix(':') {
+                if let Some(name) = expected.strip_prefix('{').and_then(|name| name.strip_suffix('}')) {
                     if actual.is_empty() {
                         return None;
                     }
@@ -369,12 +384,12 @@ mod tests {
 
     fn router() -> Router<u8> {
         Router::new()
-            .route(Method::Get, "/v1/projects", 1)
-            .route(Method::Post, "/v1/projects", 2)
+            .route(Endpoint::new(Method::Get, "/v1/projects"), 1)
+            .route(Endpoint::new(Method::Post, "/v1/projects"), 2)
             .limited_by("project_create_rate_limit_per_minute")
-            .route(Method::Get, "/v1/projects/:project_id", 3)
-            .route(Method::Patch, "/v1/projects/:project_id", 4)
-            .route(Method::Post, "/v1/projects/:project_id/activate", 5)
+            .route(Endpoint::new(Method::Get, "/v1/projects/{project_id}"), 3)
+            .route(Endpoint::new(Method::Patch, "/v1/projects/{project_id}"), 4)
+            .route(Endpoint::new(Method::Post, "/v1/projects/{project_id}/activate"), 5)
     }
 
     fn found(router: &Router<u8>, method: Method, path: &str) -> Option<(u8, PathParams)> {

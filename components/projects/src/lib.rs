@@ -2,9 +2,9 @@
 //! state machine (its events go to the outbox), the shareable URL, generated
 //! mode and context validation. The domain code lives in the crate `projects-core`.
 
-use pipeline::{Context, Handler};
+use pipeline::{routes, Context, Handler};
 use platform::auth::Tenant;
-use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Router};
+use platform::http::{ApiRequest, ApiResponse, PathParams, Router};
 use platform::llm::LlmConfig;
 use platform::validation::{self, uuid_param};
 use platform::{config, ApiError, ApiResult, FieldError};
@@ -16,17 +16,17 @@ use spin_sdk::http_component;
 #[http_component]
 async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
-        .route(Method::Get, "/v1/projects", Handler::Tenant(list_projects))
-        .route(Method::Post, "/v1/projects", Handler::Tenant(create_project))
+        .route(routes::LIST_PROJECTS, Handler::Tenant(list_projects))
+        .route(routes::CREATE_PROJECT, Handler::Tenant(create_project))
         .limited_by("project_create_rate_limit_per_minute")
-        .route(Method::Get, "/v1/projects/:project_id", Handler::Tenant(get_project))
-        .route(Method::Patch, "/v1/projects/:project_id", Handler::Tenant(patch_project))
-        .route(Method::Post, "/v1/projects/:project_id/activate", Handler::Tenant(activate))
-        .route(Method::Post, "/v1/projects/:project_id/deactivate", Handler::Tenant(deactivate))
-        .route(Method::Post, "/v1/projects/:project_id/complete", Handler::Tenant(complete))
-        .route(Method::Get, "/v1/projects/:project_id/url", Handler::Tenant(project_url))
-        .route(Method::Post, "/v1/project/validate-context", Handler::Tenant(validate_context))
-        .route(Method::Post, "/v1/sandbox-links/rotate", Handler::Tenant(rotate_sandbox_links));
+        .route(routes::GET_PROJECT, Handler::Tenant(get_project))
+        .route(routes::PATCH_PROJECT, Handler::Tenant(patch_project))
+        .route(routes::ACTIVATE_PROJECT, Handler::Tenant(activate))
+        .route(routes::DEACTIVATE_PROJECT, Handler::Tenant(deactivate))
+        .route(routes::COMPLETE_PROJECT, Handler::Tenant(complete))
+        .route(routes::PROJECT_URL, Handler::Tenant(project_url))
+        .route(routes::VALIDATE_CONTEXT, Handler::Tenant(validate_context))
+        .route(routes::ROTATE_SANDBOX_LINKS, Handler::Tenant(rotate_sandbox_links));
     pipeline::serve(request, response_out, &router).await
 }
 

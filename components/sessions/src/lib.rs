@@ -3,8 +3,8 @@
 //! domain code lives in the crate `sessions-core`; this crate maps routes to it.
 
 use files_core as files;
-use pipeline::{Context, Handler};
-use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Per, Reply, Router};
+use pipeline::{routes, Context, Handler};
+use platform::http::{ApiRequest, ApiResponse, PathParams, Per, Reply, Router};
 use platform::llm::LlmConfig;
 use platform::{validation, ApiError, ApiResult, FieldError, LocPart};
 use sessions_core::recordings::{self, Limits, RecordingKind};
@@ -18,18 +18,18 @@ use std::pin::Pin;
 #[http_component]
 async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
-        .route(Method::Get, "/i/:project_id", Handler::Page(link_page))
-        .route(Method::Get, "/i/:project_id/media/:file_id", Handler::PublicStream(survey_media))
-        .route(Method::Get, "/i/assets/:file", Handler::Static(page_asset))
-        .route(Method::Post, "/v1/sessions", Handler::Public(start))
+        .route(routes::INTERVIEW_PAGE, Handler::Page(link_page))
+        .route(routes::SURVEY_MEDIA, Handler::PublicStream(survey_media))
+        .route(routes::PAGE_ASSET, Handler::Static(page_asset))
+        .route(routes::START_SESSION, Handler::Public(start))
         .limited(sessions::START_BUDGET_VARIABLE, Per::AddressAndProject)
-        .route(Method::Get, "/v1/sessions/:interview_id", Handler::Session(get_session))
-        .route(Method::Post, "/v1/sessions/:interview_id/answers", Handler::Session(answer))
+        .route(routes::GET_SESSION, Handler::Session(get_session))
+        .route(routes::ANSWER, Handler::Session(answer))
         .limited(sessions::ANSWER_BUDGET_VARIABLE, Per::Session)
-        .route(Method::Post, "/v1/sessions/:interview_id/finish", Handler::Session(finish))
-        .route(Method::Put, "/v1/sessions/:interview_id/recordings/audio/:index", Handler::Session(audio_chunk))
-        .route(Method::Put, "/v1/sessions/:interview_id/recordings/video/:index", Handler::Session(video_chunk))
-        .route(Method::Post, "/v1/sessions/:interview_id/transcriptions", Handler::Session(transcribe))
+        .route(routes::FINISH_SESSION, Handler::Session(finish))
+        .route(routes::AUDIO_CHUNK, Handler::Session(audio_chunk))
+        .route(routes::VIDEO_CHUNK, Handler::Session(video_chunk))
+        .route(routes::TRANSCRIBE, Handler::Session(transcribe))
         .limited(sessions::TRANSCRIPTION_BUDGET_VARIABLE, Per::Session);
     sessions::serve_sessions(request, response_out, &router).await
 }

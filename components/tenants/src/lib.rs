@@ -1,15 +1,16 @@
 //! `POST /v1/tenants`: partner-only tenant creation (the partnership key is
 //! checked by the pipeline: `Handler::Partner`).
 
-use pipeline::{Context, Handler};
-use platform::{ApiResult, http::{ApiRequest, ApiResponse, Method, PathParams, Router}};
+use pipeline::{routes, Context, Handler};
+use platform::http::{ApiRequest, ApiResponse, PathParams, Router};
+use platform::ApiResult;
 use tenants_core::{self as tenants, NewTenant};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 #[http_component]
 async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
-    let router = Router::new().route(Method::Post, "/v1/tenants", Handler::Partner(create_tenant));
+    let router = Router::new().route(routes::CREATE_TENANT, Handler::Partner(create_tenant));
     pipeline::serve(request, response_out, &router).await
 }
 

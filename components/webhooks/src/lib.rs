@@ -1,9 +1,9 @@
 //! Webhooks: event types, secrets, double opt-in subscriptions, delivery log.
 //! Deliveries themselves are sent by the maintenance run (`maintenance_core`, which the operator and maintenance components run).
 
-use pipeline::{Context, Handler};
+use pipeline::{routes, Context, Handler};
 use platform::auth::Tenant;
-use platform::http::{ApiRequest, ApiResponse, Method, PathParams, Router};
+use platform::http::{ApiRequest, ApiResponse, PathParams, Router};
 use platform::{validation, ApiResult};
 use webhooks_core::{self as webhooks, DeliveryFilter, NewSubscription, EVENT_TYPES};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -12,16 +12,16 @@ use spin_sdk::http_component;
 #[http_component]
 async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     let router = Router::new()
-        .route(Method::Get, "/v1/webhooks/event-types", Handler::Tenant(event_types))
-        .route(Method::Post, "/v1/webhooks/secrets", Handler::Tenant(create_secret))
-        .route(Method::Post, "/v1/webhooks/subscriptions", Handler::Tenant(create_subscription))
-        .route(Method::Get, "/v1/webhooks/subscriptions", Handler::Tenant(list_subscriptions))
-        .route(Method::Get, "/v1/webhooks/subscriptions/:subscription_id", Handler::Tenant(get_subscription))
-        .route(Method::Post, "/v1/webhooks/subscriptions/:subscription_id", Handler::Tenant(confirm_subscription))
-        .route(Method::Delete, "/v1/webhooks/subscriptions/:subscription_id", Handler::Tenant(delete_subscription))
-        .route(Method::Get, "/v1/webhooks/deliveries", Handler::Tenant(list_deliveries))
-        .route(Method::Get, "/v1/webhooks/deliveries/:delivery_id", Handler::Tenant(get_delivery))
-        .route(Method::Post, "/v1/webhooks/deliveries/:delivery_id/redeliver", Handler::Tenant(redeliver));
+        .route(routes::EVENT_TYPES, Handler::Tenant(event_types))
+        .route(routes::CREATE_WEBHOOK_SECRET, Handler::Tenant(create_secret))
+        .route(routes::CREATE_SUBSCRIPTION, Handler::Tenant(create_subscription))
+        .route(routes::LIST_SUBSCRIPTIONS, Handler::Tenant(list_subscriptions))
+        .route(routes::GET_SUBSCRIPTION, Handler::Tenant(get_subscription))
+        .route(routes::CONFIRM_SUBSCRIPTION, Handler::Tenant(confirm_subscription))
+        .route(routes::DELETE_SUBSCRIPTION, Handler::Tenant(delete_subscription))
+        .route(routes::LIST_DELIVERIES, Handler::Tenant(list_deliveries))
+        .route(routes::GET_DELIVERY, Handler::Tenant(get_delivery))
+        .route(routes::REDELIVER, Handler::Tenant(redeliver));
     pipeline::serve(request, response_out, &router).await
 }
 

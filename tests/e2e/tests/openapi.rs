@@ -19,8 +19,20 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// `(METHOD, /v1/path/{param})` of every route declaration in the components' sources.
+/// `(METHOD, /v1/path/{param})` of every route the components' sources
+/// declare: each names an endpoint of `pipeline::routes` (`.route(routes::NAME,
+/// ...)`), resolved here by that file's declarations (`NAME = Method "path";`).
 fn declared_routes() -> BTreeSet<(String, String)> {
+    let listed = std::fs::read_to_string(workspace_root().join("components/pipeline/src/routes.rs")).unwrap();
+    let endpoint = |name: &str| -> (String, String) {
+        let line = listed
+            .lines()
+            .map(str::trim)
+            .find(|line| line.starts_with(&format!("{name} = ")))
+            .unwrap_or_else(|| panic!("routes::{name} is not declared in pipeline/src/routes.rs"));
+        let (method, path) = line[name.len() + 3..].split_once(' ').unwrap();
+        (method.to_ascii_uppercase(), path.trim_end_matches(';').trim_matches('"').to_string())
+    };
     let mut files = Vec::new();
     for component in std::fs::read_dir(workspace_root().join("components")).unwrap().flatten() {
         // Only the Spin components (cdylib crates) declare routes; the library
@@ -37,26 +49,12 @@ fn declared_routes() -> BTreeSet<(String, String)> {
     let mut routes = BTreeSet::new();
     for file in files {
         let source = std::fs::read_to_string(&file).unwrap();
+        assert!(!source.contains("Endpoint::new"), "{}: a component names the routes of pipeline::routes, it declares none", file.display());
         let mut rest = source.as_str();
-        while let Some(start) = rest.find(".route(Method::") {
-            rest = &rest[start + ".route(Method::".len()..];
-            let method: String = rest.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
-            let after = rest[method.len()..].trim_start();
-            let Some(after) = after.strip_prefix(',') else { continue };
-            let Some(quoted) = after.trim_start().strip_prefix('"') else { continue };
-            let Some(end) = quoted.find('"') else { continue };
-            let pattern = &quoted[..end];
-            if !(pattern.starts_with("/v1/") || pattern.starts_with("/i/")) {
-                continue;
-            }
-            let path: Vec<String> = pattern
-                .split('/')
-                .map(|segment| match segment.strip_prefix(':') {
-                    Some(name) => format!("{{{name}}}"),
-                    None => segment.to_string(),
-                })
-                .collect();
-            routes.insert((method.to_ascii_uppercase(), path.join("/")));
+        while let Some(start) = rest.find(".route(routes::") {
+            rest = &rest[start + ".route(routes::".len()..];
+            let name: String = rest.chars().take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_').collect();
+            routes.insert(endpoint(&name));
         }
     }
     routes
