@@ -4,11 +4,15 @@
 //! only), stopwords-iso's otherwise (Japanese, Ukrainian): the crate answers a
 //! code with NLTK's list first when both features are on. And it indexes the
 //! sentence-vector table's vocabulary (`vectors`), and compiles in the
-//! pleasantries of every language (`src/courtesy.json`, for `courtesy`), so
-//! that no request parses them.
+//! pleasantries of every language (`src/courtesy.json`, for `courtesy`) and
+//! the function words (`src/function_words.json`), so that no request parses them.
 
 use std::fmt::Write;
 use std::path::Path;
+
+/// Word lists as data (`build/word_lists.rs`, which other crates' build steps share).
+#[path = "build/word_lists.rs"]
+mod word_lists;
 
 /// The answer's word splitter: the stop words are written out in the form
 /// answers' words are looked up by (`words::normalize`).
@@ -38,6 +42,8 @@ fn main() {
     std::fs::write(path, out).unwrap();
     vector_vocabulary();
     courtesy_lists();
+    println!("cargo:rerun-if-changed=build/word_lists.rs");
+    word_lists::compile("src/function_words.json", "function_words.rs");
 }
 
 /// `courtesy_lists.rs`: `lists(language)`, each language's courtesies from
