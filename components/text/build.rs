@@ -5,7 +5,8 @@
 //! code with NLTK's list first when both features are on. And it indexes the
 //! sentence-vector table's vocabulary (`vectors`), and compiles in the
 //! pleasantries of every language (`src/courtesy.json`, for `courtesy`) and
-//! the function words (`src/function_words.json`), so that no request parses them.
+//! the function words, fillers, joiners and refusals (`src/function_words.json`,
+//! `src/lexicon.json`), so that no request parses them.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -44,6 +45,7 @@ fn main() {
     courtesy_lists();
     println!("cargo:rerun-if-changed=build/word_lists.rs");
     word_lists::compile("src/function_words.json", "function_words.rs");
+    word_lists::compile("src/lexicon.json", "lexicon.rs");
 }
 
 /// `courtesy_lists.rs`: `lists(language)`, each language's courtesies from

@@ -16,6 +16,13 @@ mod lists {
     include!(concat!(env!("OUT_DIR"), "/stop_words.rs"));
 }
 
+/// The fillers, joiners and refusals of the interview languages: data
+/// (`lexicon.json`), compiled in by `build.rs`.
+mod word_data {
+    use crate::Language;
+    include!(concat!(env!("OUT_DIR"), "/lexicon.rs"));
+}
+
 /// One language's word knowledge, normalized like an answer's words. Making
 /// one costs nothing but the stemmer: every list is static.
 pub struct Lexicon {
@@ -322,173 +329,20 @@ fn stemmer(language: Language) -> Option<Stemmer> {
 /// Words the stop-word lists leave out that say nothing in a spoken answer:
 /// fillers, hedges, yes and no, light verbs and pronouns (written normalized:
 /// a test holds them to it).
-fn fillers(language: Language) -> &'static [&'static str] {
-    match language {
-        Language::En => &[
-            "really", "also", "mostly", "mainly", "pretty", "actually", "basically", "honestly", "like", "yeah", "yes",
-            "okay", "ok", "well", "lot", "lots", "bit", "thing", "things", "something", "anything", "everything",
-            "stuff", "kind", "sort", "maybe", "probably", "perhaps", "think", "guess", "would", "could", "might",
-            "must", "much", "many", "even", "still", "always", "usually", "sometimes", "often", "quite", "rather",
-            "one", "get", "got", "go", "went", "us", "i'm", "i've", "i'd", "i'll", "we're", "we've", "we'd", "that's",
-            "there's", "it'd", "let's", "though", "anyway", "etc", "sure", "definitely", "especially", "every",
-            "able", "yet", "since", "across", "however", "else", "per", "via", "around", "thank", "thanks", "please", "sorry",
-            // Contractions typed without their apostrophe.
-            "thats", "theres", "whats", "im", "ive", "youre", "theyre", "hes", "shes", "lets",
-        ],
-        Language::Fr => &[
-            "oui", "non", "très", "vraiment", "aussi", "alors", "donc", "juste", "peu", "beaucoup", "trop", "plutôt",
-            "assez", "chose", "choses", "quelque", "truc", "trucs", "genre", "enfin", "bon", "ben", "bah", "fait",
-            "faire", "ça", "cela", "ceci", "c'est", "cette", "cet", "comme", "tout", "tous", "toute", "toutes",
-            "plus", "moins", "encore", "déjà", "toujours", "jamais", "parce", "quand", "si", "où", "être", "souvent",
-            "surtout", "puis", "après", "avant", "là", "ici", "peut", "peut-être", "sans", "sont", "dont", "sais",
-            "pense", "crois", "voilà", "quoi", "rien", "lors", "chaque", "merci", "désolé", "désolée",
-        ],
-        Language::De => &[
-            "ja", "nein", "wirklich", "halt", "eben", "mal", "einfach", "schon", "immer", "eigentlich", "irgendwie",
-            "vielleicht", "ziemlich", "ganz", "eher", "echt", "okay", "also", "sache", "sachen", "etwa", "gibt",
-            "finde", "glaube", "denke", "meistens", "oft", "manchmal", "besonders", "ne", "naja", "gar", "genau",
-            "mehr", "weniger", "sehr", "viele", "wenig", "bisschen", "beim", "zum", "zur", "vom", "jeden", "jede", "jedes", "danke", "bitte", "entschuldigung",
-            // Question words and relative pronouns the stop-word list lacks, and written abbreviations.
-            "wer", "wem", "wen", "wann", "warum", "wieso", "wozu", "woher", "wohin", "denen", "deren", "zb", "bspw",
-            "ua", "ca", "evtl", "ggf", "inkl", "div", "etc",
-        ],
-        Language::Es => &[
-            "sí", "bueno", "pues", "realmente", "cosa", "cosas", "vez", "veces", "creo", "pienso", "quizás", "quizá",
-            "tal", "bastante", "mucho", "mucha", "muchos", "muchas", "poco", "siempre", "nunca", "solo", "sólo",
-            "entonces", "bien", "claro", "verdad", "sobre", "todo", "toda", "todas", "hacer", "hace", "hay",
-            "normalmente", "así", "vale", "cada", "gracias", "perdón",
-        ],
-        Language::It => &[
-            "sì", "no", "molto", "davvero", "cosa", "cose", "qualcosa", "proprio", "poi", "allora", "quindi", "bene",
-            "tanto", "tanti", "tanta", "poco", "sempre", "mai", "solo", "forse", "credo", "penso", "insomma", "tipo",
-            "appunto", "diciamo", "ecco", "niente", "nulla", "fare", "fatto", "c'è", "già", "ancora", "tutto",
-            "tutti", "tutta", "tutte", "spesso", "magari", "abbastanza", "anzi", "ogni", "grazie", "scusi",
-        ],
-        Language::Ar => &["جدا", "نعم", "ربما", "يعني", "طبعا", "شيء", "أشياء", "دائما", "كثيرا", "أحيانا", "أعتقد", "أظن", "شكرا"],
-        Language::Ru => &[
-            "очень", "просто", "это", "ещё", "еще", "вообще", "например", "наверное", "думаю", "кажется", "всегда",
-            "иногда", "часто", "много", "немного", "вещь", "вещи", "что-то", "как-то", "какой-то", "какая-то",
-            "какие-то", "нам", "нас", "наш", "наша", "наше", "наши", "каждый", "каждая", "каждое", "каждую", "спасибо", "извините", "из-за", "из-под", "потому", "поэтому", "именно", "конечно", "правда", "типа", "ладно", "хорошо", "весь", "вся", "всё",
-        ],
-        Language::Ja => &["特", "本当", "全部", "色々", "自分", "事", "方", "今", "感じ", "思"],
-        Language::He => &["מאוד", "פשוט", "באמת", "כאילו", "נגיד", "אולי", "דבר", "דברים", "תמיד", "לפעמים", "הרבה", "קצת", "בטח", "חושב", "חושבת", "טוב", "כן", "היה", "היו", "הייתה", "כבר", "כל", "תודה"],
-        Language::El => &[
-            "πολυ", "πολλα", "απλα", "πραγματι", "ναι", "οχι", "ισωσ", "νομιζω", "πιστευω", "παντα", "συνηθωσ",
-            "μερικεσ", "φορεσ", "καπωσ", "κατι", "πραγμα", "πραγματα", "λιγο", "βασικα", "δηλαδη", "ολα", "ολο",
-            "ειχα", "ειχαμε", "εχω", "εχουμε", "ηταν", "μασ", "μου", "μια", "ενα", "ενασ", "στο", "στη", "στην",
-            "στον", "στα", "στισ", "στουσ", "καθε", "ευχαριστω", "συγγνωμη",
-        ],
-        Language::Uk => &[
-            "і", "в", "у", "на", "не", "ні", "з", "зі", "за", "по", "а", "я", "мене", "мені", "мій", "моя", "моє",
-            "мої", "нас", "наш", "наша", "наше", "наші", "він", "його", "їй", "її", "вони", "їм", "так", "дуже",
-            "просто", "це", "ще", "взагалі", "наприклад", "мабуть", "думаю", "здається", "завжди", "іноді", "часто",
-            "багато", "трохи", "щось", "якось", "справді", "звичайно", "то", "бо", "ж", "же", "тому", "коли", "там",
-            "тут", "всі", "все", "усе", "був", "була", "було", "були", "є", "ми", "нам", "вже", "теж", "або", "дякую", "вибачте",
-        ],
-    }
-}
+///
+/// Contractions typed without their apostrophe.
+/// Question words and relative pronouns the stop-word list lacks, and written abbreviations.
+use word_data::fillers;
 
 /// Short words a phrase may hold between two content words (besides a
 /// negation or modal: "economy *can't* continue"): prepositions, articles, possessives ("frais *de* livraison", "answered *every*
 /// question", "最後*の*段階"); never at a phrase's ends. Normalized.
-fn joiners(language: Language) -> &'static [&'static str] {
-    match language {
-        Language::En => &[
-            "of", "the", "a", "an", "every", "my", "our", "their", "your", "his", "her", "own", "in", "on", "at", "for",
-            "with", "to", "from", "about", "by", "into",
-        ],
-        Language::Fr => &[
-            "de", "du", "des", "à", "la", "le", "les", "un", "une", "mon", "ma", "mes", "notre", "nos", "leur", "leurs",
-            "chaque", "en", "pour", "sur", "avec", "dans", "par", "au", "aux",
-        ],
-        Language::Es => &[
-            "de", "del", "el", "la", "los", "las", "un", "una", "mi", "mis", "nuestro", "nuestra", "su", "sus", "cada",
-            "en", "con", "para", "por", "al", "a", "sobre",
-        ],
-        Language::It => &[
-            "di", "del", "della", "dei", "delle", "dello", "degli", "il", "lo", "la", "i", "gli", "le", "un", "una",
-            "mio", "mia", "nostro", "nostra", "ogni", "a", "al", "alla", "in", "nel", "nella", "per", "con", "da", "dal",
-            "dalla", "su", "sul", "sulla",
-        ],
-        Language::De => &[
-            "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "mein", "meine", "unser",
-            "unsere", "jeden", "jede", "jedes", "für", "mit", "von", "vom", "zum", "zur", "im", "in", "auf", "am", "an",
-            "aus", "bei", "beim", "nach", "über", "unter",
-        ],
-        Language::El => &["του", "τησ", "των", "το", "τα", "η", "ο", "οι", "ενα", "μια", "καθε"],
-        Language::He => &["של"],
-        Language::Ja => &["の"],
-        Language::Ar | Language::Ru | Language::Uk => &[],
-    }
-}
+use word_data::joiners;
 
 /// How an answer declines in each language ("I don't know", "no", "nothing"),
 /// as normalized words: an answer made only of these and words without content
 /// refuses, and is never probed. Japanese is matched as written (no spaces).
-pub fn refusals(language: Language) -> &'static [&'static str] {
-    match language {
-        Language::En => &[
-            "i don't know", "don't know", "dont know", "do not know", "no idea", "not sure", "no", "nope", "nah",
-            "nothing", "not really", "none", "no comment", "pass", "skip", "rather not say", "prefer not to say",
-            "can't remember", "cannot remember", "don't remember", "can't say", "nothing comes to mind",
-            "nothing to add", "nothing else", "no thanks", "idk", "dunno", "n/a", "not applicable", "that's all", "i don't think so",
-            "nothing that i can think of", "not that i can think of", "nothing i can think of",
-            "don't think so", "dont think so", "nothing that i can think of at the moment", "nothing at the moment",
-            "not at the moment", "nothing right now", "that covers it", "that's about it", "that is all",
-            "i think that covers it", "i think that covers the key points", "that covers the key points", "that covers everything",
-            "that covers it all",
-        ],
-        Language::Fr => &[
-            "je ne sais pas", "je sais pas", "sais pas", "aucune idée", "non", "rien", "pas vraiment", "aucun",
-            "aucune", "pas d'avis", "sans avis", "je préfère ne pas répondre", "je ne me souviens pas",
-            "je ne sais plus", "rien à ajouter", "rien de plus", "c'est tout", "pas sûr", "pas sûre", "je passe",
-        ],
-        Language::De => &[
-            "ich weiß nicht", "weiß nicht", "weiss nicht", "keine ahnung", "nein", "nichts", "nicht wirklich",
-            "eigentlich nicht", "keine", "kein kommentar", "möchte ich nicht sagen", "weiß ich nicht",
-            "ich erinnere mich nicht", "nichts weiter", "das war's", "das wars", "nicht sicher", "nö",
-        ],
-        Language::Es => &[
-            "no sé", "no lo sé", "ni idea", "no", "nada", "la verdad no", "no realmente", "ninguno", "ninguna",
-            "sin comentarios", "prefiero no decirlo", "prefiero no responder", "no me acuerdo", "no recuerdo",
-            "nada más", "eso es todo", "no estoy seguro", "no estoy segura", "paso",
-        ],
-        Language::It => &[
-            "non lo so", "non so", "boh", "nessuna idea", "no", "niente", "nulla", "non proprio", "non direi",
-            "nessuno", "nessuna", "preferisco non rispondere", "non ricordo", "non mi ricordo", "nient'altro",
-            "è tutto", "non sono sicuro", "non sono sicura", "passo",
-        ],
-        Language::Ar => &[
-            "لا أعرف", "لا اعرف", "لا أدري", "لا ادري", "ليس لدي فكرة", "لا", "لا شيء", "لا شي", "ليس حقا",
-            "ليس حقًا", "لا تعليق", "أفضل عدم الإجابة", "لا أتذكر", "لا اتذكر", "لا شيء آخر", "هذا كل شيء",
-            "لست متأكدا", "لست متأكدًا", "لست متأكدة",
-        ],
-        Language::Ru => &[
-            "не знаю", "я не знаю", "понятия не имею", "без понятия", "нет", "ничего", "не особо", "не очень",
-            "никакой", "никаких", "без комментариев", "не хочу отвечать", "не помню", "больше ничего",
-            "это всё", "это все", "не уверен", "не уверена", "пропущу",
-        ],
-        Language::Ja => &[
-            "わかりません", "分かりません", "わからない", "分からない", "知りません", "知らない", "特にありません",
-            "特にないです", "特にない", "特になし", "ありません", "ないです", "いいえ", "なし", "覚えていません",
-            "思いつきません", "特に何も", "何もない", "何も", "パス", "以上です",
-        ],
-        Language::He => &[
-            "לא יודע", "לא יודעת", "אין לי מושג", "לא", "כלום", "שום דבר", "לא ממש", "אין", "אין תגובה",
-            "מעדיף לא לענות", "מעדיפה לא לענות", "לא זוכר", "לא זוכרת", "זה הכל", "לא בטוח", "לא בטוחה",
-        ],
-        Language::El => &[
-            "δεν ξερω", "δεν γνωριζω", "καμια ιδεα", "δεν εχω ιδεα", "οχι", "τιποτα", "τιποτα ιδιαιτερο",
-            "οχι ιδιαιτερα", "κανενα", "καμια", "χωρισ σχολιο", "προτιμω να μην απαντησω", "δεν θυμαμαι",
-            "τιποτα αλλο", "αυτα", "δεν ειμαι σιγουροσ", "δεν ειμαι σιγουρη",
-        ],
-        Language::Uk => &[
-            "не знаю", "я не знаю", "гадки не маю", "без поняття", "ні", "нічого", "не дуже", "не особливо",
-            "жодного", "жодних", "без коментарів", "не хочу відповідати", "не пам'ятаю", "більше нічого",
-            "це все", "не впевнений", "не впевнена", "пропущу",
-        ],
-    }
-}
+pub use word_data::refusals;
 
 #[cfg(test)]
 mod tests {
