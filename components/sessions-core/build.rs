@@ -13,6 +13,7 @@
 
 /// Word lists as data (the text crate's build step, shared).
 #[path = "../text/build/word_lists.rs"]
+#[allow(dead_code)]
 mod word_lists;
 
 use sha2::{Digest, Sha256};

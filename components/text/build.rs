@@ -13,6 +13,7 @@ use std::path::Path;
 
 /// Word lists as data (`build/word_lists.rs`, which other crates' build steps share).
 #[path = "build/word_lists.rs"]
+#[allow(dead_code)]
 mod word_lists;
 
 /// The answer's word splitter: the stop words are written out in the form
