@@ -7,6 +7,7 @@ use super::transcript::transcription;
 use storage::Db;
 use platform::error::{ApiError, ApiResult};
 use platform::http::{ApiResponse, BodySource, Reply};
+use projects_core::ProjectType;
 use records::{store, Interview, Turn};
 use text_enum::text_enum;
 use std::borrow::Cow;
@@ -59,10 +60,10 @@ pub fn guard(cell: &str) -> Cow<'_, str> {
 }
 
 /// The contract's `project_type` column.
-pub fn project_type_label(project_type: &str) -> &'static str {
+pub fn project_type_label(project_type: ProjectType) -> &'static str {
     match project_type {
-        "survey" => "SURVEY",
-        _ => "INTERVIEW",
+        ProjectType::Survey => "SURVEY",
+        ProjectType::ContextualInterview => "INTERVIEW",
     }
 }
 
@@ -75,7 +76,7 @@ fn cells(kind: ExportKind, row: Interview, transcription: String) -> Vec<Cow<'st
         Cow::Borrowed(if row.opt_in_for_followup { "true" } else { "false" }),
         Cow::Owned(row.created_at),
         Cow::Owned(row.ended_at.unwrap_or_default()),
-        Cow::Borrowed(project_type_label(&row.project_type)),
+        Cow::Borrowed(project_type_label(row.project_type)),
         Cow::Borrowed(row.device_type.as_str()),
         Cow::Owned(row.external_metadata.to_json()),
     ];
@@ -236,6 +237,6 @@ mod tests {
         assert_eq!(ExportKind::Interviewees.columns().len(), 10);
         assert_eq!(ExportKind::Interviewees.columns().last(), Some(&"external_metadata"));
         assert_eq!(ExportKind::Interviews.columns()[10..], ["transcription", "interview_summary"]);
-        assert_eq!((project_type_label("survey"), project_type_label("contextual_interview")), ("SURVEY", "INTERVIEW"));
+        assert_eq!((project_type_label(ProjectType::Survey), project_type_label(ProjectType::ContextualInterview)), ("SURVEY", "INTERVIEW"));
     }
 }

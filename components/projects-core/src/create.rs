@@ -2,7 +2,7 @@
 //! the use case that writes a draft.
 
 use super::fields::{OnCreate, FIELDS};
-use super::{store, writer, ContextFields, ProjectFields, ProjectType, CREATION_MODES, DEFAULT_LOGO_URL, MAX_PROMPT, MIN_PROMPT, PROJECT_TYPES};
+use super::{store, writer, ContextFields, ProjectFields, ProjectType, CREATION_MODES, DEFAULT_LOGO_URL, DEFAULT_PROJECT_TYPE, MAX_PROMPT, MIN_PROMPT, PROJECT_TYPES};
 
 use platform::error::{ApiError, ApiResult, LocPart};
 use platform::validation::{
@@ -70,7 +70,7 @@ impl NewProject {
         let project_type = f
             .check("project_type", |v, l| literal_text(v, l, PROJECT_TYPES))
             .and_then(|t| ProjectType::parse(&t))
-            .unwrap_or(ProjectType::ContextualInterview);
+            .unwrap_or(DEFAULT_PROJECT_TYPE);
         let creation_mode = match f.check("creation_mode", |v, l| nullable(v, l, |v, l| literal_text(v, l, CREATION_MODES))) {
             Some(Some(mode)) if mode == "generated" => CreationMode::Generated,
             _ => CreationMode::Explicit,
@@ -177,5 +177,5 @@ pub fn create(db: &storage::Db, tenant_id: &str, new: NewProject, llm: &platform
     };
     let (project_type, creation_mode) = (new.project_type, new.creation_mode);
     let fields = new.into_fields(written);
-    store::insert(db, tenant_id, project_type.as_str(), creation_mode.as_str(), &fields)
+    store::insert(db, tenant_id, project_type, creation_mode.as_str(), &fields)
 }

@@ -64,7 +64,7 @@ pub const CREATE_LANGUAGES: &[&str] = match <Language as text_enum::TextEnum>::N
 };
 pub const INTERVIEW_LENGTHS: &[i64] = &[10, 15, 20];
 
-pub const DEFAULT_PROJECT_TYPE: &str = "contextual_interview";
+pub const DEFAULT_PROJECT_TYPE: ProjectType = ProjectType::ContextualInterview;
 pub const DEFAULT_INTERVIEW_MODE: InterviewMode = InterviewMode::Talking;
 pub const DEFAULT_CAMERA_ACCESS: CameraAccess = CameraAccess::NotAllowed;
 pub const DEFAULT_PRIMARY_COLOR: &str = "#6759DF";
@@ -164,7 +164,7 @@ text_enum::text_enum! {
 #[derive(Debug, Clone)]
 pub struct Project {
     pub project_id: String,
-    pub project_type: String,
+    pub project_type: ProjectType,
     pub fields: ProjectFields,
     pub status: Status,
     pub created_at: String,
@@ -221,7 +221,7 @@ impl Project {
     }
 
     pub fn is_survey(&self) -> bool {
-        self.project_type == ProjectType::Survey.as_str()
+        self.project_type == ProjectType::Survey
     }
 
     /// What decides whether it takes an interview, as read.
@@ -255,7 +255,7 @@ pub mod tests_support {
         let fields = NewProject::parse(&body, &CreateDefaults::default()).expect("a valid body").into_fields(None);
         Project {
             project_id: "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10".into(),
-            project_type: DEFAULT_PROJECT_TYPE.into(),
+            project_type: DEFAULT_PROJECT_TYPE,
             fields,
             status: Status::Active,
             created_at: "2026-11-21T13:45:12.345Z".into(),

@@ -3,7 +3,7 @@
 //! interview belongs to. State changes take the caller's transaction (their
 //! events are written with them: see `states.rs`).
 
-use super::{Column, Openness, Presence, Project, ProjectFields, Status, FIELDS};
+use super::{Column, Openness, Presence, Project, ProjectFields, ProjectType, Status, FIELDS};
 use storage::{self as db, Db, Row, SqlValue, Tx};
 use platform::error::{ApiError, ApiResult};
 use platform::paging::{Cursor, PageRequest};
@@ -74,7 +74,7 @@ fn from_row(row: &Row) -> ApiResult<Project> {
     })?;
     Ok(Project {
         project_id: row.text("project_id")?,
-        project_type: row.text("project_type")?,
+        project_type: row.named::<ProjectType>("project_type")?,
         fields,
         status: row.named::<Status>("status")?,
         created_at: row.text("created_at")?,
@@ -86,14 +86,14 @@ fn from_row(row: &Row) -> ApiResult<Project> {
 }
 
 /// Stores a new draft project and returns its id.
-pub fn insert(db: &Db, tenant_id: &str, project_type: &str, creation_mode: &str, fields: &ProjectFields) -> ApiResult<String> {
+pub fn insert(db: &Db, tenant_id: &str, project_type: ProjectType, creation_mode: &str, fields: &ProjectFields) -> ApiResult<String> {
     let project_id = uuid::Uuid::new_v4().to_string();
     let now = time::rfc3339_now();
     let mut columns = vec!["project_id", "tenant_id", "project_type", "creation_mode", "status", "created_at", "updated_at"];
     let mut values = vec![
         db::text(&project_id),
         db::text(tenant_id),
-        db::text(project_type),
+        db::text(project_type.as_str()),
         db::text(creation_mode),
         db::text(Status::Draft.as_str()),
         db::text(&now),

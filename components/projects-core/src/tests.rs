@@ -397,7 +397,7 @@ fn model_answers_are_parsed_strictly() {
 fn read_shapes() {
     let project = Project {
         project_id: "p".into(),
-        project_type: "contextual_interview".into(),
+        project_type: ProjectType::ContextualInterview,
         fields: stored(),
         status: Status::Draft,
         created_at: "2026-11-21T13:45:12.345Z".into(),
@@ -437,7 +437,7 @@ fn survey_blocks_conflict_with_a_project_that_is_not_a_survey() {
         other => panic!("expected a 409 not_a_survey, got {other:?}"),
     }
     assert!(ProjectPatch::parse(&json!({"project_name": "Renamed"})).unwrap().fits(&project).is_ok());
-    project.project_type = ProjectType::Survey.as_str().into();
+    project.project_type = ProjectType::Survey;
     assert!(patch.fits(&project).is_ok());
 }
 

@@ -18,7 +18,7 @@ pub mod store;
 use self::quality::Quality;
 use platform::error::{ApiError, ApiResult};
 use platform::metadata::ExternalMetadata;
-use projects_core::{self as projects, Environment, InterviewMode, Language};
+use projects_core::{Environment, InterviewMode, Language, ProjectType};
 use text_enum::text_enum;
 
 text_enum! {
@@ -75,8 +75,8 @@ impl InterviewStatus {
     /// interviewee gave four answers (an interview) or answered a third of the
     /// blocks that take an answer (a survey), INITIATED otherwise. An interview
     /// that ended early keeps the status it had.
-    pub fn of(state: SessionState, project_type: &str, responses: i64, answerable_blocks: i64, answered_blocks: i64) -> InterviewStatus {
-        let partial = if project_type == projects::ProjectType::Survey.as_str() {
+    pub fn of(state: SessionState, project_type: ProjectType, responses: i64, answerable_blocks: i64, answered_blocks: i64) -> InterviewStatus {
+        let partial = if project_type == ProjectType::Survey {
             answerable_blocks > 0 && answered_blocks * 3 >= answerable_blocks
         } else {
             responses >= 4
@@ -110,7 +110,7 @@ pub struct Interview {
     pub interview_id: String,
     pub tenant_id: String,
     pub project_id: String,
-    pub project_type: String,
+    pub project_type: ProjectType,
     pub environment: Environment,
     pub session_token_hash: String,
     pub identifier: String,

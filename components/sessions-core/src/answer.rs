@@ -263,7 +263,7 @@ fn after_exchange(interview: &Interview, turns: usize, counted: store::Counted, 
     updated.last_activity_ms = updated.last_activity_ms.max(now_ms);
     updated.interview_status = InterviewStatus::of(
         updated.state,
-        &updated.project_type,
+        updated.project_type,
         updated.response_count,
         updated.answerable_blocks,
         updated.answered_blocks,

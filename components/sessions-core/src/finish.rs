@@ -105,7 +105,7 @@ pub fn end_in(tx: &Tx, interview_id: &str, how: How, summary: &str, now: std::ti
     interview.closed_at = Some(at.clone());
     interview.interview_status = InterviewStatus::of(
         state,
-        &interview.project_type,
+        interview.project_type,
         interview.response_count,
         interview.answerable_blocks,
         interview.answered_blocks,

@@ -305,7 +305,7 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
         interview_id: &interview_id,
         tenant_id: &project.tenant_id,
         project_id: &project.project_id,
-        project_type: &project.project_type,
+        project_type: project.project_type,
         environment: request.environment,
         session_token_hash: &keys::hash_secret(&session_token),
         identifier: &request.identifier,

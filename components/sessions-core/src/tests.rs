@@ -1,7 +1,7 @@
 use super::*;
 use projects_core::tests_support::project;
 use platform::metadata::ExternalMetadata;
-use projects_core::{InterviewMode, Language, Status};
+use projects_core::{InterviewMode, Language, ProjectType, Status};
 use serde_json::json;
 
 fn kinds(result: ApiResult<impl std::fmt::Debug>) -> Vec<(Vec<LocPart>, &'static str)> {
@@ -128,13 +128,13 @@ fn the_interview_status_follows_the_contract() {
     use SessionState::{InProgress, Left, TimedOut};
     const COMPLETED: SessionState = SessionState::Completed;
     const DONE: InterviewStatus = InterviewStatus::Completed;
-    let interview = |state, responses| InterviewStatus::of(state, "contextual_interview", responses, 0, 0);
+    let interview = |state, responses| InterviewStatus::of(state, ProjectType::ContextualInterview, responses, 0, 0);
     assert_eq!([interview(InProgress, 0), interview(InProgress, 3), interview(InProgress, 4)], [Initiated, Initiated, Partial]);
     assert_eq!([interview(Left, 5), interview(TimedOut, 1), interview(COMPLETED, 0)], [Partial, Initiated, DONE]);
     // A survey: a third of the blocks that take an answer makes it partial.
-    let survey = |state, answered| InterviewStatus::of(state, "survey", 9, 6, answered);
+    let survey = |state, answered| InterviewStatus::of(state, ProjectType::Survey, 9, 6, answered);
     assert_eq!([survey(InProgress, 1), survey(InProgress, 2), survey(COMPLETED, 0)], [Initiated, Partial, DONE]);
-    assert_eq!(InterviewStatus::of(InProgress, "survey", 0, 0, 0), Initiated, "a survey of statements only");
+    assert_eq!(InterviewStatus::of(InProgress, ProjectType::Survey, 0, 0, 0), Initiated, "a survey of statements only");
 }
 
 #[test]
@@ -143,7 +143,7 @@ fn the_session_body_shows_turns_without_internals() {
         interview_id: "i".into(),
         tenant_id: "t".into(),
         project_id: "p".into(),
-        project_type: "contextual_interview".into(),
+        project_type: ProjectType::ContextualInterview,
         environment: Environment::Sandbox,
         session_token_hash: "secret-hash".into(),
         identifier: "ada@example.com".into(),

@@ -7,6 +7,7 @@
 pub mod list;
 
 use super::quality::Quality;
+use projects_core::ProjectType;
 use super::{DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
 use storage::{self as db, Db, QueryResult, Row, SqlValue, Tx};
 use platform::error::ApiResult;
@@ -22,7 +23,7 @@ const INTERVIEW_COLUMNS: &str = "interview_id, tenant_id, project_id, project_ty
 
 fn interview_from_row(row: &Row) -> ApiResult<Interview> {
     let state = row.named::<SessionState>("state")?;
-    let project_type = row.text("project_type")?;
+    let project_type = row.named::<ProjectType>("project_type")?;
     let response_count = row.int("response_count")?;
     let answerable_blocks = row.int("answerable_blocks")?;
     let answered_blocks = row.int("answered_blocks")?;
@@ -30,7 +31,7 @@ fn interview_from_row(row: &Row) -> ApiResult<Interview> {
         interview_id: row.text("interview_id")?,
         tenant_id: row.text("tenant_id")?,
         project_id: row.text("project_id")?,
-        interview_status: InterviewStatus::of(state, &project_type, response_count, answerable_blocks, answered_blocks),
+        interview_status: InterviewStatus::of(state, project_type, response_count, answerable_blocks, answered_blocks),
         project_type,
         environment: row.named::<Environment>("environment")?,
         session_token_hash: row.text("session_token_hash")?,
@@ -147,7 +148,7 @@ pub struct NewInterview<'a> {
     pub interview_id: &'a str,
     pub tenant_id: &'a str,
     pub project_id: &'a str,
-    pub project_type: &'a str,
+    pub project_type: ProjectType,
     pub environment: Environment,
     pub session_token_hash: &'a str,
     pub identifier: &'a str,
@@ -177,7 +178,7 @@ pub fn insert(tx: &Tx, new: &NewInterview) -> ApiResult<()> {
             db::text(new.interview_id),
             db::text(new.tenant_id),
             db::text(new.project_id),
-            db::text(new.project_type),
+            db::text(new.project_type.as_str()),
             db::text(new.environment.as_str()),
             db::text(new.session_token_hash),
             db::text(new.identifier),
