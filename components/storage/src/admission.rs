@@ -29,9 +29,9 @@
 //! meanwhile (see `pipeline::route`).
 
 use super::hrana::Stmt;
-use super::local::Refused;
 use super::remote::Outcome;
-use super::{latest_version, opt_text, rows, statement_error, Conn, Db, Row};
+use super::connection::pending_statement;
+use super::{latest_version, opt_text, rows, statement_error, Db, Row};
 use platform::error::{ApiError, ApiResult};
 use platform::rate_limit::Quota;
 use spin_sdk::sqlite::{QueryResult, Value};
@@ -114,17 +114,13 @@ impl Db {
         );
         params.push(opt_text(tenant_id));
         let pending = Gate::Pending { sql, params, quota: quota.clone(), decide };
-        match &self.conn {
-            Conn::Spin(_) => {
-                let Gate::Pending { sql, params, .. } = &pending else { unreachable!() };
-                let outcome = self.bookkeeping(sql, params)?;
-                self.decide(pending, outcome).map(drop)
-            }
-            Conn::Remote(_) => {
-                *self.gate.borrow_mut() = pending;
-                Ok(())
-            }
+        if self.conn.holds_admission() {
+            *self.gate.borrow_mut() = pending;
+            return Ok(());
         }
+        let Gate::Pending { sql, params, .. } = &pending else { unreachable!() };
+        let outcome = self.bookkeeping(sql, params)?;
+        self.decide(pending, outcome).map(drop)
     }
 
     /// Everything the request still owes the records, once its handler is
@@ -140,10 +136,10 @@ impl Db {
     /// statement now if it still waits (a count due with the next write stays
     /// due). Its refusal (429, 401), if any, is the request's answer.
     pub fn settle_admission(&self) -> ApiResult<()> {
-        let (Some(admission), Conn::Remote(remote)) = (self.pending_admission(), &self.conn) else {
+        let Some((sql, params)) = pending_statement(&self.gate.borrow()) else {
             return self.gate.borrow().refusal();
         };
-        let outcome = self.remote_round(remote, vec![admission])?.remove(0);
+        let outcome = self.bookkeeping(&sql, &params)?;
         let pending = self.gate.take();
         self.decide(pending, outcome).map(drop)
     }
@@ -263,13 +259,6 @@ impl Db {
     /// `local::SpinSqlite::before_statement`). Refused for contention past the
     /// wait's bound: 503.
     fn bookkeeping(&self, sql: &str, params: &[Value]) -> ApiResult<Outcome> {
-        match &self.conn {
-            Conn::Spin(spin) => match spin.execute_with_retry(sql, params, false) {
-                Ok(result) => Ok(Ok(result)),
-                Err(Refused::Sql(spin_sdk::sqlite::Error::Io(message))) => Ok(Err(message)),
-                Err(refused) => Err(refused.into_api_error(sql)),
-            },
-            Conn::Remote(remote) => Ok(self.remote_round(remote, vec![Stmt::new(sql, params)])?.remove(0)),
-        }
+        self.conn.bookkeeping(self, sql, params)
     }
 }

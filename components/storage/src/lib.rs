@@ -7,6 +7,11 @@
 //!   grant no SQLite, such as an edge platform. It wins over
 //!   `database_backend`, which only describes Spin's own database.
 //!
+//! Each is a `connection::Connection`, the one trait of this capability: `Db`
+//! holds one and runs its statements, transactions, admission and migrations
+//! through it; what differs between the two (a statement now or with the next,
+//! a lock taken or a read checked at the commit) is each one's.
+//!
 //! What the runtime gives us: since Spin 3 every `Connection::open` is a
 //! connection of its own, shared with nobody, and a remote server holds a
 //! transaction for the stream that began it. So a transaction spanning several
@@ -35,6 +40,7 @@ use spin_sdk::sqlite::Value;
 
 mod admission;
 mod checks;
+mod connection;
 mod hrana;
 mod local;
 mod lock_wait;
@@ -44,9 +50,10 @@ mod row;
 
 pub use admission::{Admission, Decide};
 use admission::Gate;
+use connection::{Connection, FailedTries};
 use hrana::Stmt;
 pub use local::Backend;
-use local::{Refused, SpinSqlite};
+use local::SpinSqlite;
 use lock_wait::{is_contention, LockWait};
 pub use migrations::{latest_version, statements, Migration, MIGRATIONS};
 use migrations::applied_already;
@@ -55,7 +62,7 @@ pub use remote::{Settings as RemoteSettings, TOKEN_VARIABLE as DATABASE_TOKEN_VA
 pub use row::{opt_text, read_all, read_first, rows, text, Row};
 
 pub struct Db {
-    conn: Conn,
+    conn: Box<dyn Connection>,
     /// Inside [`Db::transaction`]: a refused statement is not sent again there,
     /// and on a remote database writes wait for the next answer or the `COMMIT`.
     in_transaction: Cell<bool>,
@@ -64,11 +71,6 @@ pub struct Db {
     /// The request's rate-limit count, while it waits to join the request's
     /// first write (see `admission`).
     count_due: RefCell<Option<platform::rate_limit::Quota>>,
-}
-
-enum Conn {
-    Spin(SpinSqlite),
-    Remote(Remote),
 }
 
 /// What a 503 for unreachable records asks a client to wait, seconds.
@@ -148,16 +150,7 @@ impl Tx<'_> {
     /// writes, in one batch, and the server checks it: a transaction of
     /// guarded writes holds the writer for no round trip.
     pub fn guard(&self, sql: &str, params: &[Value]) -> ApiResult<()> {
-        match &self.db.conn {
-            Conn::Remote(remote) => {
-                remote.queue_guarded(Stmt::new(sql, params));
-                Ok(())
-            }
-            Conn::Spin(_) => match self.query(sql, params)?.rows.is_empty() {
-                true => Err(Stop::GuardLost.error()),
-                false => Ok(()),
-            },
-        }
+        self.db.conn.guard(self, sql, params)
     }
 }
 
@@ -204,9 +197,9 @@ impl Db {
     /// `database_url` set, the libSQL server it names (nothing is sent yet).
     /// The schema is checked by the request's first statement, [`Db::admit`].
     pub fn connect() -> ApiResult<Db> {
-        let conn = match RemoteSettings::from_variables() {
-            None => Conn::Spin(SpinSqlite::open()?),
-            Some(Ok(settings)) => Conn::Remote(Remote::new(settings)),
+        let conn: Box<dyn Connection> = match RemoteSettings::from_variables() {
+            None => Box::new(SpinSqlite::open()?),
+            Some(Ok(settings)) => Box::new(Remote::new(settings)),
             Some(Err(reason)) => {
                 eprintln!("records: the database is not configured right: {reason}");
                 return Err(ApiError::StorageUnavailable { retry_after: RETRY_AFTER });
@@ -218,10 +211,7 @@ impl Db {
     /// Where the records live, as far as the admission cares: a local file,
     /// or a libSQL server (Spin's, or one reached over HTTP).
     pub fn backend(&self) -> Backend {
-        match &self.conn {
-            Conn::Spin(spin) => spin.backend(),
-            Conn::Remote(_) => Backend::Libsql,
-        }
+        self.conn.backend()
     }
 
     /// Opens the records and brings their schema up to date: for work that
@@ -239,10 +229,7 @@ impl Db {
     /// `PRAGMA wal_checkpoint(TRUNCATE)` on a local file (see
     /// [`local::SpinSqlite::checkpoint_wal`]); other backends keep their own files.
     pub fn checkpoint_wal(&self) -> WalCheckpoint {
-        match &self.conn {
-            Conn::Spin(spin) => spin.checkpoint_wal(),
-            Conn::Remote(_) => WalCheckpoint::NotApplicable,
-        }
+        self.conn.checkpoint_wal()
     }
 
     pub fn query(&self, sql: &str, params: &[Value]) -> ApiResult<QueryResult> {
@@ -252,13 +239,10 @@ impl Db {
     /// A statement whose answer nobody reads: inside a transaction on a remote
     /// database it goes out with the transaction's next statement.
     pub fn execute(&self, sql: &str, params: &[Value]) -> ApiResult<()> {
-        match &self.conn {
-            Conn::Remote(remote) if self.in_transaction.get() => {
-                remote.queue(Stmt::new(sql, params));
-                Ok(())
-            }
-            _ => self.query(sql, params).map(drop),
+        if self.in_transaction.get() && self.conn.defer(sql, params) {
+            return Ok(());
         }
+        self.query(sql, params).map(drop)
     }
 
     /// Runs a statement that a constraint may stop: `Ok(Err(text))` carries
@@ -301,33 +285,7 @@ impl Db {
     /// remote database, a failed one skips those after it in the same exchange.
     fn each(&self, stmts: &[(&str, &[Value])], stop_at_failure: bool) -> ApiResult<Vec<Outcome>> {
         self.count_before_lone_write(stmts)?;
-        match &self.conn {
-            Conn::Spin(spin) => stmts
-                .iter()
-                .map(|(sql, params)| {
-                    spin.before_statement(sql);
-                    match spin.execute_with_retry(sql, params, self.in_transaction.get()) {
-                        Ok(result) => Ok(Ok(result)),
-                        Err(Refused::Sql(spin_sdk::sqlite::Error::Io(message))) => Ok(Err(message)),
-                        Err(refused) => Err(refused.into_api_error(sql)),
-                    }
-                })
-                .collect(),
-            Conn::Remote(remote) => {
-                let stmts: Vec<Stmt> = stmts.iter().map(|(sql, params)| Stmt::new(*sql, params)).collect();
-                if self.in_transaction.get() {
-                    // Reads go out before the lock when they can be checked at the commit.
-                    if stmts.iter().all(|stmt| !may_write(&stmt.sql)) {
-                        if let Some(outcomes) = remote.read_ahead(&stmts).map_err(unavailable)? {
-                            return Ok(outcomes);
-                        }
-                    }
-                    remote.send(stmts, stop_at_failure).map_err(tx_failure)
-                } else {
-                    self.remote_each(remote, stmts)
-                }
-            }
-        }
+        self.conn.each(self, stmts, stop_at_failure)
     }
 
     /// A write outside any transaction while the request's count is due:
@@ -404,13 +362,13 @@ impl Db {
         // The value of a try whose commit went out and whose answer was lost:
         // the answer if a later try finds its receipt.
         let mut committed_maybe: Option<T> = None;
-        let (mut unanswered, mut changed) = (0, 0);
+        let mut tries = FailedTries::default();
         // From the first refusal for contention (or a read that changed).
         let mut wait: Option<LockWait> = None;
         loop {
             // Reads before the lock, checked at the commit, until they changed
             // twice under this transaction's feet: then read under the lock.
-            let optimistic = changed < 2;
+            let optimistic = tries.changed < 2;
             let (error, value) = match self.transaction_once(&mut work, Some(&receipt), optimistic) {
                 Ok(value) => return Ok(value),
                 Err(failed) => failed,
@@ -420,16 +378,7 @@ impl Db {
                 return committed_maybe.ok_or_else(|| ApiError::internal(anyhow::anyhow!("a receipt without its transaction")));
             }
             committed_maybe = value.or(committed_maybe);
-            let retry = match &self.conn {
-                Conn::Spin(spin) => !spin.is_local_file() && is_contended(&error),
-                // A lost exchange is tried again twice at most: the server may be down.
-                Conn::Remote(_) => {
-                    let lost = matches!(error, ApiError::StorageUnavailable { .. });
-                    unanswered += usize::from(lost);
-                    changed += usize::from(stop == Some(Stop::ReadChanged));
-                    is_contended(&error) || stop == Some(Stop::ReadChanged) || lost && unanswered <= 2
-                }
-            };
+            let retry = self.conn.retries(&error, stop, &mut tries);
             let contended = is_contended(&error) || stop == Some(Stop::ReadChanged);
             if !retry {
                 return Err(error);
@@ -466,36 +415,17 @@ impl Db {
         receipt: Option<&str>,
         optimistic: bool,
     ) -> Result<T, (ApiError, Option<T>)> {
-        match &self.conn {
-            Conn::Spin(spin) => self.spin_transaction_once(spin, work).map_err(|error| (error, None)),
-            Conn::Remote(remote) => {
-                let receipt = receipt.map(|id| {
-                    Stmt::new(
-                        "INSERT INTO applied_batches (batch_id, applied_ms) VALUES (?, ?)",
-                        &[Value::Text(id.to_string()), Value::Integer(time::unix_millis(time::now()))],
-                    )
-                });
-                remote.begin(receipt, optimistic);
-                self.in_transaction.set(true);
-                let outcome = work(&Tx { db: self });
-                self.in_transaction.set(false);
-                match outcome {
-                    Ok(value) => match remote.commit() {
-                        Ok(Ok(())) | Err(TxFailure::AppliedBefore) => Ok(value),
-                        Ok(Err(message)) => Err((statement_error(&message, "COMMIT"), None)),
-                        Err(failure) => Err((tx_failure(failure), Some(value))),
-                    },
-                    Err(error) => {
-                        if Stop::of(&error) == Some(Stop::AppliedBefore) || matches!(error, ApiError::StorageUnavailable { .. }) {
-                            // Nothing to roll back that the server does not drop itself.
-                            remote.abandon();
-                        } else {
-                            remote.rollback();
-                        }
-                        Err((error, None))
-                    }
-                }
-            }
+        let mut value: Option<T> = None;
+        let outcome = {
+            let mut erased = |tx: &Tx| -> ApiResult<()> {
+                value = Some(work(tx)?);
+                Ok(())
+            };
+            self.conn.transaction_once(self, &mut erased, receipt, optimistic)
+        };
+        match outcome {
+            Ok(()) => value.ok_or_else(|| (ApiError::internal(anyhow::anyhow!("a committed try without its value")), None)),
+            Err((error, keep)) => Err((error, value.filter(|_| keep))),
         }
     }
 
@@ -505,7 +435,7 @@ impl Db {
     /// transaction begins deferred and the count's upsert takes the write lock
     /// as its first statement, so the request takes the lock once; a count
     /// past its limit refuses the request and rolls its work back.
-    fn spin_transaction_once<T>(&self, spin: &SpinSqlite, work: &mut impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
+    fn spin_transaction_once(&self, spin: &SpinSqlite, work: &mut dyn FnMut(&Tx) -> ApiResult<()>) -> ApiResult<()> {
         // Out of `count_due` while it is being written: back in when the
         // transaction fails (the count is still owed), gone when it commits
         // or when the count refused the request (nothing is owed for a refusal).
@@ -561,10 +491,7 @@ impl Db {
         }
         let mut attempt = 0;
         loop {
-            let settings = match &self.conn {
-                Conn::Spin(spin) => spin.apply_local_file_settings(),
-                Conn::Remote(_) => Ok(()),
-            };
+            let settings = self.conn.prepare_for_migration();
             // One try per pass, without a receipt (its table may not exist yet):
             // the passes are this loop's retries, and a pass is idempotent.
             let pass = settings.and_then(|()| {
