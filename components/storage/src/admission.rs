@@ -28,9 +28,7 @@
 //! and the request's answer is the decision's refusal whatever the handler did
 //! meanwhile (see `pipeline::route`).
 
-use super::hrana::Stmt;
 use super::remote::Outcome;
-use super::connection::pending_statement;
 use super::{latest_version, opt_text, rows, statement_error, Db, Row};
 use platform::error::{ApiError, ApiResult};
 use platform::rate_limit::Quota;
@@ -136,7 +134,7 @@ impl Db {
     /// statement now if it still waits (a count due with the next write stays
     /// due). Its refusal (429, 401), if any, is the request's answer.
     pub fn settle_admission(&self) -> ApiResult<()> {
-        let Some((sql, params)) = pending_statement(&self.gate.borrow()) else {
+        let Some((sql, params)) = self.pending_admission() else {
             return self.gate.borrow().refusal();
         };
         let outcome = self.bookkeeping(&sql, &params)?;
@@ -145,9 +143,9 @@ impl Db {
     }
 
     /// The admission's statement while it waits to go out.
-    pub(super) fn pending_admission(&self) -> Option<Stmt> {
+    pub(super) fn pending_admission(&self) -> Option<(String, Vec<Value>)> {
         match &*self.gate.borrow() {
-            Gate::Pending { sql, params, .. } => Some(Stmt::new(sql.as_str(), params)),
+            Gate::Pending { sql, params, .. } => Some((sql.clone(), params.clone())),
             _ => None,
         }
     }

@@ -6,7 +6,6 @@
 //! between them (a statement now or travelling with the next one, a lock
 //! taken or a read checked at the commit) is each implementation's.
 
-use super::admission::Gate;
 use super::hrana::Stmt;
 use super::local::{Refused, SpinSqlite};
 use super::remote::{Outcome, Remote, TxFailure};
@@ -217,13 +216,5 @@ impl Connection for Remote {
         tries.unanswered += usize::from(lost);
         tries.changed += usize::from(stop == Some(Stop::ReadChanged));
         is_contended(error) || stop == Some(Stop::ReadChanged) || lost && tries.unanswered <= 2
-    }
-}
-
-/// The admission's statement while it waits, for [`Connection::bookkeeping`].
-pub(crate) fn pending_statement(gate: &Gate) -> Option<(String, Vec<Value>)> {
-    match gate {
-        Gate::Pending { sql, params, .. } => Some((sql.clone(), params.clone())),
-        _ => None,
     }
 }

@@ -305,8 +305,8 @@ impl Db {
         let writes = stmts.iter().any(|stmt| may_write(&stmt.sql));
         if writes {
             self.settle_admission()?;
-        } else if let Some(admission) = self.pending_admission() {
-            let mut sent = vec![admission];
+        } else if let Some((sql, params)) = self.pending_admission() {
+            let mut sent = vec![Stmt::new(sql.as_str(), &params)];
             sent.extend(stmts.iter().cloned());
             let mut outcomes = self.remote_round(remote, sent)?;
             let admitted = outcomes.remove(0);
