@@ -130,9 +130,14 @@ impl Reader<'_, '_> {
             && !listed(&self.lists.determiners, word)
             && !listed(&self.lists.prepositions, word)
             && !listed(&self.lists.adverbs, word)
-            && !(normalized.ends_with("ly") && normalized.len() > 4 && !listed(&self.lists.not_adverbs, word))
+            && !(normalized.ends_with("ly") && normalized.len() > 4 && !listed(&self.lists.not_adverbs, word) && !self.name_inside(i))
             && !normalized.contains('\'')
             && word.text.chars().any(char::is_alphabetic)
+    }
+
+    /// A capital inside a sentence tells a name, whatever its ending ("Cy *Twombly*", "Hadley").
+    fn name_inside(&self, i: usize) -> bool {
+        self.words[i].text.starts_with(char::is_uppercase) && !self.sentence_start(i)
     }
 
     fn gerund(&self, i: usize) -> bool {
@@ -448,6 +453,9 @@ mod tests {
         let phrases = texts("Taking care of drudge work so I can find the right font, the right color palette, etc.");
         assert!(phrases.contains(&"Taking care of drudge work") || phrases.contains(&"drudge work"), "{phrases:?}");
         assert!(phrases.contains(&"right color palette"), "{phrases:?}");
+        // A name in -ly is a name, not an adverb: the phrase holds it whole.
+        let phrases = texts("I asked it to compare my paintings to the work of artist Cy Twombly - a stretch.");
+        assert!(phrases.contains(&"work of artist Cy Twombly") && !phrases.contains(&"work of artist Cy"), "{phrases:?}");
         let phrases = texts("I use AI tools for brainstorming, asking quick questions about technique and theory, and business planning.");
         assert!(phrases.contains(&"brainstorming"), "{phrases:?}");
         assert!(phrases.contains(&"asking quick questions") && phrases.contains(&"technique and theory"), "{phrases:?}");
