@@ -7,11 +7,16 @@
             fixtures' own interviewer asked after its participants' answers; each
             item is an id, the answer and the follow-up, nothing that says who wrote
             it. The key (id -> writer) is written to a file of its own, for after.
+  make-pairs: one change read on its own: every English transcript answer whose
+            follow-up differs between two builds' dumps, once with each build's,
+            shuffled into one set (set-pairs.md) for one reader; the key says
+            which build wrote which ("before", "after").
   score:    a reader's ratings (one JSON line per item: id, rating 1-5, flags)
             with the key applied: per fixture and writer, the mean, the share
             rated 4 or 5, the share rated 2 or less, and the commonest flags.
 
   scripts/blind-followups.py make-set DUMP OUT_DIR [--per-writer N]
+  scripts/blind-followups.py make-pairs BEFORE_DUMP AFTER_DUMP OUT_DIR
   scripts/blind-followups.py score KEY RATINGS...
 
 The reader gets only set-<fixture>.md and RUBRIC (printed by `rubric`).
@@ -62,13 +67,35 @@ def make_set(dump, out_dir, per_writer):
         items = [("built-in", item) for item in rng.sample(builtin, min(per_writer, len(builtin)))]
         items += [("study", item) for item in rng.sample(own, min(per_writer, len(own)))]
         rng.shuffle(items)
-        lines = [f"# Reading set: {group}\n", RUBRIC, ""]
-        for n, (writer, (_, answer, followup)) in enumerate(items, 1):
-            item_id = f"{group[0]}{n:03d}"
-            key[item_id] = {"group": group, "writer": writer}
-            lines += [f"## {item_id}", f"Participant: {answer.strip()}", f"Interviewer: {followup.strip()}", ""]
-        (out / f"set-{group}.md").write_text("\n".join(lines))
+        write_set(out, group, group, [({"group": group, "writer": writer}, answer, followup) for writer, (_, answer, followup) in items], key)
     (out / "key.json").write_text(json.dumps(key, indent=1))
+
+
+def write_set(out, name, title, items, key):
+    """Writes the reading set `items` ((key entry, answer, follow-up), in order) as set-<name>.md."""
+    lines = [f"# Reading set: {title}\n", RUBRIC, ""]
+    for n, (who, answer, followup) in enumerate(items, 1):
+        item_id = f"{name[0]}{n:03d}"
+        key[item_id] = who
+        lines += [f"## {item_id}", f"Participant: {answer.strip()}", f"Interviewer: {followup.strip()}", ""]
+    (out / f"set-{name}.md").write_text("\n".join(lines))
+
+
+def make_pairs(before_dump, after_dump, out_dir):
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    read = lambda dump: [json.loads(line) for line in Path(dump).read_text().splitlines()]
+    items = []
+    for before, after in zip(read(before_dump), read(after_dump)):
+        changed = before["reply"] != after["reply"] and (before["probe"] or after["probe"])
+        if changed and before["file"] in GROUPS.values():
+            items.append(({"group": "pairs", "writer": "before"}, before["answer"], before["reply"]))
+            items.append(({"group": "pairs", "writer": "after"}, after["answer"], after["reply"]))
+    random.Random(f"{SEED}-pairs").shuffle(items)
+    key = {}
+    write_set(out, "pairs", "pairs", items, key)
+    (out / "key.json").write_text(json.dumps(key, indent=1))
+    print(f"{len(items) // 2} changed follow-ups, {len(items)} items")
 
 
 def score(key_file, rating_files):
@@ -99,6 +126,8 @@ if __name__ == "__main__":
     if verb == "make-set" and len(args) >= 2:
         per = int(args[args.index("--per-writer") + 1]) if "--per-writer" in args else 30
         make_set(args[0], args[1], per)
+    elif verb == "make-pairs" and len(args) == 3:
+        make_pairs(*args)
     elif verb == "score" and len(args) >= 2:
         score(args[0], args[1:])
     elif verb == "rubric":
