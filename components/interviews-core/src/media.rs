@@ -10,17 +10,6 @@ use platform::http::{ApiResponse, Reply};
 use records::sealed::Sealed;
 use sessions_core::recordings::{self, RecordingKind};
 
-fn extension(content_type: &str) -> &'static str {
-    match content_type.split(';').next().unwrap_or_default() {
-        "audio/ogg" => "ogg",
-        "audio/mp4" => "m4a",
-        "audio/mpeg" => "mp3",
-        "audio/wav" => "wav",
-        "video/mp4" => "mp4",
-        _ => "webm",
-    }
-}
-
 /// The tenant's interview's recording of `kind`: 404 when there is no such
 /// interview or no such recording.
 pub fn download<S: BlobStore + 'static>(
@@ -43,7 +32,7 @@ pub fn download<S: BlobStore + 'static>(
         .with_header("content-type", recording.content_type.clone())
         .with_header(
             "content-disposition",
-            format!("attachment; filename=\"{interview_id}-{kind}.{}\"", extension(&recording.content_type)),
+            format!("attachment; filename=\"{interview_id}-{kind}.{}\"", recordings::extension(&recording.content_type)),
         )
         .with_header("cache-control", "private, no-store")
         .with_header("x-content-type-options", "nosniff");

@@ -6,6 +6,7 @@
 use platform::config;
 use platform::llm::{LlmConfig, LlmError, Provider};
 use platform::outbound;
+use crate::recordings::extension;
 use serde_json::Value;
 
 pub const DEFAULT_MODEL: &str = "whisper-1";
@@ -19,16 +20,6 @@ pub fn available(llm: &LlmConfig) -> bool {
 /// The model named by the `llm_transcription_model` variable.
 pub fn model() -> String {
     config::var_or("llm_transcription_model", DEFAULT_MODEL)
-}
-
-fn extension(content_type: &str) -> &'static str {
-    match content_type.split(';').next().unwrap_or_default() {
-        "audio/ogg" => "ogg",
-        "audio/mp4" => "m4a",
-        "audio/mpeg" => "mp3",
-        "audio/wav" => "wav",
-        _ => "webm",
-    }
 }
 
 /// The multipart body of a transcription request, and its content type.

@@ -40,6 +40,19 @@ text_enum! {
 
 pub const AUDIO_TYPES: [&str; 5] = ["audio/webm", "audio/ogg", "audio/mp4", "audio/mpeg", "audio/wav"];
 pub const VIDEO_TYPES: [&str; 2] = ["video/webm", "video/mp4"];
+/// The file extension of a recording's `content_type` (a download's file
+/// name, a transcription's upload): WebM where the type is not one of ours.
+pub fn extension(content_type: &str) -> &'static str {
+    match content_type.split(';').next().unwrap_or_default() {
+        "audio/ogg" => "ogg",
+        "audio/mp4" => "m4a",
+        "audio/mpeg" => "mp3",
+        "audio/wav" => "wav",
+        "video/mp4" => "mp4",
+        _ => "webm",
+    }
+}
+
 pub const DEFAULT_AUDIO_MAX_BYTES: u64 = 50 * 1024 * 1024;
 pub const DEFAULT_VIDEO_MAX_BYTES: u64 = 250 * 1024 * 1024;
 /// Bytes a session's recordings may grow by per one-minute window: twice what
@@ -373,5 +386,14 @@ mod tests {
         for (kind, header) in [(RecordingKind::Audio, Some("video/webm")), (RecordingKind::Video, Some("text/html")), (RecordingKind::Audio, None)] {
             assert_eq!(content_type(kind, header).unwrap_err().status(), 415);
         }
+    }
+
+    /// Every accepted type has its own extension, the same for a download and a transcription.
+    #[test]
+    fn each_accepted_type_names_its_file() {
+        let named: Vec<&str> = AUDIO_TYPES.iter().chain(&VIDEO_TYPES).map(|essence| extension(essence)).collect();
+        assert_eq!(named, ["webm", "ogg", "m4a", "mp3", "wav", "webm", "mp4"]);
+        assert_eq!(extension("audio/webm;codecs=opus"), "webm");
+        assert_eq!(extension("audio/ogg;codecs=opus"), "ogg");
     }
 }
