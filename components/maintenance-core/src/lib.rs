@@ -110,7 +110,7 @@ pub fn run(db: &Db, now: SystemTime, encoder: &mut dyn synthesis::units::Encoder
         Err(error) => problems.push(format!("giving sentences their meanings for the synthesis: {error:?}")),
     }
     let current_window = platform::rate_limit::Window::containing(time::unix_seconds(now)).start;
-    if let Err(error) = db.forget_rate_limit_windows_before(current_window) {
+    if let Err(error) = db.gatekeeper().forget_rate_limit_windows_before(current_window) {
         problems.push(format!("forgetting finished rate-limit windows: {error:?}"));
     }
     // Last: after this run's own erasures, and with no delivery still writing.

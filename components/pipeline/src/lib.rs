@@ -302,7 +302,7 @@ async fn route<S: Sessions>(incoming: IncomingRequest, request: &mut ApiRequest,
     let (route, params) = found_route(found, request).map_err(|refusal| settled(&context.db, refusal))?;
     let tenant = claimed_tenant(route.handler, credentials.as_ref(), request).map_err(|refusal| settled(&context.db, refusal))?;
     if settles_before_handler(route.handler, request.method) {
-        context.db.settle_admission()?;
+        context.db.gatekeeper().settle_admission()?;
     }
     match (route.handler, tenant) {
         // A streaming handler owns the connection to its end: such a request
@@ -316,7 +316,7 @@ async fn route<S: Sessions>(incoming: IncomingRequest, request: &mut ApiRequest,
             let outcome = run(&context, request, handler, tenant, &params, incoming, credentials.as_ref(), operator_token).await;
             // The admission's refusal is the answer, whatever the handler did;
             // then the count, when the handler wrote nothing that took it along.
-            match (outcome, context.db.settle()) {
+            match (outcome, context.db.gatekeeper().settle()) {
                 (_, Err(refusal)) => Err(refusal),
                 (outcome, Ok(())) => outcome,
             }
@@ -408,7 +408,7 @@ impl Counting {
 /// count still due are written first, and a refusal of theirs (429, past a
 /// limit) is the answer instead (429 comes before every other refusal).
 fn settled(db: &Db, refusal: ApiError) -> ApiError {
-    match db.settle() {
+    match db.gatekeeper().settle() {
         Err(error) => error,
         Ok(()) => refusal,
     }
@@ -452,7 +452,7 @@ async fn run<S: Sessions>(
         }
         (Handler::Session(handler), _) => {
             let interview = S::authenticate(&context.db, request, params);
-            context.db.settle_admission()?;
+            context.db.gatekeeper().settle_admission()?;
             let interview = interview?;
             request.body = body(incoming, request).await?;
             handler(context, &interview, request, params).map(Reply::Full)
@@ -526,6 +526,7 @@ fn enforce_limit(
 ) -> ApiResult<()> {
     let quota = quota(request, budget, operator);
     let tenant_id = checked.as_ref().map(|c| c.tenant_id.to_string());
+    let gatekeeper = db.gatekeeper();
     match counting {
         Counting::First => {
             let decided = quota.clone();
@@ -536,12 +537,12 @@ fn enforce_limit(
                     None => Ok(()),
                 }
             };
-            db.admit(&quota, tenant_id.as_deref(), Box::new(decide))
+            gatekeeper.admit(&quota, tenant_id.as_deref(), Box::new(decide))
         }
         Counting::WithItsWrite => {
-            let admission = db.peek(&quota, tenant_id.as_deref())?;
+            let admission = gatekeeper.peek(&quota, tenant_id.as_deref())?;
             quota.decide_before_counting(&admission.counts)?;
-            db.count_with_next_write(quota);
+            gatekeeper.count_with_next_write(quota);
             match &checked {
                 Some(credentials) => authenticate(credentials, &admission).map(drop).map_err(|refusal| settled(db, refusal)),
                 None => Ok(()),

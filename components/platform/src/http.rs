@@ -248,7 +248,7 @@ pub struct Route<H> {
 /// A route's own budget: requests per fixed one-minute window, the Spin
 /// variable `variable` says how many (unset: no budget), counted per `per`.
 /// Counted in the request's one admission statement, like the per-address
-/// limit (`Db::admit`).
+/// limit (`Gatekeeper::admit`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     pub variable: &'static str,

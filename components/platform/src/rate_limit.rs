@@ -1,5 +1,5 @@
 //! Fixed one-minute windows per client IP. The arithmetic lives here; the
-//! counters are the request's first SQLite statement (see `Db::admit`).
+//! counters are the request's first SQLite statement (see `Gatekeeper::admit`).
 
 use crate::error::ApiError;
 

@@ -1,17 +1,17 @@
 //! The request's count against its rate limits, stored in the records
 //! (docs/design-decisions.md, "Rate limits"), in one of two ways:
 //!
-//! - **counted first** ([`Db::admit`]): the request's first statement is an
+//! - **counted first** ([`Gatekeeper::admit`]): the request's first statement is an
 //!   upsert of its counters that also returns the schema version and the key
 //!   hash of the tenant its credentials name. A request that writes nothing
 //!   else (a read) takes the write lock this once, for one statement.
-//! - **counted with its write** ([`Db::peek`], then [`Db::count_with_next_write`]):
+//! - **counted with its write** ([`Gatekeeper::peek`], then [`Gatekeeper::count_with_next_write`]):
 //!   the first statement only reads the counters (no write lock: a client past
 //!   its limit is refused without a write), and the upsert joins the request's
 //!   own write: the first statement of its first transaction, which it opens
 //!   (a deferred `BEGIN`, so the upsert takes the lock: one write lock for
 //!   the request). A request that ends without having written anything gets
-//!   its count written on its own ([`Db::settle`]). The upsert decides
+//!   its count written on its own ([`Gatekeeper::settle`]). The upsert decides
 //!   again, exactly: of two requests that both saw room for one more, the
 //!   second is refused there, and its transaction rolled back. Only on Spin's
 //!   SQLite (a local file): on a libSQL server a request is counted first.
@@ -33,6 +33,7 @@ use super::{latest_version, opt_text, rows, statement_error, Db, Row};
 use platform::error::{ApiError, ApiResult};
 use platform::rate_limit::Quota;
 use spin_sdk::sqlite::{QueryResult, Value};
+use std::cell::RefCell;
 
 /// What the request's first statement found: each bucket's count in this
 /// window (in the order of its quota's limits), and the tenant key hash it
@@ -94,7 +95,32 @@ fn counts_of(quota: &Quota, returned: &[Row]) -> ApiResult<Vec<u64>> {
     Ok(quota.buckets().map(|bucket| counted.iter().find(|(name, _)| name == bucket).map_or(1, |(_, count)| *count)).collect())
 }
 
+/// The request's admission as it stands on its connection: held by its
+/// [`Db`], since the admission's statements ride with the request's own.
+#[derive(Default)]
+pub(super) struct AdmissionState {
+    /// Its first statement, waiting, or its decision (see [`Gatekeeper::admit`]).
+    pub(super) gate: RefCell<Gate>,
+    /// Its rate-limit count, while it waits to join the request's first
+    /// write (see [`Gatekeeper::count_with_next_write`]).
+    pub(super) count_due: RefCell<Option<Quota>>,
+}
+
+/// The request's count against its rate limits and the lookup of its
+/// tenant's key, in the request's records (the module docs): the pipeline's
+/// door, beside the records' [`Db`], not part of it.
+pub struct Gatekeeper<'db> {
+    db: &'db Db,
+}
+
 impl Db {
+    /// The gatekeeper of the request on this connection.
+    pub fn gatekeeper(&self) -> Gatekeeper<'_> {
+        Gatekeeper { db: self }
+    }
+}
+
+impl Gatekeeper<'_> {
     /// Counts the request first (see the module docs), reads the schema
     /// version and, when credentials came, the tenant's key hash, all in one
     /// upsert, and hands what it found to `decide` (the 429, the 401). A
@@ -103,7 +129,7 @@ impl Db {
     ///
     /// On Spin's SQLite the statement runs now, and `decide`'s refusal is the
     /// answer. On a remote database it waits for the request's first read and
-    /// travels with it; [`Db::settle_admission`] sends it alone.
+    /// travels with it; [`Gatekeeper::settle_admission`] sends it alone.
     pub fn admit(&self, quota: &Quota, tenant_id: Option<&str>, decide: Decide) -> ApiResult<()> {
         let (sql, mut params) = count_statement(
             quota,
@@ -112,8 +138,8 @@ impl Db {
         );
         params.push(opt_text(tenant_id));
         let pending = Gate::Pending { sql, params, quota: quota.clone(), decide };
-        if self.conn.holds_admission() {
-            *self.gate.borrow_mut() = pending;
+        if self.db.conn.holds_admission() {
+            *self.db.admission.gate.borrow_mut() = pending;
             return Ok(());
         }
         let Gate::Pending { sql, params, .. } = &pending else { unreachable!() };
@@ -135,16 +161,16 @@ impl Db {
     /// due). Its refusal (429, 401), if any, is the request's answer.
     pub fn settle_admission(&self) -> ApiResult<()> {
         let Some((sql, params)) = self.pending_admission() else {
-            return self.gate.borrow().refusal();
+            return self.db.admission.gate.borrow().refusal();
         };
         let outcome = self.bookkeeping(&sql, &params)?;
-        let pending = self.gate.take();
+        let pending = self.db.admission.gate.take();
         self.decide(pending, outcome).map(drop)
     }
 
     /// The admission's statement while it waits to go out.
     pub(super) fn pending_admission(&self) -> Option<(String, Vec<Value>)> {
-        match &*self.gate.borrow() {
+        match &*self.db.admission.gate.borrow() {
             Gate::Pending { sql, params, .. } => Some((sql.clone(), params.clone())),
             _ => None,
         }
@@ -159,7 +185,7 @@ impl Db {
         let (result, migrated) = match outcome {
             Ok(result) => (result, false),
             Err(message) if message.contains("no such table") => {
-                self.migrate_from(0)?;
+                self.db.migrate_from(0)?;
                 let counted = self.bookkeeping(&sql, &params)?.map_err(|message| statement_error(&message, &sql))?;
                 (counted, true)
             }
@@ -171,7 +197,7 @@ impl Db {
             None => 0,
         };
         let migrated = migrated || schema_version < latest_version();
-        self.migrate_from(schema_version)?;
+        self.db.migrate_from(schema_version)?;
         let admission = Admission {
             counts: counts_of(&quota, &returned)?,
             key_hash: match returned.first() {
@@ -180,8 +206,8 @@ impl Db {
             },
         };
         let passed = decide(&admission).is_ok();
-        *self.gate.borrow_mut() = Gate::Decided { passed, admission, decide };
-        self.gate.borrow().refusal()?;
+        *self.db.admission.gate.borrow_mut() = Gate::Decided { passed, admission, decide };
+        self.db.admission.gate.borrow().refusal()?;
         Ok(migrated)
     }
 
@@ -202,22 +228,22 @@ impl Db {
         params.extend(quota.buckets().flat_map(|bucket| [Value::Text(bucket.to_string()), Value::Integer(quota.window.start as i64)]));
         let result = self.query_migrating(&sql, &params)?;
         let row = rows(&result).next().ok_or_else(|| ApiError::internal(anyhow::anyhow!("sqlite: the admission read returned no row")))?;
-        self.migrate_from(row.int("schema_version")?)?;
+        self.db.migrate_from(row.int("schema_version")?)?;
         let counts = (0..quota.limits.len())
             .map(|i| Ok(row.opt_int(&format!("count{i}"))?.unwrap_or(0).max(0) as u64))
             .collect::<ApiResult<_>>()?;
         Ok(Admission { counts, key_hash: row.opt_text("key_hash")? })
     }
 
-    /// The request, admitted by [`Db::peek`], is counted with its first write.
+    /// The request, admitted by [`Gatekeeper::peek`], is counted with its first write.
     pub fn count_with_next_write(&self, quota: Quota) {
-        *self.count_due.borrow_mut() = Some(quota);
+        *self.db.admission.count_due.borrow_mut() = Some(quota);
     }
 
     /// Writes the count still due, if any, on its own; refuses the request
     /// when it lost the last room in its window to another.
     pub(super) fn settle_count(&self) -> ApiResult<()> {
-        let Some(quota) = self.count_due.borrow_mut().take() else { return Ok(()) };
+        let Some(quota) = self.db.admission.count_due.borrow_mut().take() else { return Ok(()) };
         self.count(&quota)
     }
 
@@ -237,7 +263,7 @@ impl Db {
     /// every request). Rows of finished windows count for nothing, so until
     /// the next run they only take room: one per client and minute.
     pub fn forget_rate_limit_windows_before(&self, window_start: u64) -> ApiResult<()> {
-        self.execute("DELETE FROM rate_limit_windows WHERE window_start < ?", &[Value::Integer(window_start as i64)])
+        self.db.execute("DELETE FROM rate_limit_windows WHERE window_start < ?", &[Value::Integer(window_start as i64)])
     }
 
     /// A request's first statement: on a database without the schema yet,
@@ -245,8 +271,8 @@ impl Db {
     fn query_migrating(&self, sql: &str, params: &[Value]) -> ApiResult<QueryResult> {
         match self.bookkeeping(sql, params)? {
             Err(message) if message.contains("no such table") => {
-                self.migrate_from(0)?;
-                self.query(sql, params)
+                self.db.migrate_from(0)?;
+                self.db.query(sql, params)
             }
             other => other.map_err(|message| statement_error(&message, sql)),
         }
@@ -257,6 +283,6 @@ impl Db {
     /// `local::SpinSqlite::before_statement`). Refused for contention past the
     /// wait's bound: 503.
     fn bookkeeping(&self, sql: &str, params: &[Value]) -> ApiResult<Outcome> {
-        self.conn.bookkeeping(self, sql, params)
+        self.db.conn.bookkeeping(self.db, sql, params)
     }
 }

@@ -24,8 +24,8 @@
 //! connection among all instances, is not supported (docs/deploy.md).
 //!
 //! The cost model (docs/design-decisions.md, "Storage"): the request's first
-//! statement is its rate-limit count ([`Db::admit`]) or, for a write on a
-//! local file, a read of it ([`Db::peek`]), which also returns the schema
+//! statement is its rate-limit count ([`Gatekeeper::admit`]) or, for a write on a
+//! local file, a read of it ([`Gatekeeper::peek`]), which also returns the schema
 //! version, so an up-to-date database costs no separate check. On a remote
 //! database each exchange is a round trip, so statements travel together
 //! wherever the logic allows (see [`remote`] and [`admission`]). A write lock
@@ -33,7 +33,7 @@
 
 use platform::error::{ApiError, ApiResult};
 use platform::time;
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
 pub use spin_sdk::sqlite::{QueryResult, Value as SqlValue};
 use spin_sdk::sqlite::Value;
@@ -48,8 +48,8 @@ mod migrations;
 mod remote;
 mod row;
 
-pub use admission::{Admission, Decide};
-use admission::Gate;
+pub use admission::{Admission, Decide, Gatekeeper};
+use admission::AdmissionState;
 use connection::{Connection, FailedTries};
 use hrana::Stmt;
 pub use local::Backend;
@@ -66,11 +66,8 @@ pub struct Db {
     /// Inside [`Db::transaction`]: a refused statement is not sent again there,
     /// and on a remote database writes wait for the next answer or the `COMMIT`.
     in_transaction: Cell<bool>,
-    /// The request's admission (see [`Db::admit`]).
-    gate: RefCell<Gate>,
-    /// The request's rate-limit count, while it waits to join the request's
-    /// first write (see `admission`).
-    count_due: RefCell<Option<platform::rate_limit::Quota>>,
+    /// The request's admission ([`Gatekeeper`]).
+    admission: AdmissionState,
 }
 
 /// What a 503 for unreachable records asks a client to wait, seconds.
@@ -195,7 +192,7 @@ impl std::fmt::Display for Stop {
 impl Db {
     /// Opens the records for a request: Spin's `default` database, or, with
     /// `database_url` set, the libSQL server it names (nothing is sent yet).
-    /// The schema is checked by the request's first statement, [`Db::admit`].
+    /// The schema is checked by the request's first statement, [`Gatekeeper::admit`].
     pub fn connect() -> ApiResult<Db> {
         let conn: Box<dyn Connection> = match RemoteSettings::from_variables() {
             None => Box::new(SpinSqlite::open()?),
@@ -205,7 +202,7 @@ impl Db {
                 return Err(ApiError::StorageUnavailable { retry_after: RETRY_AFTER });
             }
         };
-        Ok(Db { conn, in_transaction: Cell::new(false), gate: RefCell::default(), count_due: RefCell::default() })
+        Ok(Db { conn, in_transaction: Cell::new(false), admission: AdmissionState::default() })
     }
 
     /// Where the records live, as far as the admission cares: a local file,
@@ -215,7 +212,7 @@ impl Db {
     }
 
     /// Opens the records and brings their schema up to date: for work that
-    /// does not start with [`Db::admit`] (the maintenance run).
+    /// does not start with [`Gatekeeper::admit`] (the maintenance run).
     pub fn open() -> ApiResult<Db> {
         let db = Db::connect()?;
         let current = match db.query_scalar("PRAGMA user_version", &[])? {
@@ -291,27 +288,27 @@ impl Db {
     /// A write outside any transaction while the request's count is due:
     /// the count is written first, on its own (see `admission`).
     fn count_before_lone_write(&self, stmts: &[(&str, &[Value])]) -> ApiResult<()> {
-        if self.in_transaction.get() || self.count_due.borrow().is_none() || !stmts.iter().any(|(sql, _)| may_write(sql)) {
+        if self.in_transaction.get() || self.admission.count_due.borrow().is_none() || !stmts.iter().any(|(sql, _)| may_write(sql)) {
             return Ok(());
         }
-        self.settle_count()
+        self.gatekeeper().settle_count()
     }
 
     /// Statements outside a transaction on a remote database: with the
     /// request's admission when it still waits and they only read, after it
     /// when they write.
     fn remote_each(&self, remote: &Remote, stmts: Vec<Stmt>) -> ApiResult<Vec<Outcome>> {
-        self.gate.borrow().refusal()?;
+        self.admission.gate.borrow().refusal()?;
         let writes = stmts.iter().any(|stmt| may_write(&stmt.sql));
         if writes {
-            self.settle_admission()?;
-        } else if let Some((sql, params)) = self.pending_admission() {
+            self.gatekeeper().settle_admission()?;
+        } else if let Some((sql, params)) = self.gatekeeper().pending_admission() {
             let mut sent = vec![Stmt::new(sql.as_str(), &params)];
             sent.extend(stmts.iter().cloned());
             let mut outcomes = self.remote_round(remote, sent)?;
             let admitted = outcomes.remove(0);
-            let pending = self.gate.take();
-            if !self.decide(pending, admitted)? {
+            let pending = self.admission.gate.take();
+            if !self.gatekeeper().decide(pending, admitted)? {
                 return Ok(outcomes);
             }
             // The schema was behind: what was read went to the old one.
@@ -357,7 +354,7 @@ impl Db {
     /// (the receipt tells whether it committed). So `work` must only read and
     /// write through `tx`.
     pub fn transaction<T>(&self, mut work: impl FnMut(&Tx) -> ApiResult<T>) -> ApiResult<T> {
-        self.settle_admission()?;
+        self.gatekeeper().settle_admission()?;
         let receipt = uuid::Uuid::new_v4().simple().to_string();
         // The value of a try whose commit went out and whose answer was lost:
         // the answer if a later try finds its receipt.
@@ -439,14 +436,14 @@ impl Db {
         // Out of `count_due` while it is being written: back in when the
         // transaction fails (the count is still owed), gone when it commits
         // or when the count refused the request (nothing is owed for a refusal).
-        let due = self.count_due.take();
+        let due = self.admission.count_due.take();
         let owed_again = |error: ApiError| {
-            *self.count_due.borrow_mut() = due.clone();
+            *self.admission.count_due.borrow_mut() = due.clone();
             error
         };
         let begun = match &due {
             Some(quota) => spin.control("BEGIN").and_then(|()| {
-                self.count(quota).inspect_err(|_| {
+                self.gatekeeper().count(quota).inspect_err(|_| {
                     let _ = spin.control("ROLLBACK");
                 })
             }),
