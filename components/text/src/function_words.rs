@@ -55,42 +55,16 @@ pub use data::local_negations;
 pub use data::modals;
 
 /// Two-word modals, written as their two normalized words: "have to", "hay que".
-pub fn modal_pairs(language: Language) -> &'static [(&'static str, &'static str)] {
-    match language {
-        Language::En => &[("going", "to"), ("had", "to"), ("has", "to"), ("have", "to")],
-        Language::Es => &[
-            ("hay", "que"), ("tenemos", "que"), ("tener", "que"), ("tengo", "que"), ("tiene", "que"), ("tienen", "que"),
-        ],
-        _ => &[],
-    }
-}
+pub use data::modal_pairs;
 
 /// Two words that look like a negation and its word but are not one: "sin
 /// embargo" (however), "no obstante" (nevertheless), "non solo" (not only:
 /// nothing is denied).
-pub fn not_negating(language: Language) -> &'static [(&'static str, &'static str)] {
-    match language {
-        Language::Es => &[("no", "obstante"), ("no", "solo"), ("no", "sólo"), ("sin", "embargo")],
-        Language::It => &[("non", "solo")],
-        Language::Fr => &[("non", "seulement")],
-        Language::De => &[("nicht", "nur")],
-        Language::En => &[("not", "only")],
-        _ => &[],
-    }
-}
+pub use data::not_negating;
 
 /// Words that only look like a negation after the word before them:
 /// "whether *or not*", "*at least*", "ou *non*", "oder *nicht*".
-pub fn not_negating_after(language: Language) -> &'static [(&'static str, &'static str)] {
-    match language {
-        Language::En => &[("or", "not"), ("at", "least")],
-        Language::Fr => &[("ou", "non"), ("ou", "pas")],
-        Language::De => &[("oder", "nicht")],
-        Language::Es => &[("o", "no")],
-        Language::It => &[("o", "no"), ("o", "non")],
-        _ => &[],
-    }
-}
+pub use data::not_negating_after;
 
 /// Prepositions the stop-word lists leave out: like them, they never stand at
 /// a quote's edge ("*entre* grandes puissances").

@@ -34,20 +34,8 @@ pub(super) use data::NOUN_VERBS;
 pub(super) use data::GOAL_VERBS;
 /// Plural nouns that name no people, although the validate-context rule knows their singular.
 pub(super) use data::NOT_PEOPLE;
-pub(super) const IRREGULAR_PAST: &[(&str, &str)] = &[
-    ("choose", "chose"), ("buy", "bought"), ("pay", "paid"), ("find", "found"), ("feel", "felt"), ("make", "made"),
-    ("get", "got"), ("leave", "left"), ("go", "went"), ("come", "came"), ("think", "thought"), ("see", "saw"),
-    ("know", "knew"), ("spend", "spent"), ("take", "took"), ("give", "gave"), ("become", "became"), ("begin", "began"),
-    ("hear", "heard"), ("keep", "kept"), ("put", "put"), ("set", "set"), ("run", "ran"), ("send", "sent"),
-    ("read", "read"), ("write", "wrote"), ("build", "built"), ("sell", "sold"), ("tell", "told"), ("say", "said"),
-    ("hold", "held"), ("bring", "brought"), ("lose", "lost"), ("win", "won"), ("meet", "met"), ("quit", "quit"),
-    ("understand", "understood"), ("stop", "stopped"), ("plan", "planned"), ("shop", "shopped"), ("drop", "dropped"),
-    ("prefer", "preferred"), ("have", "had"), ("do", "did"), ("eat", "ate"), ("drink", "drank"), ("drive", "drove"),
-    ("ride", "rode"), ("fly", "flew"), ("grow", "grew"), ("forget", "forgot"), ("cut", "cut"), ("deal", "dealt"),
-    ("mean", "meant"), ("stand", "stood"), ("fall", "fell"), ("seek", "sought"), ("teach", "taught"),
-    ("catch", "caught"), ("lend", "lent"), ("be", "were"), ("cancel", "cancelled"), ("travel", "travelled"),
-    ("rise", "rose"), ("fall", "fell"), ("lead", "led"), ("let", "let"), ("hurt", "hurt"),
-];
+/// English verbs whose past is not in -ed (or doubles its consonant), with it: ("choose", "chose").
+pub(super) use data::IRREGULAR_PAST;
 
 // Lead-ins, matched word by word as sequences of groups ("" makes a group optional).
 

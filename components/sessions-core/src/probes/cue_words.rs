@@ -35,69 +35,29 @@ pub use lists::{
     worrying_words,
 };
 
+/// The words after which a past tense or participle tells a story: an
+/// English subject ("we tried"), the German, French, Spanish and Italian
+/// auxiliaries of the past ("habe … gekauft", "j'ai essayé", "hemos probado",
+/// "ho provato"). English pasts that do not end in -ed. The German separable
+/// prefixes a participle's ge- may follow ("ausgetauscht", "eingebaut"), and
+/// none; the forms of German "haben" among the auxiliaries.
+pub use lists::{haben_forms, irregular_pasts, past_auxiliaries, separable_prefixes};
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-/// The words after which a past tense or participle tells a story, and how
-/// many words on it may follow: an English subject ("we tried"), the German,
-/// French, Spanish and Italian auxiliaries of the past ("habe … gekauft",
-/// "j'ai essayé", "hemos probado", "ho provato").
-pub fn past_auxiliaries(language: Language) -> (&'static [&'static str], usize) {
+/// How many words on from its auxiliary a past participle may follow: German
+/// puts it at the clause's end ("habe das Abo gestern *gekündigt*").
+pub fn past_reach(language: Language) -> usize {
     match language {
-        Language::En => (&["he", "i", "she", "they", "we", "you"], 2),
-        Language::De => (&[
-            "bin", "habe", "haben", "hast", "hat", "hatte", "hatten", "ist", "sind", "war", "waren", "wurde",
-            "wurden",
-        ], 8),
-        Language::Fr => (&["a", "ai", "as", "avez", "avons", "j'ai", "ont"], 2),
-        Language::Es => (&["ha", "había", "habíamos", "habían", "han", "has", "he", "hemos"], 2),
-        Language::It => (&["abbiamo", "avete", "ha", "hai", "hanno", "ho", "siamo", "sono", "è"], 2),
-        _ => (&[], 0),
+        Language::De => 8,
+        Language::En | Language::Fr | Language::Es | Language::It => 2,
+        _ => 0,
     }
 }
-
-/// English pasts that do not end in -ed.
-pub fn irregular_pasts() -> &'static [&'static str] {
-    &[
-        "became", "began", "bought", "brought", "built", "came", "chose", "did", "drove", "felt", "found", "gave",
-        "got", "had", "heard", "held", "kept", "knew", "left", "lost", "made", "meant", "met", "paid", "ran", "read",
-        "said", "sat", "saw", "sent", "spent", "spoke", "stood", "taught", "thought", "told", "took", "understood",
-        "was", "went", "were", "won", "wrote",
-    ]
-}
-
-/// The German separable prefixes a participle's ge- may follow ("ausgetauscht",
-/// "eingebaut"), and none.
-pub const GERMAN_PREFIXES: [&str; 17] =
-    ["", "ab", "an", "auf", "aus", "bei", "ein", "fest", "her", "hin", "los", "mit", "nach", "um", "vor", "weg", "zu"];
-
-/// The forms of German "haben" among the auxiliaries of the past.
-pub const GERMAN_HABEN: [&str; 6] = ["habe", "haben", "hast", "hat", "hatte", "hatten"];
 
 /// What a comparison is built of beyond its words: the words of degree before
 /// a comparative ("much", "viel"; Romance "plus", "más", "più") and what
-/// follows it ("als"; "que", "di", "che").
-pub fn comparison_frames(language: Language) -> Option<(&'static [&'static str], &'static [&'static str])> {
-    match language {
-        Language::En => Some((&["bit", "even", "far", "lot", "much", "slightly", "way"], &[])),
-        Language::De => Some((&["etwas", "noch", "viel", "weit"], &["als"])),
-        Language::Fr => Some((&["aussi", "moins", "plus"], &["que"])),
-        Language::Es => Some((&["menos", "más", "tan"], &["como", "que"])),
-        Language::It => Some((&["meno", "più"], &["che", "dei", "del", "della", "delle", "dello", "di"])),
-        _ => None,
-    }
-}
+/// follows it ("als"; "que", "di", "che"). A language without the first has no
+/// comparison frames.
+pub use lists::{comparison_followers, comparison_intensifiers};
 
 #[cfg(test)]
 mod tests {
@@ -119,14 +79,13 @@ mod tests {
             for list in [generalising_phrases, judging_phrases, narrating_phrases, comparing_phrases, worrying_phrases, wishing_phrases] {
                 assert!(list(language).iter().all(|p| normalize(p) == *p && p.contains(' ')), "{name}");
             }
-            sorted(&format!("{name} past auxiliaries"), past_auxiliaries(language).0);
-            if let Some((intensifiers, comparison)) = comparison_frames(language) {
-                sorted(name, intensifiers);
-                sorted(name, comparison);
-            }
+            sorted(&format!("{name} past auxiliaries"), past_auxiliaries(language));
+            sorted(&format!("{name} irregular pasts"), irregular_pasts(language));
+            sorted(&format!("{name} haben"), haben_forms(language));
+            sorted(name, comparison_intensifiers(language));
+            sorted(name, comparison_followers(language));
             assert!(example_markers(language).iter().all(|m| normalize(m) == *m), "{name}");
             assert!(contrast_markers(language).iter().all(|m| normalize(m) == *m), "{name}");
         }
-        sorted("irregular pasts", irregular_pasts());
     }
 }

@@ -167,13 +167,13 @@ fn occurrences(words: &[&str], phrase: &str) -> usize {
 /// and a participle soon after ("habe … gekauft", "j'ai essayé", "hemos
 /// probado", "ho provato").
 fn narrated_pasts(words: &[Word], language: Language) -> usize {
-    let (auxiliaries, reach) = cue_words::past_auxiliaries(language);
+    let (auxiliaries, reach) = (cue_words::past_auxiliaries(language), cue_words::past_reach(language));
     (0..words.len())
         .filter(|&i| auxiliaries.binary_search(&words[i].normalized.as_str()).is_ok())
         .filter(|&i| {
             let stretch: Vec<usize> = (i + 1..words.len().min(i + 1 + reach)).take_while(|&j| words[j].follows_closely).collect();
             // German "haben" puts any participle at the clause's end; after "sein" that may be an adjective ("ist zu kurz bemessen").
-            let haben = cue_words::GERMAN_HABEN.contains(&words[i].normalized.as_str());
+            let haben = cue_words::haben_forms(language).contains(&words[i].normalized.as_str());
             stretch.iter().enumerate().any(|(k, &j)| is_past(&words[j], haben && k + 1 == stretch.len() && clause_ends_after(words, j), language))
         })
         .count()
@@ -190,13 +190,13 @@ fn is_past(word: &Word, last: bool, language: Language) -> bool {
     let ends = |endings: &[&str]| endings.iter().any(|ending| w.ends_with(ending));
     match language {
         Language::En => {
-            cue_words::irregular_pasts().binary_search(&w).is_ok() || (w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed"))
+            cue_words::irregular_pasts(language).binary_search(&w).is_ok() || (w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed"))
         }
         // Nouns are capitalized: a lower-case word in ge…t or ge…en (also after
         // a separable prefix: "eingebaut"), or one in -t or -en that ends the clause.
         Language::De => {
             let lower = word.text.starts_with(|c: char| c.is_lowercase());
-            let ge = cue_words::GERMAN_PREFIXES.iter().any(|prefix| w.starts_with(&format!("{prefix}ge")));
+            let ge = cue_words::separable_prefixes(language).iter().any(|prefix| w.starts_with(&format!("{prefix}ge")));
             lower && w.chars().count() >= 5 && ends(&["t", "en"]) && (ge || last)
         }
         Language::Fr => w.chars().count() >= 3 && ends(&["é", "ée", "és", "ées", "u", "us", "is", "it", "ait"]),
@@ -210,7 +210,10 @@ fn is_past(word: &Word, last: bool, language: Language) -> bool {
 /// ("much cleaner", "viel günstiger") or before "than" ("günstiger als"), and
 /// "plus … que", "más … que", "più … di".
 fn comparatives(words: &[Word], language: Language) -> usize {
-    let Some((intensifiers, comparison)) = cue_words::comparison_frames(language) else { return 0 };
+    let (intensifiers, comparison) = (cue_words::comparison_intensifiers(language), cue_words::comparison_followers(language));
+    if intensifiers.is_empty() {
+        return 0;
+    }
     let is = |i: usize, list: &[&str]| words.get(i).is_some_and(|w| w.follows_closely && list.binary_search(&w.normalized.as_str()).is_ok());
     let comparative = |w: &Word| w.normalized.chars().count() >= 5 && w.normalized.ends_with("er");
     let mut count = 0;
