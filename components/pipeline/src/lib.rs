@@ -5,6 +5,11 @@
 //! no interviewee links nothing of it.
 
 pub mod routes;
+mod handler;
+
+pub use handler::{
+    Body, Caller, ErrorShape, Handler, PublicHandler, PublicStreamHandler, SessionHandler, StaticHandler, TenantHandler, TenantStreamHandler,
+};
 
 /// The OpenAPI 3.1 description of every route (served at GET /v1/openapi.json;
 /// [`routes`]' unit test and `tests/e2e/tests/openapi.rs` keep it in step with
@@ -22,31 +27,12 @@ use storage::{Admission, Backend, Db};
 use futures::{SinkExt, StreamExt};
 use spin_sdk::http::{Fields, IncomingRequest, OutgoingBody, OutgoingResponse, ResponseOutparam};
 use wasi::io::streams::{OutputStream, StreamError};
-use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
-use std::pin::Pin;
 
 /// What a handler gets besides the request: storage, opened and migrated.
 pub struct Context {
     pub db: Db,
 }
-
-pub type PublicHandler = fn(&Context, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
-pub type TenantHandler = fn(&Context, &Tenant, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
-/// A tenant route that reads the request body itself, as a stream (`request.body`
-/// stays empty), and may answer with a streamed body ([`Reply::Streamed`]).
-pub type TenantStreamHandler =
-    fn(Context, Tenant, ApiRequest, PathParams, IncomingRequest) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>>;
-
-/// A public route that may answer with a streamed body (large files).
-pub type PublicStreamHandler = fn(Context, ApiRequest, PathParams) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>>;
-
-/// A static asset: the same bytes for everyone, from memory (see [`Handler::Static`]).
-pub type StaticHandler = fn(&ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
-
-/// A route of an interviewee's session: the interview whose session token came
-/// with the request (`Authorization: Bearer`), for the path's `:interview_id`.
-pub type SessionHandler<S> = fn(&Context, &S, &ApiRequest, &PathParams) -> ApiResult<ApiResponse>;
 
 /// What session and page routes serve. The area that runs interviews says how
 /// a request's bearer token opens one (its [`Sessions::Interviewee`]) and how
@@ -77,47 +63,6 @@ impl Sessions for NoSessions {
     }
 }
 
-/// A route's handler; its variant says which credentials it needs.
-pub enum Handler<S: Sessions = NoSessions> {
-    /// No tenant credentials (tenant creation checks its partnership key itself).
-    Public(PublicHandler),
-    /// No credentials, and an HTML answer: every error becomes an error page.
-    Page(PublicHandler),
-    /// No credentials, no request body, and a body that may be streamed.
-    PublicStream(PublicStreamHandler),
-    /// An interviewee's session token, checked before the handler runs.
-    Session(SessionHandler<S::Interviewee>),
-    /// No credentials, no storage, no rate-limit count: an immutable static
-    /// asset (the interview page's script and styles, `sessions::assets`),
-    /// cheaper to send than to count.
-    Static(StaticHandler),
-    /// A partnership key (`X-Api-Key` + `X-Tenant-Id` of the partner, with its
-    /// scope), checked before the handler runs; every error answers in the flat
-    /// `{error, message}` shape of tenant creation.
-    Partner(PublicHandler),
-    /// The operator's `maintenance_token` as a bearer credential; the route does not
-    /// exist while the variable is unset, and it has a rate budget of its own.
-    Operator(PublicHandler),
-    /// No credentials, for a scheduler that can send none (`spin aka cron`: a
-    /// `GET` of a fixed path, no header): it can only start what is due anyway,
-    /// at most once per `maintenance_tick_seconds` (`maintenance::run_if_due`).
-    /// The route does not exist while that variable is unset; it has the
-    /// operator routes' budget.
-    Tick(PublicHandler),
-    /// `X-Api-Key` + `X-Tenant-Id` of a tenant, checked before the handler runs.
-    Tenant(TenantHandler),
-    /// Like `Tenant`, but the body is not read for the handler (uploads, downloads).
-    TenantStream(TenantStreamHandler),
-}
-
-// Every variant is a function pointer: copied whatever the interviewee is.
-impl<S: Sessions> Clone for Handler<S> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<S: Sessions> Copy for Handler<S> {}
 
 pub const GLOBAL_LIMIT_VARIABLE: &str = "rate_limit_per_minute";
 /// Seconds between two maintenance runs the tick route may start; while it is
@@ -264,8 +209,11 @@ fn outgoing_response(response: &ApiResponse) -> OutgoingResponse {
 /// route, the flat shape for a partner route, the error's own body otherwise.
 fn error_response<S: Sessions>(error: ApiError, router: &Router<Handler<S>>, request: &ApiRequest) -> ApiResponse {
     match router.find(request.method, &request.path) {
-        RouteMatch::Found(route, _) if matches!(route.handler, Handler::Page(_)) => S::error_page(error),
-        RouteMatch::Found(route, _) if matches!(route.handler, Handler::Partner(_)) => platform::http::flat(error.into_response()),
+        RouteMatch::Found(route, _) => match route.handler.error_shape() {
+            ErrorShape::Page => S::error_page(error),
+            ErrorShape::Flat => platform::http::flat(error.into_response()),
+            ErrorShape::Documented => error.into_response(),
+        },
         _ => error.into_response(),
     }
 }
@@ -292,11 +240,14 @@ async fn route<S: Sessions>(incoming: IncomingRequest, request: &mut ApiRequest,
             request.body = read_body(unread, request, MAX_JSON_BODY).await?;
         }
     }
-    let operator = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Operator(_) | Handler::Tick(_)));
+    let caller = match &found {
+        RouteMatch::Found(route, _) => Some(route.handler.caller()),
+        _ => None,
+    };
+    let operator = matches!(caller, Some(Caller::Operator | Caller::Scheduler));
     let operator_token = operator_token(&found, request)?;
     let credentials = Credentials::from_headers(|name| request.header(name)).ok();
-    let tenant_route = matches!(&found, RouteMatch::Found(route, _) if matches!(route.handler, Handler::Tenant(_) | Handler::TenantStream(_)));
-    let checked = credentials.clone().filter(|_| tenant_route);
+    let checked = credentials.clone().filter(|_| caller == Some(Caller::Tenant));
     let counting = Counting::of(request.method, &found, context.db.backend());
     enforce_limit(&context.db, request, budget, checked, operator, counting)?;
     let (route, params) = found_route(found, request).map_err(|refusal| settled(&context.db, refusal))?;
@@ -328,9 +279,9 @@ async fn route<S: Sessions>(incoming: IncomingRequest, request: &mut ApiRequest,
 /// off (404) until its variable is set.
 fn operator_token<S: Sessions>(found: &RouteMatch<'_, Handler<S>>, request: &ApiRequest) -> ApiResult<Option<String>> {
     let variable = match found {
-        RouteMatch::Found(route, _) => match route.handler {
-            Handler::Operator(_) => auth::OPERATOR_TOKEN_VARIABLE,
-            Handler::Tick(_) => TICK_VARIABLE,
+        RouteMatch::Found(route, _) => match route.handler.caller() {
+            Caller::Operator => auth::OPERATOR_TOKEN_VARIABLE,
+            Caller::Scheduler => TICK_VARIABLE,
             _ => return Ok(None),
         },
         _ => return Ok(None),
@@ -362,9 +313,9 @@ fn found_route<'r, S: Sessions>(
 /// then runs before the check, and gets nothing the records hold until it
 /// passed (see `storage::admission`); every other handler runs after it.
 fn claimed_tenant<S: Sessions>(handler: Handler<S>, credentials: Option<&Credentials>, request: &ApiRequest) -> ApiResult<Option<Tenant>> {
-    match (handler, credentials) {
-        (Handler::Tenant(_) | Handler::TenantStream(_), Some(credentials)) => Ok(Some(Tenant::claimed(credentials))),
-        (Handler::Tenant(_) | Handler::TenantStream(_), None) => Err(auth::tenant_refusal(request.header(auth::API_KEY_HEADER))),
+    match (handler.caller(), credentials) {
+        (Caller::Tenant, Some(credentials)) => Ok(Some(Tenant::claimed(credentials))),
+        (Caller::Tenant, None) => Err(auth::tenant_refusal(request.header(auth::API_KEY_HEADER))),
         _ => Ok(None),
     }
 }
@@ -375,7 +326,8 @@ fn claimed_tenant<S: Sessions>(handler: Handler<S>, credentials: Option<&Credent
 /// may travel with the handler's first read).
 fn settles_before_handler<S: Sessions>(handler: Handler<S>, method: Method) -> bool {
     let reads_only = matches!(method, Method::Get | Method::Head);
-    !matches!(handler, Handler::Session(_)) && !(reads_only && matches!(handler, Handler::Tenant(_) | Handler::Public(_) | Handler::Page(_)))
+    let may_travel = handler.body() == Body::Read && matches!(handler.caller(), Caller::Tenant | Caller::Anyone);
+    handler.caller() != Caller::Interviewee && !(reads_only && may_travel)
 }
 
 /// When a request is counted against its rate limits (see `storage::admission`).
@@ -393,8 +345,7 @@ enum Counting {
 
 impl Counting {
     fn of<S: Sessions>(method: Method, found: &RouteMatch<'_, Handler<S>>, backend: Backend) -> Counting {
-        let streams = matches!(found, RouteMatch::Found(route, _)
-            if matches!(route.handler, Handler::TenantStream(_) | Handler::PublicStream(_)));
+        let streams = matches!(found, RouteMatch::Found(route, _) if route.handler.body() == Body::Streamed);
         match method {
             Method::Post | Method::Put | Method::Patch | Method::Delete if !streams && backend == Backend::Local => {
                 Counting::WithItsWrite
@@ -427,39 +378,35 @@ async fn run<S: Sessions>(
     credentials: Option<&Credentials>,
     operator_token: Option<String>,
 ) -> ApiResult<Reply> {
-    match (handler, tenant) {
-        (Handler::Tenant(handler), Some(tenant)) => {
-            request.body = body(incoming, request).await?;
-            handler(context, &tenant, request, params).map(Reply::Full)
-        }
-        (Handler::Public(handler) | Handler::Page(handler), _) => {
-            request.body = body(incoming, request).await?;
-            handler(context, request, params).map(Reply::Full)
-        }
-        (Handler::Partner(handler), _) => {
-            auth::authorize_partner(credentials, &auth::PartnerConfig::from_variables())?;
-            request.body = body(incoming, request).await?;
-            handler(context, request, params).map(Reply::Full)
-        }
-        (Handler::Operator(handler), _) => {
-            auth::authorize_operator(request.header("authorization"), operator_token.as_deref().unwrap_or_default())?;
-            request.body = body(incoming, request).await?;
-            handler(context, request, params).map(Reply::Full)
-        }
-        (Handler::Tick(handler), _) => {
-            request.body = body(incoming, request).await?;
-            handler(context, request, params).map(Reply::Full)
-        }
-        (Handler::Session(handler), _) => {
+    // Who may call is checked before the body is read; an interviewee's
+    // session is read with the admission, and both settled before it.
+    match handler.caller() {
+        Caller::Partner => auth::authorize_partner(credentials, &auth::PartnerConfig::from_variables())?,
+        Caller::Operator => auth::authorize_operator(request.header("authorization"), operator_token.as_deref().unwrap_or_default())?,
+        _ => {}
+    }
+    let interview = match handler {
+        Handler::Session(_) => {
             let interview = S::authenticate(&context.db, request, params);
             context.db.gatekeeper().settle_admission()?;
-            let interview = interview?;
-            request.body = body(incoming, request).await?;
-            handler(context, &interview, request, params).map(Reply::Full)
+            Some(interview?)
         }
-        (Handler::Static(handler), _) => handler(request, params).map(Reply::Full),
-        (Handler::Tenant(_) | Handler::TenantStream(_) | Handler::PublicStream(_), _) => Err(auth::tenant_refusal(None)),
+        _ => None,
+    };
+    if handler.body() == Body::Read {
+        request.body = body(incoming, request).await?;
     }
+    let response = match (handler, tenant, interview) {
+        (Handler::Tenant(handler), Some(tenant), _) => handler(context, &tenant, request, params),
+        (Handler::Public(handler) | Handler::Page(handler) | Handler::Partner(handler) | Handler::Operator(handler) | Handler::Tick(handler), ..) => {
+            handler(context, request, params)
+        }
+        (Handler::Session(handler), _, Some(interview)) => handler(context, &interview, request, params),
+        (Handler::Static(handler), ..) => handler(request, params),
+        // A tenant route without its tenant, or a streaming route (served before `run`).
+        _ => Err(auth::tenant_refusal(None)),
+    };
+    response.map(Reply::Full)
 }
 
 /// The request's body: read now (at most 1 MiB), or as read before it was counted.
@@ -692,7 +639,10 @@ mod tests {
         fn tenant(_: &Context, _: &Tenant, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
             Ok(ApiResponse::empty(204))
         }
-        fn upload(_: Context, _: Tenant, _: ApiRequest, _: PathParams, _: IncomingRequest) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>> {
+        use std::future::Future;
+    use std::pin::Pin;
+
+    fn upload(_: Context, _: Tenant, _: ApiRequest, _: PathParams, _: IncomingRequest) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>> {
             Box::pin(async { Ok(Reply::Full(ApiResponse::empty(204))) })
         }
         let router: Router<Handler> = Router::new()
