@@ -1,16 +1,21 @@
 //! `POST /v1/projects`: the create schema (explicit or generated mode) and
 //! the use case that writes a draft.
 
-use super::fields::{OnCreate, FIELDS};
-use super::{store, writer, ContextFields, ProjectFields, ProjectType, CREATION_MODES, DEFAULT_LOGO_URL, DEFAULT_PROJECT_TYPE, MAX_PROMPT, MIN_PROMPT, PROJECT_TYPES};
-
-use platform::error::{ApiError, ApiResult, LocPart};
-use platform::validation::{
-    literal_text, nullable, text,
-    Fields,
+use super::fields::{
+    camera_rule, create_languages_rule, length_rule, logo_rule, max_interviews_rule, modes_rule, name_rule, redirect_rule,
+    retention_rule, screeners_rule, text_rule,
+};
+use super::survey::{self, SurveyBlock};
+use super::{
+    default_primary_color, store, writer, ContextFields, ProjectFields, ProjectType, CREATION_MODES, DEFAULT_CAMERA_ACCESS,
+    DEFAULT_INTERVIEW_LENGTH, DEFAULT_INTERVIEW_MODE, DEFAULT_LANGUAGE, DEFAULT_LOGO_URL, DEFAULT_PROJECT_TYPE, MAX_PROMPT, MIN_PROMPT,
+    PROJECT_TYPES,
 };
 
-use serde_json::{Map, Value};
+use platform::error::{ApiError, ApiResult, LocPart};
+use platform::validation::{hex_color, literal_text, nullable, text, Checked, Fields};
+
+use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CreationMode {
@@ -77,51 +82,13 @@ impl NewProject {
         };
         let generated = creation_mode == CreationMode::Generated;
 
-        let mut settings = Map::new();
-        let mut given = |name: &str, value: Option<Value>| {
-            settings.insert(name.to_string(), value.unwrap_or(Value::Null));
-        };
-        for spec in FIELDS {
-            let rule = spec.create_rule;
-            let nullable_rule = |v: &Value, l: Vec<LocPart>| nullable(v, l, rule);
-            match spec.on_create {
-                OnCreate::Name | OnCreate::Context if !generated => given(spec.name, f.require(spec.name, rule)),
-                // Generated mode's name may be given or null, like any nullable field.
-                OnCreate::Name | OnCreate::Nullable => given(spec.name, f.check(spec.name, nullable_rule).flatten()),
-                // Placeholders until the writer's context (`into_fields`).
-                OnCreate::Context => given(spec.name, Some(Value::from(""))),
-                OnCreate::DefaultOnNull(default) => {
-                    given(spec.name, Some(f.check(spec.name, nullable_rule).flatten().unwrap_or_else(|| default(defaults))))
-                }
-                OnCreate::DefaultWhenAbsent(default) => match f.check(spec.name, nullable_rule) {
-                    Some(value) => given(spec.name, value),
-                    None if f.has(spec.name) => given(spec.name, None),
-                    None => given(spec.name, Some(default(defaults))),
-                },
-                OnCreate::DefaultNotNull(default) => {
-                    given(spec.name, Some(f.check(spec.name, rule).unwrap_or_else(|| default(defaults))))
-                }
-                OnCreate::SurveyOnly if project_type == ProjectType::Survey => given(spec.name, f.require(spec.name, rule)),
-                OnCreate::SurveyOnly => {
-                    if f.raw(spec.name).is_some_and(|value| !value.is_null()) {
-                        let message = format!("Value error, {} apply to survey projects only", spec.name);
-                        f.error(f.loc(spec.name), "value_error", message);
-                    }
-                }
-                OnCreate::UpdateOnly => {}
-            }
-        }
+        let (project_name, settings) = settings(&mut f, project_type, generated, defaults);
         let prompt = if generated {
             f.require("prompt", |v, l| text(v, l, MIN_PROMPT, MAX_PROMPT))
         } else {
             None
         };
         f.finish()?;
-
-        let project_name = settings.get("project_name").and_then(Value::as_str).map(str::to_string);
-        // Generated mode without a name: the writer names it (see `into_fields`).
-        settings.insert("project_name".into(), Value::from(project_name.clone().unwrap_or_default()));
-        let settings: ProjectFields = serde_json::from_value(Value::Object(settings)).map_err(ApiError::internal)?;
         let context = (!generated).then(|| ContextFields {
             project_objective: settings.project_objective.clone(),
             research_questions: settings.research_questions.clone(),
@@ -145,6 +112,69 @@ impl NewProject {
         fields.success_criteria = context.success_criteria;
         fields.recruiting_criteria = context.recruiting_criteria;
         fields
+    }
+}
+
+/// The create schema's fields, read as their types in `FIELDS`' order (the
+/// order of the 422s), with the defaults of [`NewProject::parse`]; the name as
+/// given. A field whose problem `f` records reads as its placeholder.
+fn settings(f: &mut Fields, project_type: ProjectType, generated: bool, defaults: &CreateDefaults) -> (Option<String>, ProjectFields) {
+    // Generated mode's name may be given or null, like any nullable field; the writer names a project without one.
+    let project_name = if generated { nullable_field(f, "project_name", name_rule) } else { f.require("project_name", name_rule) };
+    let project_description = nullable_field(f, "project_description", text_rule);
+    // Generated mode writes the context, and does not look at what was sent.
+    let mut context = |name: &str| if generated { String::new() } else { f.require(name, text_rule).unwrap_or_default() };
+    let (project_objective, research_questions) = (context("project_objective"), context("research_questions"));
+    let (success_criteria, recruiting_criteria) = (context("success_criteria"), context("recruiting_criteria"));
+    let settings = ProjectFields {
+        project_name: project_name.clone().unwrap_or_default(),
+        project_description,
+        project_objective,
+        research_questions,
+        success_criteria,
+        recruiting_criteria,
+        specific_guidelines: nullable_field(f, "specific_guidelines", text_rule),
+        redirect_url: nullable_field(f, "redirect_url", redirect_rule),
+        interview_modes: nullable_field(f, "interview_modes", modes_rule).unwrap_or_else(|| vec![DEFAULT_INTERVIEW_MODE]),
+        // Null is the rule's 422: reads never show it as null.
+        camera_access: f.check("camera_access", camera_rule).unwrap_or(DEFAULT_CAMERA_ACCESS),
+        logo_url: default_when_absent(f, "logo_url", logo_rule, defaults.logo_url.clone()),
+        primary_color: default_when_absent(f, "primary_color", hex_color, Some(default_primary_color())),
+        // Update only.
+        secondary_color: None,
+        text_color: None,
+        interview_languages: nullable_field(f, "interview_languages", create_languages_rule).unwrap_or_else(|| vec![DEFAULT_LANGUAGE]),
+        interview_length: nullable_field(f, "interview_length", length_rule).unwrap_or(DEFAULT_INTERVIEW_LENGTH),
+        screeners: nullable_field(f, "screeners", screeners_rule),
+        max_interviews: nullable_field(f, "max_interviews", max_interviews_rule),
+        data_retention_days: nullable_field(f, "data_retention_days", retention_rule),
+        survey_blocks: survey_blocks(f, project_type),
+    };
+    (project_name, settings)
+}
+
+/// Survey projects' blocks, required there; refused (unless null) on other types.
+fn survey_blocks(f: &mut Fields, project_type: ProjectType) -> Option<Vec<SurveyBlock>> {
+    if project_type == ProjectType::Survey {
+        return f.require("survey_blocks", survey::blocks_rule);
+    }
+    if f.raw("survey_blocks").is_some_and(|value| !value.is_null()) {
+        f.error(f.loc("survey_blocks"), "value_error", "Value error, survey_blocks apply to survey projects only".to_string());
+    }
+    None
+}
+
+/// A field that may be absent or null: `None` then.
+fn nullable_field<T>(f: &mut Fields, name: &str, rule: fn(&Value, Vec<LocPart>) -> Checked<T>) -> Option<T> {
+    f.check(name, |v, l| nullable(v, l, rule)).flatten()
+}
+
+/// A field whose absence means `default`, and whose explicit null stays null.
+fn default_when_absent<T>(f: &mut Fields, name: &str, rule: fn(&Value, Vec<LocPart>) -> Checked<T>, default: Option<T>) -> Option<T> {
+    match f.check(name, |v, l| nullable(v, l, rule)) {
+        Some(value) => value,
+        None if f.has(name) => None,
+        None => default,
     }
 }
 

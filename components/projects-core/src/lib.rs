@@ -20,7 +20,7 @@ mod update;
 pub mod writer;
 
 pub use create::{create, CreateDefaults, CreationMode, NewProject};
-pub use fields::{screeners_rule, Column, FieldRule, FieldSpec, OnCreate, Presence, FIELDS};
+pub use fields::{screeners_rule, Column, FieldRule, FieldSpec, Presence, FIELDS};
 pub use share::{
     parse_environment, project_url, rotate_sandbox_secret, sandbox_secret, share_url, SandboxToken, SANDBOX_TOKEN_PARAM,
 };
