@@ -64,13 +64,12 @@ pub fn topic(objective: &str) -> Option<String> {
     (rest.chars().count() >= 3).then(|| cut(rest, OBJECTIVE_CHARS))
 }
 
+/// The first sentence of `text`, white space collapsed, as the product reads
+/// sentences everywhere (`text::sentences`: "e.g. this" goes on; it cut there before).
 fn first_sentence(text: &str) -> String {
     let text = collapse(text);
-    let end = text.char_indices().find(|(i, c)| {
-        matches!(c, '.' | '!' | '?') && text[i + c.len_utf8()..].starts_with(' ')
-    });
-    match end {
-        Some((i, c)) => text[..i + c.len_utf8()].to_string(),
+    match sentences::sentences(&text).first() {
+        Some(&(start, end)) => text[start..end].to_string(),
         None => text,
     }
 }

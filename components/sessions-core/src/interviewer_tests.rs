@@ -66,6 +66,9 @@ fn the_opening_says_what_it_is_about_in_plain_words() {
          experience, what the people concerned need, what gets in their way and where there are opportunities \
          for improvement.";
     assert_eq!(topic(written).as_deref(), Some("how parents of toddlers choose a daycare"));
+    // A sentence goes on after an abbreviation ("e.g."), as everywhere in the product, and across a line break (white space collapsed).
+    assert_eq!(topic("Understand how people pick a plan, e.g. by price. Then more.").as_deref(), Some("how people pick a plan, e.g. by price"));
+    assert_eq!(topic("Understand why people cancel\nand what would keep them.").as_deref(), Some("why people cancel and what would keep them"));
 }
 
 /// A conversation driven through [`next`]: each answer is appended with the
