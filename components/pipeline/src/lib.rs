@@ -640,9 +640,9 @@ mod tests {
             Ok(ApiResponse::empty(204))
         }
         use std::future::Future;
-    use std::pin::Pin;
+        use std::pin::Pin;
 
-    fn upload(_: Context, _: Tenant, _: ApiRequest, _: PathParams, _: IncomingRequest) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>> {
+        fn upload(_: Context, _: Tenant, _: ApiRequest, _: PathParams, _: IncomingRequest) -> Pin<Box<dyn Future<Output = ApiResult<Reply>>>> {
             Box::pin(async { Ok(Reply::Full(ApiResponse::empty(204))) })
         }
         let router: Router<Handler> = Router::new()

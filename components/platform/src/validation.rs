@@ -212,6 +212,11 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// A field that may be absent or null (`None` then): `rule` checks any other value.
+    pub fn check_nullable<T>(&mut self, name: &str, rule: impl FnOnce(&Value, Vec<LocPart>) -> Checked<T>) -> Option<T> {
+        self.check(name, |v, l| nullable(v, l, rule)).flatten()
+    }
+
     /// Like [`Fields::check`], but a missing field is 422 `missing`.
     pub fn require<T>(&mut self, name: &str, rule: impl FnOnce(&Value, Vec<LocPart>) -> Checked<T>) -> Option<T> {
         if !self.has(name) {

@@ -76,8 +76,8 @@ impl NewProject {
             .check("project_type", |v, l| literal_text(v, l, PROJECT_TYPES))
             .and_then(|t| ProjectType::parse(&t))
             .unwrap_or(DEFAULT_PROJECT_TYPE);
-        let creation_mode = match f.check("creation_mode", |v, l| nullable(v, l, |v, l| literal_text(v, l, CREATION_MODES))) {
-            Some(Some(mode)) if mode == "generated" => CreationMode::Generated,
+        let creation_mode = match f.check_nullable("creation_mode", |v, l| literal_text(v, l, CREATION_MODES)).as_deref() {
+            Some("generated") => CreationMode::Generated,
             _ => CreationMode::Explicit,
         };
         let generated = creation_mode == CreationMode::Generated;
@@ -120,8 +120,8 @@ impl NewProject {
 /// given. A field whose problem `f` records reads as its placeholder.
 fn settings(f: &mut Fields, project_type: ProjectType, generated: bool, defaults: &CreateDefaults) -> (Option<String>, ProjectFields) {
     // Generated mode's name may be given or null, like any nullable field; the writer names a project without one.
-    let project_name = if generated { nullable_field(f, "project_name", name_rule) } else { f.require("project_name", name_rule) };
-    let project_description = nullable_field(f, "project_description", text_rule);
+    let project_name = if generated { f.check_nullable("project_name", name_rule) } else { f.require("project_name", name_rule) };
+    let project_description = f.check_nullable("project_description", text_rule);
     // Generated mode writes the context, and does not look at what was sent.
     let mut context = |name: &str| if generated { String::new() } else { f.require(name, text_rule).unwrap_or_default() };
     let (project_objective, research_questions) = (context("project_objective"), context("research_questions"));
@@ -133,9 +133,9 @@ fn settings(f: &mut Fields, project_type: ProjectType, generated: bool, defaults
         research_questions,
         success_criteria,
         recruiting_criteria,
-        specific_guidelines: nullable_field(f, "specific_guidelines", text_rule),
-        redirect_url: nullable_field(f, "redirect_url", redirect_rule),
-        interview_modes: nullable_field(f, "interview_modes", modes_rule).unwrap_or_else(|| vec![DEFAULT_INTERVIEW_MODE]),
+        specific_guidelines: f.check_nullable("specific_guidelines", text_rule),
+        redirect_url: f.check_nullable("redirect_url", redirect_rule),
+        interview_modes: f.check_nullable("interview_modes", modes_rule).unwrap_or_else(|| vec![DEFAULT_INTERVIEW_MODE]),
         // Null is the rule's 422: reads never show it as null.
         camera_access: f.check("camera_access", camera_rule).unwrap_or(DEFAULT_CAMERA_ACCESS),
         logo_url: default_when_absent(f, "logo_url", logo_rule, defaults.logo_url.clone()),
@@ -143,11 +143,11 @@ fn settings(f: &mut Fields, project_type: ProjectType, generated: bool, defaults
         // Update only.
         secondary_color: None,
         text_color: None,
-        interview_languages: nullable_field(f, "interview_languages", create_languages_rule).unwrap_or_else(|| vec![DEFAULT_LANGUAGE]),
-        interview_length: nullable_field(f, "interview_length", length_rule).unwrap_or(DEFAULT_INTERVIEW_LENGTH),
-        screeners: nullable_field(f, "screeners", screeners_rule),
-        max_interviews: nullable_field(f, "max_interviews", max_interviews_rule),
-        data_retention_days: nullable_field(f, "data_retention_days", retention_rule),
+        interview_languages: f.check_nullable("interview_languages", create_languages_rule).unwrap_or_else(|| vec![DEFAULT_LANGUAGE]),
+        interview_length: f.check_nullable("interview_length", length_rule).unwrap_or(DEFAULT_INTERVIEW_LENGTH),
+        screeners: f.check_nullable("screeners", screeners_rule),
+        max_interviews: f.check_nullable("max_interviews", max_interviews_rule),
+        data_retention_days: f.check_nullable("data_retention_days", retention_rule),
         survey_blocks: survey_blocks(f, project_type),
     };
     (project_name, settings)
@@ -162,11 +162,6 @@ fn survey_blocks(f: &mut Fields, project_type: ProjectType) -> Option<Vec<Survey
         f.error(f.loc("survey_blocks"), "value_error", "Value error, survey_blocks apply to survey projects only".to_string());
     }
     None
-}
-
-/// A field that may be absent or null: `None` then.
-fn nullable_field<T>(f: &mut Fields, name: &str, rule: fn(&Value, Vec<LocPart>) -> Checked<T>) -> Option<T> {
-    f.check(name, |v, l| nullable(v, l, rule)).flatten()
 }
 
 /// A field whose absence means `default`, and whose explicit null stays null.

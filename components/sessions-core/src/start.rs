@@ -16,7 +16,7 @@ use projects_core::{self as projects, Environment, InterviewMode, Language, Open
 use records::store;
 use records::sealed::DataKey;
 use platform::time;
-use platform::validation::{self, nullable, one_of, Fields};
+use platform::validation::{self, one_of, Fields};
 use interviewer::Plan;
 use link::Link;
 use page::{LinkError, PageData};
@@ -66,43 +66,24 @@ impl StartRequest {
             let text = validation::text(v, l.clone(), 1, 64)?;
             validation::uuid_param(&text, l).map(|id| id.to_string()).map_err(|e| vec![e])
         });
-        let environment = f.check("environment", |v, l| nullable(v, l, one_of::<Environment>)).flatten();
-        let sandbox_token = f
-            .check(projects::SANDBOX_TOKEN_PARAM, |v, l| nullable(v, l, |v, l| validation::text(v, l, 0, MAX_SANDBOX_TOKEN_CHARS)))
-            .flatten();
-        let language = f.check("language", |v, l| nullable(v, l, |v, l| validation::text(v, l, 2, 8))).flatten();
-        let mode = f.check("mode", |v, l| nullable(v, l, one_of::<InterviewMode>)).flatten();
-        let identifier = f
-            .check("identifier", |v, l| nullable(v, l, |v, l| validation::text(v, l, 0, MAX_IDENTIFIER_CHARS)))
-            .flatten();
-        let country = f
-            .check("country_code", |v, l| {
-                nullable(v, l, |v, l| {
-                    let text = validation::text(v, l.clone(), 0, 2)?;
-                    if text.is_empty() {
-                        return Ok(text);
-                    }
-                    country_code(&text).ok_or_else(|| {
-                        vec![platform::FieldError::new(
-                            l,
-                            "string_pattern_mismatch",
-                            "String should match pattern '^[A-Za-z]{2}$'",
-                        )]
-                    })
-                })
+        let environment = f.check_nullable("environment", one_of::<Environment>);
+        let sandbox_token = f.check_nullable(projects::SANDBOX_TOKEN_PARAM, |v, l| validation::text(v, l, 0, MAX_SANDBOX_TOKEN_CHARS));
+        let language = f.check_nullable("language", |v, l| validation::text(v, l, 2, 8));
+        let mode = f.check_nullable("mode", one_of::<InterviewMode>);
+        let identifier = f.check_nullable("identifier", |v, l| validation::text(v, l, 0, MAX_IDENTIFIER_CHARS));
+        let country = f.check_nullable("country_code", |v, l| {
+            let text = validation::text(v, l.clone(), 0, 2)?;
+            if text.is_empty() {
+                return Ok(text);
+            }
+            country_code(&text).ok_or_else(|| {
+                vec![platform::FieldError::new(l, "string_pattern_mismatch", "String should match pattern '^[A-Za-z]{2}$'")]
             })
-            .flatten();
-        let external_metadata =
-            f.check("external_metadata", |v, l| nullable(v, l, ExternalMetadata::parse)).flatten();
-        let screener_answers = f
-            .check("screener_answers", |v, l| {
-                nullable(v, l, |v, l| {
-                    validation::list_of(v, l, 0, |v, l| {
-                        validation::list_of(v, l, 0, |v, l| validation::text(v, l, 1, screeners::MAX_OPTION_CHARS))
-                    })
-                })
-            })
-            .flatten();
+        });
+        let external_metadata = f.check_nullable("external_metadata", ExternalMetadata::parse);
+        let screener_answers = f.check_nullable("screener_answers", |v, l| {
+            validation::list_of(v, l, 0, |v, l| validation::list_of(v, l, 0, |v, l| validation::text(v, l, 1, screeners::MAX_OPTION_CHARS)))
+        });
         f.finish()?;
         Ok(StartRequest {
             project_id: project_id.unwrap_or_default(),
