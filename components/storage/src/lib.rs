@@ -85,9 +85,12 @@ fn busy() -> ApiError {
     ApiError::StorageUnavailable { retry_after: lock_wait::RETRY_AFTER_SECONDS }
 }
 
-/// Passes of a migration refused by a concurrent one (see [`Db::migrate_from`]):
-/// about 2 s of pauses in all.
-const MIGRATION_ATTEMPTS: u64 = 20;
+/// How long the first requests on a fresh database wait in all for the one of
+/// them that migrates it (see [`Db::migrate_from`]). A migration runs once per
+/// database and version, and holds the write lock for its whole transaction:
+/// on a loaded machine, longer than an ordinary statement's wait
+/// ([`lock_wait::BOUND`]). Waiting here beats a 503 to a deploy's first burst.
+const MIGRATION_BOUND: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// What [`Db::checkpoint_wal`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -215,12 +218,16 @@ impl Db {
     /// does not start with [`Gatekeeper::admit`] (the maintenance run).
     pub fn open() -> ApiResult<Db> {
         let db = Db::connect()?;
-        let current = match db.query_scalar("PRAGMA user_version", &[])? {
+        db.migrate_from(db.schema_version()?)?;
+        Ok(db)
+    }
+
+    /// The schema's version as the database file holds it (0 when new).
+    fn schema_version(&self) -> ApiResult<i64> {
+        Ok(match self.query_scalar("PRAGMA user_version", &[])? {
             Some(Value::Integer(version)) => version,
             _ => 0,
-        };
-        db.migrate_from(current)?;
-        Ok(db)
+        })
     }
 
     /// `PRAGMA wal_checkpoint(TRUNCATE)` on a local file (see
@@ -481,11 +488,14 @@ impl Db {
     /// nothing left to do. A pass refused for contention (see
     /// [`is_contention`]: switching a local file to WAL outside any
     /// transaction, or sqld aborting one of several nodes' passes) is rolled
-    /// back whole and run again after a short pause.
+    /// back whole and run again after a short pause; so is one whose wait for
+    /// the write lock ran past its bound (another instance's pass holds it).
+    /// Past [`MIGRATION_BOUND`] in all the request answers 503.
     fn migrate_from(&self, current: i64) -> ApiResult<()> {
         if current >= latest_version() {
             return Ok(());
         }
+        let started = std::time::Instant::now();
         let mut attempt = 0;
         loop {
             let settings = self.conn.prepare_for_migration();
@@ -493,25 +503,27 @@ impl Db {
             // the passes are this loop's retries, and a pass is idempotent.
             let pass = settings.and_then(|()| {
                 self.transaction_once(
-                    &mut |tx| {
-                        let current = match tx.query_scalar("PRAGMA user_version", &[])? {
-                            Some(Value::Integer(version)) => version,
-                            _ => 0,
-                        };
-                        tx.apply_migrations_after(current)
-                    },
+                    &mut |tx| tx.apply_migrations_after(tx.schema_version()?),
                     None,
                     false,
                 )
                 .map_err(|(error, _)| error)
             });
             match pass {
-                Err(error) if attempt < MIGRATION_ATTEMPTS && is_contended(&error) => {
-                    attempt += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(10 * attempt));
+                Err(error) if started.elapsed() < MIGRATION_BOUND && is_contended(&error) => {}
+                // The pass waited past the statement's bound: another instance's
+                // pass holds the lock. Done once that one has committed.
+                Err(ApiError::StorageUnavailable { .. }) if started.elapsed() < MIGRATION_BOUND => {
+                    match self.schema_version() {
+                        Ok(version) if version >= latest_version() => return Ok(()),
+                        Ok(_) | Err(ApiError::StorageUnavailable { .. }) => {}
+                        Err(error) => return Err(error),
+                    }
                 }
                 done => return done,
             }
+            attempt += 1;
+            std::thread::sleep(std::time::Duration::from_millis((10 * attempt).min(100)));
         }
     }
 

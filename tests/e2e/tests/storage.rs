@@ -95,6 +95,31 @@ fn a_burst_of_first_requests_on_a_fresh_database_all_succeed() {
     }
 }
 
+/// The first request on a fresh database migrates it; while another process
+/// holds the write lock (an instance whose migration pass takes long on a
+/// loaded machine) it waits past an ordinary statement's 2 s bound for it,
+/// then answers as if nothing had happened.
+#[test]
+fn a_first_request_waits_for_a_migration_that_holds_the_lock_long() {
+    e2e::on_spin_sqlite("they hold the local file's write lock from outside");
+    let app = TestApp::start(&[]);
+    let (locked, is_locked) = std::sync::mpsc::channel();
+    let path = app.sqlite_path();
+    let holder = std::thread::spawn(move || {
+        let db = rusqlite::Connection::open(path).unwrap();
+        db.execute_batch("BEGIN IMMEDIATE").unwrap();
+        locked.send(Instant::now()).unwrap();
+        std::thread::sleep(Duration::from_secs(4));
+        db.execute_batch("ROLLBACK").unwrap();
+    });
+    let held_since = is_locked.recv().unwrap();
+    let response = app.create_tenant_raw(&json!({"organization_name": "Patient", "contact_email": "ops@patient.example"}));
+    let waited = held_since.elapsed();
+    holder.join().unwrap();
+    assert_eq!(response.status(), 201, "{}", response.text().unwrap());
+    assert!(waited >= Duration::from_secs(4), "it answered once the lock was released, after {waited:?}");
+}
+
 #[test]
 fn the_dispatcher_brings_a_fresh_database_up_to_date() {
     e2e::on_spin_sqlite("they check the local file's journal, pragmas and the cron component");
