@@ -501,12 +501,15 @@ fn a_recording_interrupted_by_a_reload_exports_as_one_file_that_plays_to_the_end
 
 #[test]
 fn idle_interviews_are_ended_by_the_cron_run() {
-    let app = TestApp::start(&[("interview_idle_timeout_seconds", "1")]);
+    // The fresh session must stay younger than the timeout until the run has
+    // read the clock: on a loaded machine a start and a cron run take a second
+    // or more each, so the timeout leaves it several seconds.
+    let app = TestApp::start(&[("interview_idle_timeout_seconds", "5")]);
     let tenant = app.create_tenant();
     let project_id = active_project(&app, &tenant, json!({}));
     let mut idle = Session::start(&app, &start_body(&project_id, "production"));
     idle.answer(&app, LONG_ANSWER);
-    std::thread::sleep(Duration::from_millis(1500));
+    std::thread::sleep(Duration::from_millis(5200));
     let fresh = Session::start(&app, &start_body(&project_id, "production"));
     app.host.run_cron("maintenance").unwrap();
 
