@@ -21,6 +21,7 @@ use platform::error::ApiResult;
 use platform::llm::{self, LlmConfig};
 use platform::validation::{text, Fields};
 use serde_json::{json, Map, Value};
+use text::sentences::{sentences_of, Prose};
 
 /// The body of POST /project/validate-context: four required strings of 1..=10,000 chars.
 pub fn parse_request(body: &Value) -> ApiResult<ContextFields> {
@@ -80,12 +81,11 @@ const AUDIENCE_WORDS: &[&str] = &[
     "agencies", "retailer", "merchant", "seller", "vendor", "creator", "accountant", "lawyer", "pharmacist", "staff",
 ];
 
-/// Lower-case words (letters, digits, `+`, `-`, `'`).
+/// The words of a field as the toolkit reads them (`text::words`: "don't"
+/// and "25-45" are one word each, Japanese words end where the script
+/// changes), lower-cased.
 fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '+' || c == '-' || c == '\''))
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
+    text::words::words(text).into_iter().map(|word| word.normalized).collect()
 }
 
 fn distinct_words(words: &[String]) -> usize {
@@ -120,8 +120,9 @@ fn has_question(text: &str) -> bool {
         return true;
     }
     // A sentence or line (list markers aside) opening with an interrogative.
-    text.split(['.', '!', '\n', ';'])
-        .map(|s| s.trim_start_matches(|c: char| !c.is_alphabetic()).to_lowercase())
+    sentences_of(text, Prose::Brief)
+        .into_iter()
+        .map(|(start, end)| text[start..end].trim_start_matches(|c: char| !c.is_alphabetic()).to_lowercase())
         .any(|sentence| {
             INTERROGATIVES.iter().any(|q| {
                 sentence.strip_prefix(q).is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
@@ -142,12 +143,13 @@ fn has_audience(text: &str) -> bool {
     let has_age = lower.contains("aged")
         || lower.contains("years old")
         || lower.contains("year-old")
+        // "18+": a number, then a plus.
+        || text.match_indices('+').any(|(at, _)| text[..at].ends_with(|c: char| c.is_ascii_digit()))
+        // "25-45"
         || words.iter().any(|w| {
-            let digits = w.trim_end_matches('+');
-            (w.ends_with('+') && !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()))
-                || w.split_once('-').is_some_and(|(a, b)| {
-                    !a.is_empty() && !b.is_empty() && a.chars().all(|c| c.is_ascii_digit()) && b.chars().all(|c| c.is_ascii_digit())
-                })
+            w.split_once('-').is_some_and(|(a, b)| {
+                !a.is_empty() && !b.is_empty() && a.chars().all(|c| c.is_ascii_digit()) && b.chars().all(|c| c.is_ascii_digit())
+            })
         });
     audience_word || has_age || words.iter().any(|w| w == "who" || w == "whose")
 }

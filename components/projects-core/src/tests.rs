@@ -348,6 +348,11 @@ fn context_rules() {
     assert!(check_field("recruiting_criteria", "Online shoppers who bought on mobile").is_valid);
     assert!(check_field("recruiting_criteria", "Aged 25-45, living in Germany").is_valid);
     assert!(!check_field("recruiting_criteria", "anything goes really").is_valid);
+    assert!(check_field("recruiting_criteria", "Gamers 18+ living in Spain").is_valid);
+    // Words as the toolkit reads them: Japanese has no spaces between its words.
+    assert!(check_field("project_objective", "モバイルのチェックアウトで買い物客がなぜ購入をやめるのかを理解し、改善のための理由を三つ見つけたい").is_valid);
+    // A sentence opening with an interrogative, after "e.g." (which does not end one).
+    assert!(check_field("research_questions", "We look at payment, e.g. cards. how do people pay today").is_valid);
 }
 
 #[test]

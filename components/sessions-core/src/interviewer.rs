@@ -30,6 +30,7 @@ use platform::llm::{self, LlmConfig, Question};
 use projects_core::Language;
 pub use projects_core::plan::{max_questions, probe_budget, probing_allowed, split_questions, Plan};
 use projects_core::plan::{collapse, MINUTES_PER_EXCHANGE};
+use text::cut::cut_with_ellipsis;
 use text::sentences;
 use text::reading::reading_language;
 use text_enum::text_enum;
@@ -61,7 +62,7 @@ pub fn topic(objective: &str) -> Option<String> {
     let lower = sentence.to_lowercase();
     let lead = LEADS.iter().find(|lead| lower.starts_with(*lead))?;
     let rest = sentence[lead.len()..].trim().trim_end_matches(|c: char| c.is_ascii_punctuation()).trim();
-    (rest.chars().count() >= 3).then(|| cut(rest, OBJECTIVE_CHARS))
+    (rest.chars().count() >= 3).then(|| cut_with_ellipsis(rest, OBJECTIVE_CHARS))
 }
 
 /// The first sentence of `text`, white space collapsed, as the product reads
@@ -74,16 +75,6 @@ fn first_sentence(text: &str) -> String {
     }
 }
 
-/// At most `max` characters, cut at a word boundary with an ellipsis.
-fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let prefix: String = text.chars().take(max).collect();
-    let cut_at = prefix.rfind(' ').filter(|space| *space > max / 2).unwrap_or(prefix.len());
-    format!("{}…", prefix[..cut_at].trim_end_matches(|c: char| c.is_whitespace() || c == ','))
-}
-
 fn builtin(kind: TurnKind, question_index: Option<usize>, text: String) -> Message {
     Message { kind, question_index, text, source: TurnSource::BuiltIn }
 }
@@ -92,7 +83,7 @@ fn builtin(kind: TurnKind, question_index: Option<usize>, text: String) -> Messa
 pub fn introduction(plan: &Plan, strings: &InterviewerStrings) -> String {
     let about = match (plan.language.as_str(), topic(&plan.objective)) {
         ("en", Some(topic)) => fill(&strings.topic_intro, "topic", &topic),
-        _ => fill(&strings.objective_intro, "objective", &cut(&first_sentence(&plan.objective), OBJECTIVE_CHARS)),
+        _ => fill(&strings.objective_intro, "objective", &cut_with_ellipsis(&first_sentence(&plan.objective), OBJECTIVE_CHARS)),
     };
     format!("{} {} {}", strings.greeting, about, strings.no_wrong_answers)
 }

@@ -16,6 +16,7 @@
 pub mod audit;
 pub mod language;
 pub mod courtesy;
+pub mod cut;
 pub mod function_words;
 pub mod lexicon;
 pub mod noise;

@@ -34,37 +34,93 @@ pub fn asks(sentence: &str) -> bool {
     end.ends_with(['?', '？', '؟'])
 }
 
-/// Byte ranges of the sentences of `text`, without surrounding white space.
-/// A sentence ends at a line break, at `。！？`, and at `. ! ? …` followed by
-/// white space and then not a lower-case letter ("e.g. this" goes on).
+/// How a text marks where its sentences end: the one splitter reads both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prose {
+    /// What people type in an answer: `. ! ? …` end a sentence only before
+    /// one that does not open in lower case ("e.g. this" goes on). The
+    /// quotes, probes and themes were judged on these boundaries; the brief's
+    /// abbreviations and closing quotes would move some (docs/design-decisions.md,
+    /// "One text toolkit").
+    Answer,
+    /// A brief for the project writer, white space collapsed: `;` ends a
+    /// sentence too, a sentence may open in lower case (a prompt typed all in
+    /// lower case, or one the writer lower-cased from capitals), a full stop
+    /// that closes an abbreviation ends none ("e.g. Google", "the U.S.
+    /// market"), and closing quotes and brackets stay with the sentence they close.
+    Brief,
+}
+
+/// Words that end with a full stop inside a sentence ("e.g. Google", "Dr.
+/// Smith"). "etc." and "no." are left out: they end sentences as often.
+const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "vs", "approx", "incl", "mr", "mrs", "ms", "dr", "st", "ca", "cf", "esp"];
+
+/// Byte ranges of the sentences of an answer, without surrounding white space
+/// (see [`Prose::Answer`]).
 pub fn sentences(text: &str) -> Vec<(usize, usize)> {
+    sentences_of(text, Prose::Answer)
+}
+
+/// Byte ranges of the sentences of `text`, without surrounding white space.
+/// A sentence ends at a line break, at `。！？؟`, and at `. ! ? …` (with the
+/// marks right after it) followed by white space, as [`Prose`] refines.
+pub fn sentences_of(text: &str, prose: Prose) -> Vec<(usize, usize)> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut spans = Vec::new();
     let mut start = 0;
-    for (i, &(at, c)) in chars.iter().enumerate() {
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        i += 1;
         let end = at + c.len_utf8();
-        let boundary = match c {
-            '\n' | '\r' => Some(at),
-            '。' | '！' | '？' | '؟' => Some(end),
-            '.' | '!' | '?' | '…' => {
-                let next = chars.get(i + 1).map(|&(_, n)| n);
-                let after = chars[i + 1..].iter().map(|&(_, n)| n).find(|n| !n.is_whitespace());
-                match (next, after) {
-                    (None, _) => Some(end),
-                    (Some(n), Some(a)) if n.is_whitespace() && !a.is_lowercase() => Some(end),
-                    (Some(n), None) if n.is_whitespace() => Some(end),
-                    _ => None,
+        match c {
+            '\n' | '\r' => {
+                push_trimmed(text, start, at, &mut spans);
+                start = end;
+                continue;
+            }
+            '。' | '！' | '？' | '؟' => {
+                push_trimmed(text, start, end, &mut spans);
+                start = end;
+                continue;
+            }
+            '.' | '!' | '?' | '…' => {}
+            ';' if prose == Prose::Brief => {}
+            _ => continue,
+        }
+        let closing = |c: char| matches!(c, '.' | '!' | '?' | '…') || prose == Prose::Brief && matches!(c, '"' | '”' | '\'' | '’' | ')' | ']' | '»');
+        while i < chars.len() && closing(chars[i].1) {
+            i += 1;
+        }
+        let cut = chars.get(i).map_or(text.len(), |&(at, _)| at);
+        let boundary = match chars.get(i) {
+            None => true,
+            Some(&(_, next)) if !next.is_whitespace() => false,
+            Some(_) => {
+                let opens_lower = chars[i..].iter().map(|&(_, n)| n).find(|n| !n.is_whitespace()).is_some_and(char::is_lowercase);
+                match prose {
+                    Prose::Answer => !opens_lower,
+                    Prose::Brief => !(c == '.' && closes_abbreviation(&text[start..at])),
                 }
             }
-            _ => None,
         };
-        if let Some(cut) = boundary {
+        if boundary {
             push_trimmed(text, start, cut, &mut spans);
-            start = if c == '\n' || c == '\r' { end } else { cut };
+            start = cut;
         }
     }
     push_trimmed(text, start, text.len(), &mut spans);
     spans
+}
+
+/// Whether the last word of `before` (what precedes a full stop) is an
+/// abbreviation: one of [`ABBREVIATIONS`], or letters joined by full stops
+/// ("U.S", "a.m", "Ph.D", "z.B"; not "3.5").
+fn closes_abbreviation(before: &str) -> bool {
+    let word = before.rsplit(char::is_whitespace).next().unwrap_or_default().trim_start_matches(|c: char| !c.is_alphanumeric());
+    let lower = word.to_lowercase();
+    ABBREVIATIONS.contains(&lower.as_str())
+        || (word.contains('.') && word.split('.').all(|part| (1..=2).contains(&part.chars().count()) && part.chars().all(char::is_alphabetic)))
 }
 
 fn push_trimmed(text: &str, start: usize, end: usize, spans: &mut Vec<(usize, usize)>) {
@@ -176,6 +232,31 @@ mod tests {
     fn quote<'t>(text: &'t str, word: &str, language: Language) -> Option<&'t str> {
         let start = text.find(word).unwrap();
         quote_span(text, start, start + word.len(), language).map(|(s, e)| &text[s..e])
+    }
+
+    fn split(text: &str, prose: Prose) -> Vec<&str> {
+        sentences_of(text, prose).into_iter().map(|(s, e)| &text[s..e]).collect()
+    }
+
+    #[test]
+    fn in_a_brief_abbreviations_and_closing_quotes_stay_with_their_sentence() {
+        let brief = "We sell in the U.S. Market shares e.g. Google hold. She said \"no.\" Then Dr. Smith left. Version 3.5. Next";
+        assert_eq!(
+            split(brief, Prose::Brief),
+            ["We sell in the U.S. Market shares e.g. Google hold.", "She said \"no.\"", "Then Dr. Smith left.", "Version 3.5.", "Next"]
+        );
+        // "etc." and "no." end sentences.
+        assert_eq!(split("Forms, fees etc. Then I gave up. I said no. Later", Prose::Brief), ["Forms, fees etc.", "Then I gave up.", "I said no.", "Later"]);
+        // An answer keeps the boundaries its quotes were judged on.
+        assert_eq!(split("I mean e.g. Google. She said \"no.\" Then", Prose::Answer), ["I mean e.g.", "Google.", "She said \"no.\" Then"]);
+    }
+
+    #[test]
+    fn an_answer_goes_on_after_a_lower_case_letter_a_brief_does_not() {
+        let text = "learn why shoppers leave. ask what would help; and how often. 日本語です。次";
+        assert_eq!(split(text, Prose::Answer), ["learn why shoppers leave. ask what would help; and how often.", "日本語です。", "次"]);
+        assert_eq!(split(text, Prose::Brief), ["learn why shoppers leave.", "ask what would help;", "and how often.", "日本語です。", "次"]);
+        assert_eq!(split("One line\nanother line", Prose::Brief), ["One line", "another line"]);
     }
 
     #[test]

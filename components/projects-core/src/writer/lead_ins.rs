@@ -5,7 +5,7 @@ use super::words::{
     BE_FORMS, DESIRES, FILLERS, FOLLOWERS, GOAL_DETERMINERS, GOAL_MIDDLES, GOAL_NOUNS, GOAL_TAILS,
     INTERVIEW_TOPIC_MARKERS, INTERVIEW_VERBS, LABEL_WORDS, LEAD_ADVERBS, OBSERVED, POST_VERB, PRE_VERB, RECRUIT_LINKS,
     RECRUIT_OPENINGS, RESEARCH_VERBS, RESEARCH_VERBS_IF_FOLLOWED, STATES, STUDY_DETERMINERS, STUDY_NOUNS, STUDY_TAILS,
-    SUBJECTS, WANTED, WANTS, WH, is_in, key, keys, split_words,
+    SUBJECTS, WANTED, WANTS, WH, is_in, key, keys, tokens,
 };
 use super::text::{clean_tail, cut, trim_end_punctuation};
 
@@ -82,7 +82,7 @@ fn strip_research_verb(text: &str) -> Option<&str> {
 fn strip_label(text: &str) -> Option<&str> {
     let colon = text.find(':').or_else(|| text.find(" - "))?;
     let label = &text[..colon];
-    let words = split_words(label);
+    let words = tokens(label);
     if words.is_empty() || words.len() > 3 || !words.iter().all(|w| LABEL_WORDS.contains(&key(w).as_str())) {
         return None;
     }
@@ -94,7 +94,7 @@ fn strip_label(text: &str) -> Option<&str> {
 /// `(audience, topic)`.
 fn strip_interview(text: &str) -> Option<(String, String)> {
     let rest = strip_sequence(text, &[INTERVIEW_VERBS])?;
-    let words = split_words(rest);
+    let words = tokens(rest);
     let lower = keys(&words);
     let marker = |markers: &[&str]| lower.iter().position(|w| markers.contains(&w.as_str()));
     let clause = lower
@@ -142,7 +142,7 @@ pub(super) fn recruiting_audience(sentence: &str) -> Option<String> {
     let rest = strip_sequence(text, &[RECRUIT_OPENINGS, RECRUIT_LINKS])
         .filter(|rest| rest.len() < text.len())
         .or_else(|| strip_sequence(after_wish, &[INTERVIEW_VERBS]))?;
-    let words = split_words(rest);
+    let words = tokens(rest);
     let lower = keys(&words);
     let end = lower
         .iter()

@@ -45,7 +45,7 @@ use audiences::find_audience;
 use lead_ins::recruiting_audience;
 use text::{capitalize, cut, end_sentence, lower_first, normalise, sentences};
 use topics::{Kind, Topic, analyse};
-use words::{ADVERBS, HOW_MODS, WH, is_aux, is_function_word, is_in, keys, split_words};
+use words::{ADVERBS, HOW_MODS, WH, is_aux, is_function_word, is_in, keys, tokens};
 
 const TOPIC_CHARS: usize = 160;
 const NAME_CHARS: usize = 80;
@@ -98,7 +98,7 @@ fn recruiting(topic: &Topic, named: Option<String>) -> String {
     };
     let mut candidates = Vec::new();
     if topic.kind != Kind::Question {
-        let words = split_words(&topic.text);
+        let words = tokens(&topic.text);
         if let Some((start, end)) = find_audience(&words) {
             let mut audience = words[start..end].to_vec();
             if let Some(last) = audience.last_mut() {
@@ -135,7 +135,7 @@ fn recruiting(topic: &Topic, named: Option<String>) -> String {
         .into_iter()
         .map(|(audience, about)| {
             let audience = capitalize(&cut(&audience, AUDIENCE_CHARS));
-            let lower = keys(&split_words(&audience));
+            let lower = keys(&tokens(&audience));
             if lower.iter().any(|w| matches!(w.as_str(), "who" | "that" | "which" | "whose")) {
                 let speak = format!("They should be able to speak from recent, first-hand experience about {about}");
                 end_sentence(&format!("{} {speak}", end_sentence(&audience)))
@@ -151,7 +151,7 @@ fn recruiting(topic: &Topic, named: Option<String>) -> String {
 /// checkout.": why our customers abandon it. The first "they", "them" or "their"
 /// of the topic stands for the people an earlier sentence names.
 fn resolve_they(topic: &mut Topic, before: &[String]) {
-    let mut words = split_words(&topic.text);
+    let mut words = tokens(&topic.text);
     let lower = keys(&words);
     let Some(at) = lower.iter().position(|w| matches!(w.as_str(), "they" | "them" | "their")) else {
         return;
@@ -162,7 +162,7 @@ fn resolve_they(topic: &mut Topic, before: &[String]) {
     }
     let people = before.iter().rev().find_map(|sentence| {
         if let Some(audience) = recruiting_audience(sentence) {
-            let audience_words = split_words(&audience);
+            let audience_words = tokens(&audience);
             let audience_lower = keys(&audience_words);
             let end = audience_lower
                 .iter()
@@ -171,7 +171,7 @@ fn resolve_they(topic: &mut Topic, before: &[String]) {
             let start = audience_lower[..end].iter().take_while(|w| w.chars().all(|c| c.is_ascii_digit())).count();
             return (start < end).then(|| audience_words[start..end].join(" "));
         }
-        let sentence_words = split_words(sentence);
+        let sentence_words = tokens(sentence);
         let (start, end) = find_audience(&sentence_words)?;
         let audience = sentence_words[start..end].join(" ");
         let audience = audience.trim_end_matches([',', ';', ':', '.', '!', '?']);

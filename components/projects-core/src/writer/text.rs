@@ -1,61 +1,7 @@
-//! Text helpers of the built-in writer: cutting, capitals, sentence ends, normalising a prompt, sentences.
+//! Text helpers of the built-in writer: capitals, sentence ends, normalising a prompt, its sentences.
 
-use super::words::key;
-
-/// Cuts `text` to at most `max` characters at a word boundary.
-pub(super) fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let prefix: String = text.chars().take(max + 1).collect();
-    // Rather at a break between phrases ("..., e.g." or " - "), then between words.
-    let phrase_break = [" - ", " – ", " — ", ", ", "; ", " (", " or "]
-        .iter()
-        .filter_map(|sep| prefix.rfind(sep))
-        .max()
-        .filter(|at| *at > max * 2 / 3);
-    let word_break = prefix.rfind(' ').filter(|at| *at > max / 2);
-    let cut = match phrase_break.or(word_break) {
-        Some(at) => prefix[..at].to_string(),
-        None => prefix.chars().take(max).collect(),
-    };
-    clean_tail(&cut)
-}
-
-/// Drops what a cut can leave dangling at the end: punctuation, an unclosed
-/// bracket or quote, a preposition or conjunction.
-pub(super) fn clean_tail(text: &str) -> String {
-    const DANGLING: &[&str] = &[
-        "and", "or", "of", "the", "a", "an", "to", "in", "for", "with", "on", "at", "by", "from", "about", "their",
-        "our", "your", "its", "his", "her", "my", "as", "that", "which", "who", "but", "nor", "into", "how", "why",
-        "what", "whether", "is", "are", "than", "like", "such", "e.g", "i.e", "etc",
-    ];
-    let mut text = text.trim().to_string();
-    loop {
-        let before = text.clone();
-        for (open, close) in [('(', ')'), ('[', ']'), ('“', '”')] {
-            if text.matches(open).count() > text.matches(close).count() {
-                if let Some(at) = text.rfind(open) {
-                    text.truncate(at);
-                }
-            }
-        }
-        if text.matches('"').count() % 2 == 1 {
-            if let Some(at) = text.rfind('"') {
-                text.truncate(at);
-            }
-        }
-        text = text.trim_end_matches(|c: char| c.is_whitespace() || ",;:-–—/&(+".contains(c)).to_string();
-        if let Some((head, last)) = text.rsplit_once(' ') {
-            if DANGLING.contains(&key(last).as_str()) {
-                text = head.to_string();
-            }
-        }
-        if text == before {
-            return text;
-        }
-    }
-}
+pub(super) use text::cut::{clean_tail, cut};
+use text::sentences::{sentences_of, Prose};
 
 /// Drops trailing sentence punctuation (and spaces) from a sentence.
 pub(super) fn trim_end_punctuation(text: &str) -> &str {
@@ -181,46 +127,12 @@ fn list_item(line: &str) -> Option<&str> {
     None
 }
 
-/// The sentences of normalised text: split after ".", "!", "?" or ";" (a run of
-/// them, and closing quotes or brackets) followed by a space; not after
-/// abbreviations such as "e.g." or "U.S.".
+/// The sentences of a normalised brief (the toolkit's splitter, see
+/// `text::sentences::Prose::Brief`), each with a letter or digit in it.
 pub(super) fn sentences(text: &str) -> Vec<String> {
-    const ABBREVIATIONS: &[&str] =
-        &["e.g", "i.e", "etc", "vs", "approx", "incl", "mr", "mrs", "ms", "dr", "st", "no", "ca", "cf", "esp"];
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        current.push(c);
-        i += 1;
-        if !matches!(c, '.' | '!' | '?' | ';' | '？' | '。' | '！') {
-            continue;
-        }
-        while i < chars.len() && (matches!(chars[i], '.' | '!' | '?' | '"' | '”' | ')' | '’' | '\'')) {
-            current.push(chars[i]);
-            i += 1;
-        }
-        if i < chars.len() && !chars[i].is_whitespace() {
-            continue;
-        }
-        if c == '.' {
-            let last = current.trim_end_matches('.').rsplit(' ').next().unwrap_or_default().to_lowercase();
-            let abbreviation = ABBREVIATIONS.contains(&last.as_str()) || (last.contains('.') && last.len() <= 6);
-            if abbreviation && i < chars.len() {
-                continue;
-            }
-        }
-        let sentence = current.trim().to_string();
-        if sentence.chars().any(char::is_alphanumeric) {
-            out.push(sentence);
-        }
-        current.clear();
-    }
-    let sentence = current.trim().to_string();
-    if sentence.chars().any(char::is_alphanumeric) {
-        out.push(sentence);
-    }
-    out
+    sentences_of(text, Prose::Brief)
+        .into_iter()
+        .map(|(start, end)| text[start..end].to_string())
+        .filter(|sentence| sentence.chars().any(char::is_alphanumeric))
+        .collect()
 }

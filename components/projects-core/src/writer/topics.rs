@@ -1,7 +1,7 @@
 //! Topics: what a sentence of the prompt is about, and in which form (clause, noun phrase, statement, ...).
 
 use super::TOPIC_CHARS;
-use super::words::{GOAL_VERBS, WH, is_aux, is_function_word, is_in, is_verb, keys, split_words};
+use super::words::{GOAL_VERBS, WH, is_aux, is_function_word, is_in, is_verb, keys, tokens};
 use super::text::{capitalize, cut, lower_first, trim_end_punctuation};
 use super::lead_ins::{Lead, strip_lead_ins};
 use super::clauses::{is_foreign, is_plural, is_statement, join_list, noun_clause, unknown_why};
@@ -61,7 +61,7 @@ pub(super) fn analyse(sentence: &str) -> Topic {
     let body = trim_end_punctuation(core).trim_matches(|c: char| c == '"' || c == '“' || c == '”').trim();
     let body = if lead.stripped { body.to_string() } else { lower_first(body) };
     let body = cut(&body, TOPIC_CHARS);
-    let words = split_words(&body);
+    let words = tokens(&body);
     let lower = keys(&words);
     let topic = |kind, text: String| Topic::new(kind, text, &lead);
     if words.is_empty() {
@@ -112,7 +112,7 @@ pub(super) fn analyse(sentence: &str) -> Topic {
     };
     let (text, list) = join_list(&body);
     // "Onboarding experience of new nurses": the onboarding experience.
-    let lower = keys(&split_words(&text));
+    let lower = keys(&tokens(&text));
     let article = !list
         && lower.len() >= 3
         && !is_function_word(&lower[0])

@@ -100,6 +100,9 @@ pub(super) fn keys(words: &[String]) -> Vec<String> {
     words.iter().map(|w| key(w)).collect()
 }
 
-pub(super) fn split_words(text: &str) -> Vec<String> {
+/// The brief's tokens: split at white space with their punctuation, since the
+/// writer writes them back as the customer typed them ([`key`] reads one as a
+/// word). Not a word splitter: words are `text::words`'.
+pub(super) fn tokens(text: &str) -> Vec<String> {
     text.split_whitespace().map(str::to_string).collect()
 }
