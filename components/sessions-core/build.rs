@@ -8,7 +8,8 @@
 //! `<stem>.<first 16 hex digits of its SHA-256>.<ext>`, a module's imports
 //! (`from './transport.js'`) rewritten to the names of the modules they import
 //! first, so that a module's name changes whenever anything it runs changes.
-//! And it compiles in the probes' cue words (`src/probes/cue_words.json`).
+//! And it compiles in the probes' cue words (`src/probes/cue_words.json`) and
+//! the words that tell what kind of thing a phrase names (`src/probes/kind_words.json`).
 //! (The stop words and the sentence-vector vocabulary are the text crate's.)
 
 /// Word lists as data (the text crate's build step, shared).
@@ -27,6 +28,7 @@ fn main() {
     split_strings();
     page_assets();
     word_lists::compile("src/probes/cue_words.json", "cue_words.rs");
+    word_lists::compile("src/probes/kind_words.json", "kind_words.rs");
 }
 
 /// `page_assets.rs`: the `ASSETS` table of `sessions::assets`, with each

@@ -6,7 +6,8 @@
 //! sentence-vector table's vocabulary (`vectors`), and compiles in the
 //! pleasantries of every language (`src/courtesy.json`, for `courtesy`) and
 //! the function words, fillers, joiners and refusals (`src/function_words.json`,
-//! `src/lexicon.json`), so that no request parses them.
+//! `src/lexicon.json`) and the words too generic to be a term (`src/terms.json`),
+//! so that no request parses them.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -47,6 +48,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build/word_lists.rs");
     word_lists::compile("src/function_words.json", "function_words.rs");
     word_lists::compile("src/lexicon.json", "lexicon.rs");
+    word_lists::compile("src/terms.json", "terms_lists.rs");
 }
 
 /// `courtesy_lists.rs`: `lists(language)`, each language's courtesies from

@@ -57,29 +57,14 @@ impl Verdict {
     }
 }
 
-const PLACEHOLDERS: &[&str] = &[
-    "test", "testing", "tbd", "todo", "n/a", "na", "none", "nothing", "asdf", "qwerty", "xxx", "foo", "bar", "lorem",
-    "ipsum", "dolor", "sample", "placeholder", "blah", "etc",
-];
-
-const INTERROGATIVES: &[&str] = &[
-    "what", "why", "how", "which", "who", "whom", "whose", "when", "where", "whether", "do", "does", "did", "is", "are",
-    "was", "were", "can", "could", "would", "should", "will", "to what extent", "in what", "have", "has",
-];
-
-const AUDIENCE_WORDS: &[&str] = &[
-    "user", "customer", "client", "people", "person", "participant", "adult", "teen", "teenager", "child", "children",
-    "kid", "women", "woman", "men", "man", "student", "parent", "mother", "father", "professional", "manager", "owner",
-    "employee", "worker", "buyer", "shopper", "patient", "developer", "engineer", "designer", "teacher", "nurse",
-    "doctor", "physician", "driver", "rider", "subscriber", "member", "visitor", "consumer", "respondent",
-    "interviewee", "resident", "traveler", "traveller", "gamer", "player", "freelancer", "founder", "entrepreneur",
-    "retiree", "senior", "investor", "homeowner", "renter", "tenant", "reader", "listener", "viewer", "fan", "household",
-    "family", "families", "individual", "decision-maker", "decision", "buyers", "marketer", "researcher", "analyst",
-    "executive", "leader", "admin", "administrator", "operator", "farmer", "athlete", "caregiver", "commuter",
-    "citizen", "voter", "guest", "audience", "persona", "segment", "team", "teams", "company", "companies", "business",
-    "businesses", "smb", "smbs", "startup", "startups", "organization", "organisations", "organizations", "agency",
-    "agencies", "retailer", "merchant", "seller", "vendor", "creator", "accountant", "lawyer", "pharmacist", "staff",
-];
+// The context check's words, as data (`context_words.json`, compiled in by
+// build.rs): `PLACEHOLDERS` (a field of only these is placeholder text),
+// `INTERROGATIVES` (a sentence opening with one asks), `AUDIENCE_WORDS` (the
+// recruiting criteria name whom to interview).
+mod data {
+    include!(concat!(env!("OUT_DIR"), "/context_words.rs"));
+}
+use data::{AUDIENCE_WORDS, INTERROGATIVES, PLACEHOLDERS};
 
 /// The words of a field as the toolkit reads them (`text::words`: "don't"
 /// and "25-45" are one word each, Japanese words end where the script

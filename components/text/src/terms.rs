@@ -15,62 +15,16 @@ use crate::Language;
 use crate::lexicon::Lexicon;
 use crate::words::{self, Word};
 
-/// Words (normalized) that the stop-word lists keep but that name no idea of
-/// their own: light verbs ("use", "need"), and words that qualify, compare or
-/// point ("specific", "different", "new", "example"). A theme of "need" or
-/// "different" says nothing; they may still stand inside a label.
-fn generic_words(language: Language) -> &'static [&'static str] {
-    match language {
-        Language::En => &[
-            "use", "used", "uses", "using", "make", "makes", "made", "making", "need", "needs", "needed", "want",
-            "wants", "wanted", "feel", "feels", "felt", "know", "knew", "see", "saw", "seen", "say", "said", "says",
-            "take", "took", "taken", "give", "gave", "given", "try", "tried", "trying", "come", "comes", "coming", "came", "put", "let",
-            "keep", "kept", "seem", "seems", "seemed", "look", "looks", "find", "found", "tell", "told", "ask", "asked",
-            "mean", "means", "meant", "like", "liked", "help", "helps", "helped", "way", "ways", "specific",
-            "specifically", "different", "new", "good", "great", "better", "best", "bad", "big", "small", "large",
-            "little", "important", "possible", "certain", "whole", "main", "various", "general", "generally",
-            "common", "similar", "same", "other", "others", "another", "less", "least", "more", "including",
-            "include", "includes", "involve", "involves", "involved", "example", "examples", "part", "parts",
-            "detail", "details", "aspect", "aspects", "type", "types", "case", "cases", "fact", "point", "side",
-            "already", "almost", "enough", "simply", "typically", "certainly", "completely", "easily", "exactly",
-            "fairly", "highly", "necessarily", "particularly", "recently", "truly", "totally", "currently", "either",
-            "whether", "someone", "everyone", "anyone", "somebody", "everybody", "definitely", "obviously", "instead",
-            "tool", "tools", "useful", "helpful", "stuff", "thing", "things", "lot", "lots", "kind", "sort", "bit",
-            "process", "processes", "portion", "portions",
-        ],
-        Language::De => &[
-            "machen", "macht", "gemacht", "brauchen", "braucht", "finden", "findet", "sagen", "sagt", "gesagt",
-            "sehen", "sieht", "geben", "wollen", "will", "möchte", "möchten", "kommen", "kommt", "gehen", "geht",
-            "lassen", "nutzen", "benutzen", "sollen", "soll", "sollte", "sollten", "müssen", "muss", "können", "kann",
-            "könnte", "könnten", "dürfen", "darf", "wäre", "wären", "würde", "würden", "möglich", "möglichst", "erst",
-            "neu", "neue", "neuen", "neuer", "gut", "gute", "guten", "besser", "groß", "große", "großen", "klein",
-            "kleine", "wichtig", "wichtige", "verschiedene", "andere", "anderen", "beispiel", "teil", "art", "weise",
-            "bereits", "dabei", "daher", "deshalb", "jedoch", "sowie", "heute", "jetzt", "statt", "anstatt", "bzw",
-        ],
-        Language::Fr => &[
-            "utiliser", "utilise", "utilisé", "utilisés", "utilisée", "besoin", "veux", "veut", "voulais", "dire", "dit",
-            "voir", "vois", "prendre", "donner", "mettre", "trouver", "trouve", "faut", "devrait", "doit", "doivent",
-            "pouvoir", "peux", "peuvent", "possible", "nouveau", "nouvelle", "nouvelles", "nouveaux", "grand",
-            "grande", "grands", "petit", "petite", "bon", "bonne", "mieux", "meilleur", "important", "importante",
-            "différent", "différents", "différentes", "autre", "autres", "exemple", "part", "partie", "type", "cas",
-            "moins", "déjà", "notamment", "certains", "certaines", "plusieurs",
-        ],
-        Language::Es => &[
-            "usar", "uso", "necesito", "necesita", "quiero", "quiere", "decir", "dice", "ver", "veo", "tomar", "dar",
-            "poner", "encontrar", "debe", "deben", "debería", "puede", "pueden", "poder", "tener", "tiene", "tengo",
-            "ser", "estar", "llevar", "posible", "caso", "nuevo", "nueva", "nuevos", "gran", "grande", "bueno",
-            "buena", "mejor", "importante", "diferentes", "otro", "otra", "otros", "otras", "ejemplo", "parte",
-            "tipo", "forma", "manera", "menos", "ya", "ahora", "además",
-        ],
-        Language::It => &[
-            "usare", "uso", "bisogno", "voglio", "vuole", "dire", "dice", "vedere", "prendere", "dare", "mettere",
-            "trovare", "deve", "devono", "dovrebbe", "può", "possono", "avere", "essere", "possibile", "nuovo",
-            "nuova", "nuovi", "grande", "buono", "buona", "meglio", "migliore", "importante", "diversi", "diverse",
-            "altro", "altra", "altri", "esempio", "parte", "tipo", "modo", "meno", "ora", "adesso",
-        ],
-        _ => &[],
-    }
+// `generic_words(language)`: words (normalized) that the stop-word lists keep
+// but that name no idea of their own: light verbs ("use", "need"), and words
+// that qualify, compare or point ("specific", "different", "new", "example").
+// A theme of "need" or "different" says nothing; they may still stand inside a
+// label. The lists are data (`terms.json`), compiled in by build.rs.
+mod data {
+    use crate::Language;
+    include!(concat!(env!("OUT_DIR"), "/terms_lists.rs"));
 }
+use data::generic_words;
 
 /// A stop word more than the interview language's that another language must
 /// count in a text to be the language it is read in.

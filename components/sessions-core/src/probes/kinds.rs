@@ -17,6 +17,15 @@ use text::lexicon::Lexicon;
 use text::words::{words, Word};
 use text_enum::text_enum;
 
+// The words that tell a kind, as data (`kind_words.json`, compiled in by
+// build.rs): `problem_words` name a difficulty, `feeling_words` a feeling,
+// `not_gerunds` are English words in -ing that are not gerunds.
+mod data {
+    use projects_core::Language;
+    include!(concat!(env!("OUT_DIR"), "/kind_words.rs"));
+}
+use data::{feeling_words, not_gerunds, problem_words};
+
 text_enum! {
     /// What a quoted phrase names.
     pub enum PhraseKind {
@@ -99,80 +108,12 @@ fn names_an_activity(words: &[Word], language: Language) -> bool {
         word.normalized.chars().count() >= min && endings.iter().any(|ending| word.normalized.ends_with(ending))
     };
     match language {
-        Language::En => long_ending(first, &["ing"], 5) && !NOT_GERUNDS.contains(&first.normalized.as_str()),
+        Language::En => long_ending(first, &["ing"], 5) && !not_gerunds(Language::En).contains(&first.normalized.as_str()),
         Language::De => words.len() > 1 && lower(last) && long_ending(last, &["en", "ern", "eln"], 4),
         Language::Fr => lower(first) && long_ending(first, &["er", "ir", "re"], 4),
         Language::Es => lower(first) && long_ending(first, &["ar", "er", "ir"], 4),
         Language::It => lower(first) && long_ending(first, &["are", "ere", "ire"], 5),
         _ => false,
-    }
-}
-
-/// English words in -ing that are not gerunds.
-const NOT_GERUNDS: &[&str] = &[
-    "anything", "ceiling", "clothing", "during", "evening", "everything", "king", "morning", "nothing", "pudding",
-    "something", "spring", "string", "thing", "wedding",
-];
-
-/// Words that name a difficulty.
-fn problem_words(language: Language) -> &'static [&'static str] {
-    match language {
-        Language::En => &[
-            "barrier", "broken", "bug", "bugs", "costly", "difficult", "difficulty", "error", "errors", "expensive",
-            "fail", "failed", "fails", "failure", "hallucinate", "hallucinates", "hallucination", "hallucinations",
-            "hard", "harder", "hassle", "inaccurate", "issue", "issues", "lack", "limitation", "limitations",
-            "missing", "mistake", "mistakes", "obstacle", "pain", "problem", "problems", "slow", "struggle",
-            "struggling", "unreliable", "wrong",
-        ],
-        Language::De => &[
-            "aufwand", "fehler", "fehlt", "hindernis", "hürde", "langsam", "mangel", "problem", "probleme",
-            "schwer", "schwierig", "schwierigkeit", "teuer",
-        ],
-        Language::Fr => &[
-            "cher", "chère", "difficile", "difficulté", "erreur", "erreurs", "galère", "lent", "lente", "manque",
-            "obstacle", "problème", "problèmes",
-        ],
-        Language::Es => &[
-            "cara", "caro", "difícil", "dificultad", "error", "errores", "falta", "lenta", "lento", "obstáculo",
-            "problema", "problemas",
-        ],
-        Language::It => &[
-            "cara", "caro", "difficile", "difficoltà", "errore", "errori", "lenta", "lento", "manca", "mancanza",
-            "ostacolo", "problema", "problemi",
-        ],
-        _ => &[],
-    }
-}
-
-/// Words that name a feeling.
-fn feeling_words(language: Language) -> &'static [&'static str] {
-    match language {
-        Language::En => &[
-            "afraid", "angry", "annoyed", "annoying", "anxious", "bored", "boring", "comfortable", "disappointed",
-            "disappointing", "enjoy", "enjoyable", "enjoyed", "enjoying", "excited", "exciting", "fear", "frustrated",
-            "frustrating", "frustration", "fulfilling", "fun", "glad", "grateful", "happy", "hate", "hated", "love",
-            "loved", "loves", "nervous", "overwhelmed", "overwhelming", "proud", "rewarding", "sad", "satisfying",
-            "scared", "scary", "stressed", "stressful", "surprised", "tedious", "uncomfortable", "upset", "worried",
-        ],
-        Language::De => &[
-            "angst", "enttäuscht", "freude", "freue", "froh", "frustrierend", "genieße", "glücklich", "hasse",
-            "langweilig", "liebe", "nervig", "sorge", "spaß", "stolz", "stressig", "traurig", "wütend", "ärgerlich",
-            "ärgert",
-        ],
-        Language::Fr => &[
-            "adore", "agaçant", "aime", "content", "contente", "déteste", "déçu", "déçue", "ennuyeux", "fier",
-            "fière", "frustrant", "heureuse", "heureux", "inquiet", "inquiète", "joie", "peur", "plaisir", "stressant",
-            "triste", "énervant",
-        ],
-        Language::Es => &[
-            "aburrido", "alegría", "contento", "decepcionado", "disfruto", "encanta", "estresante", "feliz",
-            "frustrante", "gusta", "miedo", "molesto", "odio", "orgulloso", "preocupado", "triste",
-        ],
-        Language::It => &[
-            "adoro", "contento", "deluso", "fastidioso", "felice", "frustrante", "gioia", "noioso", "odio",
-            "orgoglioso", "paura", "piace", "preoccupato", "stressante", "triste",
-        ],
-        _ => &[],
     }
 }
 
