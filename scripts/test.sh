@@ -21,6 +21,7 @@ part() {
 # a server) installs beside the compiler: apt, pip and npm wait on the network
 # and the disk, cargo on the CPU. The wasm toolchain and the model's files come
 # first, in the foreground: they may use apt too.
+part "no import cycle between a crate's files" python3 scripts/import-cycles.py
 make --no-print-directory setup
 scripts/setup-model.sh
 beside_log=$(mktemp)

@@ -63,7 +63,7 @@ fn courtesy_lists() {
     for code in LANGUAGES {
         let lists = languages.get(code).unwrap_or_else(|| panic!("courtesy.json has no {code}"));
         let variant = format!("{}{}", code[..1].to_uppercase(), &code[1..]);
-        write!(out, "        Language::{variant} => Lists {{\n").unwrap();
+        writeln!(out, "        Language::{variant} => Lists {{").unwrap();
         for field in FIELDS {
             let words = lists[field].as_array().unwrap_or_else(|| panic!("courtesy.json: {code}.{field} is not a list"));
             write!(out, "            {field}: &[").unwrap();
