@@ -65,7 +65,7 @@ mod tests {
     fn download_headers() {
         let record = FileRecord {
             file_id: "11111111-2222-4333-8444-555555555555".into(),
-            tenant_id: "t".into(),
+            tenant_id: platform::ids::TenantId::new_random(),
             mime_type: "image/svg+xml".into(),
             purpose: "survey".into(),
             size: 42,

@@ -26,6 +26,7 @@ pub use sniff::{check_magic, sniff};
 pub use svg::check_svg;
 pub use upload::{check_content, receive, Upload};
 
+use platform::ids::TenantId;
 use storage::Db;
 use platform::error::{ApiError, ApiResult};
 use platform::http::ApiRequest;
@@ -130,7 +131,7 @@ impl FileType {
 pub struct FileRecord {
     pub file_id: String,
     #[serde(skip)]
-    pub tenant_id: String,
+    pub tenant_id: TenantId,
     pub mime_type: String,
     pub purpose: String,
     pub size: u64,
@@ -151,10 +152,10 @@ impl FileRecord {
 
 /// Writes the metadata row of a received upload (the last step) and keeps its chunks.
 /// Writes the metadata row of a received upload (the last step) and keeps its chunks.
-pub fn save(db: &Db, tenant_id: &str, file_id: &str, upload: Upload<'_, impl BlobStore + ?Sized>) -> ApiResult<FileRecord> {
+pub fn save(db: &Db, tenant_id: TenantId, file_id: &str, upload: Upload<'_, impl BlobStore + ?Sized>) -> ApiResult<FileRecord> {
     let record = FileRecord {
         file_id: file_id.to_string(),
-        tenant_id: tenant_id.to_string(),
+        tenant_id,
         mime_type: upload.file_type.mime().to_string(),
         purpose: upload.purpose.clone(),
         size: upload.blob.size(),
@@ -169,7 +170,7 @@ pub fn save(db: &Db, tenant_id: &str, file_id: &str, upload: Upload<'_, impl Blo
 }
 
 /// `POST /v1/files`: receives, checks and stores an upload; returns its metadata.
-pub async fn upload<S, B, E>(db: &Db, store: &S, tenant_id: &str, request: &ApiRequest, body: B) -> ApiResult<FileRecord>
+pub async fn upload<S, B, E>(db: &Db, store: &S, tenant_id: TenantId, request: &ApiRequest, body: B) -> ApiResult<FileRecord>
 where
     S: BlobStore + ?Sized,
     B: Stream<Item = Result<Vec<u8>, E>> + Send,
@@ -185,7 +186,7 @@ where
 /// The tenant's file; another tenant's or an unknown one is 404. A `file_id`
 /// The tenant's file; another tenant's or an unknown one is 404. A `file_id`
 /// that is not a UUID is 422 `uuid_parsing` at `["path","file_id"]`.
-pub fn find(db: &Db, tenant_id: &str, file_id: &str) -> ApiResult<FileRecord> {
+pub fn find(db: &Db, tenant_id: TenantId, file_id: &str) -> ApiResult<FileRecord> {
     let file_id = validation::uuid_param(file_id, vec!["path".into(), "file_id".into()])
         .map_err(|error| ApiError::Validation(vec![error]))?
         .to_string();

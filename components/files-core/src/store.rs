@@ -1,5 +1,6 @@
 //! File metadata in SQLite. Every query is scoped by `tenant_id`.
 
+use platform::ids::TenantId;
 use super::FileRecord;
 use storage::{self as db, Db, SqlValue};
 use platform::error::ApiResult;
@@ -11,7 +12,7 @@ pub fn insert(db: &Db, record: &FileRecord) -> ApiResult<()> {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         &[
             db::text(&record.file_id),
-            db::text(&record.tenant_id),
+            db::text(record.tenant_id),
             db::text(&record.mime_type),
             db::text(&record.purpose),
             SqlValue::Integer(record.size as i64),
@@ -24,7 +25,7 @@ pub fn insert(db: &Db, record: &FileRecord) -> ApiResult<()> {
 }
 
 /// The tenant's file `file_id` (a valid UUID), if it has one.
-pub fn find(db: &Db, tenant_id: &str, file_id: &str) -> ApiResult<Option<FileRecord>> {
+pub fn find(db: &Db, tenant_id: TenantId, file_id: &str) -> ApiResult<Option<FileRecord>> {
     let result = db.query(
         "SELECT file_id, tenant_id, mime_type, purpose, size, sha256, chunk_count, chunk_bytes, created_at
          FROM files WHERE tenant_id = ? AND file_id = ?",
@@ -33,7 +34,7 @@ pub fn find(db: &Db, tenant_id: &str, file_id: &str) -> ApiResult<Option<FileRec
     db::read_first(&result, |row| {
         Ok(FileRecord {
             file_id: row.text("file_id")?,
-            tenant_id: row.text("tenant_id")?,
+            tenant_id: row.id("tenant_id")?,
             mime_type: row.text("mime_type")?,
             purpose: row.text("purpose")?,
             size: row.int("size")? as u64,
@@ -46,7 +47,7 @@ pub fn find(db: &Db, tenant_id: &str, file_id: &str) -> ApiResult<Option<FileRec
 }
 
 /// The content types of the tenant's files among `file_ids`: `(file_id, mime_type)`.
-pub fn types_of(db: &Db, tenant_id: &str, file_ids: &[&str]) -> ApiResult<Vec<(String, String)>> {
+pub fn types_of(db: &Db, tenant_id: TenantId, file_ids: &[&str]) -> ApiResult<Vec<(String, String)>> {
     if file_ids.is_empty() {
         return Ok(Vec::new());
     }

@@ -332,7 +332,7 @@ mod tests {
         let mut source = StoredChunks::new(store, &FileRecord {
             chunk_bytes: CHUNK_BYTES as u64,
             file_id: "f1".into(),
-            tenant_id: "t".into(),
+            tenant_id: platform::ids::TenantId::new_random(),
             mime_type: "image/png".into(),
             purpose: "survey".into(),
             size,

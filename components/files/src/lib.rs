@@ -26,14 +26,14 @@ fn upload(context: Context, tenant: Tenant, request: ApiRequest, _: PathParams, 
     Box::pin(async move {
         let store = files::open_store()?;
         let record =
-            files::upload(&context.db, &store, &tenant.id_string(), &request, body.into_body_stream()).await?;
+            files::upload(&context.db, &store, tenant.id(), &request, body.into_body_stream()).await?;
         Ok(ApiResponse::json(200, &json!({ "file_id": record.file_id })).into())
     })
 }
 
 fn download(context: Context, tenant: Tenant, request: ApiRequest, params: PathParams, _: IncomingRequest) -> Answer {
     Box::pin(async move {
-        let record = files::find(&context.db, &tenant.id_string(), params.get("file_id"))?;
+        let record = files::find(&context.db, tenant.id(), params.get("file_id"))?;
         let head = files::download_head(&record, request.header("if-none-match"));
         if head.status != 200 {
             return Ok(Reply::Full(head));

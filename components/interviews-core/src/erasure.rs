@@ -18,6 +18,7 @@
 //! An erased interview that was completed still counts toward its project's
 //! `max_interviews`: the count is of interviews held, not of data kept.
 
+use platform::ids::TenantId;
 use storage::{Db, WalCheckpoint};
 use platform::error::{ApiError, ApiResult};
 use files_core::BlobStore;
@@ -39,7 +40,7 @@ const CHECKPOINT_BATCH: i64 = 1000;
 
 /// `DELETE /v1/interviews/{id}`: 404 when the tenant has no such interview
 /// (never had, another tenant's, or erased already).
-pub fn erase_interview(db: &Db, blobs: &impl BlobStore, tenant_id: &str, interview_id: &str) -> ApiResult<()> {
+pub fn erase_interview(db: &Db, blobs: &impl BlobStore, tenant_id: TenantId, interview_id: &str) -> ApiResult<()> {
     let id = super::interview_id(interview_id).ok_or_else(|| ApiError::not_found("Interview"))?;
     if !erase_one(db, blobs, tenant_id, &id, time::now())? {
         return Err(ApiError::not_found("Interview"));
@@ -60,7 +61,7 @@ pub fn parse_erase_request(body: &Value) -> ApiResult<String> {
 /// `POST /v1/interviewees/erase`: every interview of the tenant whose
 /// identifier this is (an e-mail address whatever its case), in every project
 /// and environment; how many were erased (0 is no error).
-pub fn erase_interviewee(db: &Db, blobs: &impl BlobStore, tenant_id: &str, identifier: &str) -> ApiResult<usize> {
+pub fn erase_interviewee(db: &Db, blobs: &impl BlobStore, tenant_id: TenantId, identifier: &str) -> ApiResult<usize> {
     let now = time::now();
     let mut erased = 0;
     for interview_id in store::interviews_of_identifier(db, tenant_id, identifier)? {
@@ -75,7 +76,7 @@ pub fn erase_interviewee(db: &Db, blobs: &impl BlobStore, tenant_id: &str, ident
 pub fn erase_expired(db: &Db, now: SystemTime) -> ApiResult<usize> {
     let mut erased = 0;
     for (interview_id, tenant_id) in store::expired(db, time::unix_millis(now), RETENTION_BATCH)? {
-        if let Some(interview) = store::find_for_tenant(db, &tenant_id, &interview_id)? {
+        if let Some(interview) = store::find_for_tenant(db, tenant_id, &interview_id)? {
             erased += usize::from(erase_in_transaction(db, &interview, now)?.is_some());
         }
     }
@@ -83,7 +84,7 @@ pub fn erase_expired(db: &Db, now: SystemTime) -> ApiResult<usize> {
 }
 
 /// Erases the tenant's interview and then deletes its chunks: whether there was one.
-fn erase_one(db: &Db, blobs: &impl BlobStore, tenant_id: &str, interview_id: &str, now: SystemTime) -> ApiResult<bool> {
+fn erase_one(db: &Db, blobs: &impl BlobStore, tenant_id: TenantId, interview_id: &str, now: SystemTime) -> ApiResult<bool> {
     let Some(interview) = store::find_for_tenant(db, tenant_id, interview_id)? else { return Ok(false) };
     let Some(blob_keys) = erase_in_transaction(db, &interview, now)? else { return Ok(false) };
     delete_blobs(db, blobs, &blob_keys);
@@ -97,7 +98,7 @@ fn erase_in_transaction(db: &Db, interview: &Interview, now: SystemTime) -> ApiR
     let at = time::rfc3339(now);
     db.transaction(|tx| {
         // Read again under the write lock: another erasure may have been first.
-        let Some(current) = store::find_for_tenant(tx, &interview.tenant_id, &interview.interview_id)? else {
+        let Some(current) = store::find_for_tenant(tx, interview.tenant_id, &interview.interview_id)? else {
             return Ok(None);
         };
         if current.state == SessionState::InProgress {
@@ -111,7 +112,7 @@ fn erase_in_transaction(db: &Db, interview: &Interview, now: SystemTime) -> ApiR
         if let Some(event_id) = &erased.finished_event_id {
             webhooks::redact_interviewee(tx, event_id)?;
         }
-        webhooks::emit(tx, &Event::interview_erased(&current.tenant_id, &current.project_id, &current.interview_id, &at))?;
+        webhooks::emit(tx, &Event::interview_erased(current.tenant_id, &current.project_id, &current.interview_id, &at))?;
         Ok(Some(erased.blob_keys))
     })
 }

@@ -3,6 +3,7 @@
 //! oldest first. Streamed: each body chunk is one page of rows read when the
 //! previous one has been written, so memory does not grow with the row count.
 
+use platform::ids::TenantId;
 use super::transcript::transcription;
 use storage::Db;
 use platform::error::{ApiError, ApiResult};
@@ -117,7 +118,7 @@ fn turns_in<'t>(runs: &[&'t [PageTurn<'t>]], interview_id: &str) -> &'t [PageTur
 /// The header line and then the rows, a page per chunk.
 pub struct ExportStream {
     db: Db,
-    tenant_id: String,
+    tenant_id: TenantId,
     project_id: String,
     kind: ExportKind,
     /// The last row sent: `(created_ms, interview_id)`.
@@ -129,7 +130,7 @@ pub struct ExportStream {
 impl ExportStream {
     fn page(&mut self) -> ApiResult<Option<Vec<u8>>> {
         let after = self.after.as_ref().map(|(ms, id)| (*ms, id.as_str()));
-        let rows = store::export_page(&self.db, &self.tenant_id, &self.project_id, after, PAGE_ROWS)?;
+        let rows = store::export_page(&self.db, self.tenant_id, &self.project_id, after, PAGE_ROWS)?;
         let Some(last) = rows.last() else {
             return Ok(None);
         };
@@ -167,7 +168,7 @@ impl BodySource for ExportStream {
 /// `GET /v1/projects/{project_id}/<kind>-export`: 404 for an unknown (or another
 /// tenant's) project, 204 with no body when it has no production interview,
 /// otherwise the CSV, streamed.
-pub fn export(db: Db, tenant_id: &str, project_id: &str, kind: ExportKind) -> ApiResult<Reply> {
+pub fn export(db: Db, tenant_id: TenantId, project_id: &str, kind: ExportKind) -> ApiResult<Reply> {
     if !projects_core::store::exists(&db, tenant_id, project_id)? {
         return Err(ApiError::not_found("Project"));
     }
@@ -184,7 +185,7 @@ pub fn export(db: Db, tenant_id: &str, project_id: &str, kind: ExportKind) -> Ap
         .with_header("x-content-type-options", "nosniff");
     let stream = ExportStream {
         db,
-        tenant_id: tenant_id.to_string(),
+        tenant_id,
         project_id: project_id.to_string(),
         kind,
         after: None,

@@ -16,6 +16,7 @@ pub mod transcript;
 
 pub use query::{ListItem, ListQuery};
 
+use platform::ids::TenantId;
 use platform::error::{ApiError, ApiResult};
 use projects_core::survey::{BlockType, RatingScale};
 use records::store;
@@ -35,7 +36,7 @@ pub fn parse_flag(body: &Value) -> ApiResult<String> {
 /// many answered and skipped; per option of a choice block, how many chose it;
 /// per rating, how many gave it, and the average. Production interviews that
 /// are not flagged, whatever their status.
-pub fn survey_results(db: &storage::Db, tenant_id: &str, project_id: &str) -> ApiResult<Value> {
+pub fn survey_results(db: &storage::Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Value> {
     let project = projects_core::store::get(db, tenant_id, project_id)?.ok_or_else(projects_core::store::not_found)?;
     let Some(blocks) = &project.fields.survey_blocks else {
         return Err(ApiError::conflict("not_a_survey", "This project is not a survey; its interviews are in the exports"));
@@ -90,7 +91,7 @@ pub fn interview_id(text: &str) -> Option<String> {
 
 /// `GET /v1/interviews`: `{data}` (the contract's three fields per item), plus
 /// `next_cursor` when paged.
-pub fn list(db: &storage::Db, tenant_id: &str, query: &ListQuery) -> ApiResult<Value> {
+pub fn list(db: &storage::Db, tenant_id: TenantId, query: &ListQuery) -> ApiResult<Value> {
     let items = store::list::list(db, tenant_id, query)?;
     let (items, next) = query.page.finish(items, ListItem::cursor);
     let data = items
@@ -108,7 +109,7 @@ pub fn list(db: &storage::Db, tenant_id: &str, query: &ListQuery) -> ApiResult<V
 
 /// `POST /v1/interviews/{id}/flag`: 404 for an unknown (or another tenant's)
 /// interview. A flagged interview no longer counts toward `max_interviews`.
-pub fn flag(db: &storage::Db, tenant_id: &str, interview_id: &str, reason: &str) -> ApiResult<Value> {
+pub fn flag(db: &storage::Db, tenant_id: TenantId, interview_id: &str, reason: &str) -> ApiResult<Value> {
     let id = self::interview_id(interview_id).ok_or_else(|| ApiError::not_found("Interview"))?;
     db.transaction(|tx| {
         let interview = store::find_for_tenant(tx, tenant_id, &id)?.ok_or_else(|| ApiError::not_found("Interview"))?;

@@ -2,6 +2,7 @@
 //! as the page uploaded it, in its own content type, streamed chunk by chunk,
 //! with single `Range` requests (`files_core::ranges`).
 
+use platform::ids::TenantId;
 use storage::Db;
 use platform::error::{ApiError, ApiResult};
 use files_core::ranges::ranged;
@@ -15,7 +16,7 @@ use sessions_core::recordings::{self, RecordingKind};
 pub fn download<S: BlobStore + 'static>(
     db: &Db,
     blobs: S,
-    tenant_id: &str,
+    tenant_id: TenantId,
     interview_id: &str,
     kind: RecordingKind,
     range: Option<&str>,

@@ -41,20 +41,20 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
 
 fn list(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     let query = ListQuery::parse(&request.query_pairs())?;
-    Ok(ApiResponse::json(200, &interviews::list(&context.db, &tenant.id_string(), &query)?))
+    Ok(ApiResponse::json(200, &interviews::list(&context.db, tenant.id(), &query)?))
 }
 
 fn flag(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     let body = validation::json_body(request)?;
     let reason = interviews::parse_flag(&body)?;
-    let answer = interviews::flag(&context.db, &tenant.id_string(), params.get("interview_id"), &reason)?;
+    let answer = interviews::flag(&context.db, tenant.id(), params.get("interview_id"), &reason)?;
     Ok(ApiResponse::json(200, &answer))
 }
 
 /// 204; 404 for an interview the tenant does not have (or no longer has).
 fn erase(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     let blobs = files::open_store()?;
-    erasure::erase_interview(&context.db, &blobs, &tenant.id_string(), params.get("interview_id"))?;
+    erasure::erase_interview(&context.db, &blobs, tenant.id(), params.get("interview_id"))?;
     Ok(ApiResponse::empty(204))
 }
 
@@ -62,7 +62,7 @@ fn erase(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams
 fn erase_interviewee(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     let identifier = erasure::parse_erase_request(&validation::json_body(request)?)?;
     let blobs = files::open_store()?;
-    let erased = erasure::erase_interviewee(&context.db, &blobs, &tenant.id_string(), &identifier)?;
+    let erased = erasure::erase_interviewee(&context.db, &blobs, tenant.id(), &identifier)?;
     Ok(ApiResponse::json(200, &serde_json::json!({ "erased": erased })))
 }
 
@@ -73,24 +73,24 @@ fn project_id(params: &PathParams) -> ApiResult<String> {
 }
 
 fn survey_results(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
-    let results = interviews::survey_results(&context.db, &tenant.id_string(), &project_id(params)?)?;
+    let results = interviews::survey_results(&context.db, tenant.id(), &project_id(params)?)?;
     Ok(ApiResponse::json(200, &results))
 }
 
 fn get_synthesis(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
-    let synthesis = synthesis::synthesis(&context.db, &tenant.id_string(), &project_id(params)?)?;
+    let synthesis = synthesis::synthesis(&context.db, tenant.id(), &project_id(params)?)?;
     Ok(ApiResponse::json(200, &synthesis))
 }
 
 fn get_synthesis_report(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
-    synthesis::report(&context.db, &tenant.id_string(), &project_id(params)?)
+    synthesis::report(&context.db, tenant.id(), &project_id(params)?)
 }
 
 fn recording(context: Context, tenant: Tenant, request: ApiRequest, params: PathParams, kind: RecordingKind) -> Answer {
     Box::pin(async move {
         let blobs = files::open_store()?;
         let interview_id = params.get("interview_id");
-        media::download(&context.db, blobs, &tenant.id_string(), interview_id, kind, request.header("range"))
+        media::download(&context.db, blobs, tenant.id(), interview_id, kind, request.header("range"))
     })
 }
 
@@ -104,7 +104,7 @@ fn video_export(context: Context, tenant: Tenant, request: ApiRequest, params: P
 
 fn project_export(context: Context, tenant: Tenant, params: PathParams, kind: ExportKind) -> Answer {
     Box::pin(async move {
-        export::export(context.db, &tenant.id_string(), &project_id(&params)?, kind)
+        export::export(context.db, tenant.id(), &project_id(&params)?, kind)
     })
 }
 

@@ -472,7 +472,7 @@ fn enforce_limit(
     counting: Counting,
 ) -> ApiResult<()> {
     let quota = quota(request, budget, operator);
-    let tenant_id = checked.as_ref().map(|c| c.tenant_id.to_string());
+    let tenant_id = checked.as_ref().map(|c| c.tenant_id);
     let gatekeeper = db.gatekeeper();
     match counting {
         Counting::First => {
@@ -484,10 +484,10 @@ fn enforce_limit(
                     None => Ok(()),
                 }
             };
-            gatekeeper.admit(&quota, tenant_id.as_deref(), Box::new(decide))
+            gatekeeper.admit(&quota, tenant_id, Box::new(decide))
         }
         Counting::WithItsWrite => {
-            let admission = gatekeeper.peek(&quota, tenant_id.as_deref())?;
+            let admission = gatekeeper.peek(&quota, tenant_id)?;
             quota.decide_before_counting(&admission.counts)?;
             gatekeeper.count_with_next_write(quota);
             match &checked {

@@ -2,7 +2,7 @@
 
 use crate::error::{ApiError, Credential};
 use crate::keys;
-use uuid::Uuid;
+use crate::ids::TenantId;
 
 pub const API_KEY_HEADER: &str = "x-api-key";
 pub const TENANT_ID_HEADER: &str = "x-tenant-id";
@@ -11,7 +11,7 @@ pub const TENANT_ID_HEADER: &str = "x-tenant-id";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Credentials {
     pub api_key: String,
-    pub tenant_id: Uuid,
+    pub tenant_id: TenantId,
 }
 
 impl Credentials {
@@ -20,7 +20,7 @@ impl Credentials {
         header: impl Fn(&str) -> Option<&'a str>,
     ) -> Result<Credentials, ApiError> {
         let api_key = header(API_KEY_HEADER).map(str::trim).filter(|k| !k.is_empty());
-        let tenant_id = header(TENANT_ID_HEADER).and_then(|t| Uuid::parse_str(t.trim()).ok());
+        let tenant_id = header(TENANT_ID_HEADER).and_then(|t| TenantId::parse(t.trim()));
         match (api_key, tenant_id) {
             (Some(api_key), Some(tenant_id)) => {
                 Ok(Credentials { api_key: api_key.to_string(), tenant_id })
@@ -44,7 +44,7 @@ pub fn tenant_refusal(api_key: Option<&str>) -> ApiError {
 /// before the same check passed ([`Tenant::claimed`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tenant {
-    id: Uuid,
+    id: TenantId,
 }
 
 impl Tenant {
@@ -57,13 +57,13 @@ impl Tenant {
         Tenant { id: credentials.tenant_id }
     }
 
-    pub fn id_string(&self) -> String {
-        self.id.to_string()
+    pub fn id(&self) -> TenantId {
+        self.id
     }
 
     /// A tenant as if authenticated, for the unit tests of the crates above.
     #[cfg(any(test, feature = "testing"))]
-    pub fn authenticated_for_tests(id: Uuid) -> Tenant {
+    pub fn authenticated_for_tests(id: TenantId) -> Tenant {
         Tenant { id }
     }
 }
@@ -113,7 +113,7 @@ pub fn authorize_partner(credentials: Option<&Credentials>, config: &PartnerConf
         message: "Invalid or missing partnership key".into(),
     };
     let credentials = credentials.ok_or_else(unauthorized)?;
-    let configured_tenant = Uuid::parse_str(config.tenant_id.trim()).ok();
+    let configured_tenant = TenantId::parse(config.tenant_id.trim());
     // An unset or malformed key in the configuration disables tenant creation.
     let key_configured = config.api_key.starts_with(PARTNER_KEY_PREFIX);
     let key_matches = keys::constant_time_eq(
@@ -197,9 +197,9 @@ mod tests {
 
     #[test]
     fn authenticate_needs_a_stored_hash_that_matches() {
-        let credentials = Credentials { api_key: "irs_key".into(), tenant_id: Uuid::parse_str(TENANT).unwrap() };
+        let credentials = Credentials { api_key: "irs_key".into(), tenant_id: TenantId::parse(TENANT).unwrap() };
         let stored = keys::hash_secret("irs_key");
-        assert_eq!(authenticate(&credentials, Some(&stored)).unwrap().id_string(), TENANT);
+        assert_eq!(authenticate(&credentials, Some(&stored)).unwrap().id().to_string(), TENANT);
         assert!(authenticate(&credentials, Some(&keys::hash_secret("other"))).is_err());
         assert!(authenticate(&credentials, None).is_err());
     }
@@ -213,7 +213,7 @@ mod tests {
     }
 
     fn partner_credentials(key: &str, tenant: &str) -> Credentials {
-        Credentials { api_key: key.into(), tenant_id: Uuid::parse_str(tenant).unwrap() }
+        Credentials { api_key: key.into(), tenant_id: TenantId::parse(tenant).unwrap() }
     }
 
     fn error_code(result: Result<(), ApiError>) -> &'static str {

@@ -13,6 +13,7 @@ pub mod config;
 pub mod error;
 pub mod html;
 pub mod http;
+pub mod ids;
 pub mod keys;
 pub mod llm;
 pub mod metadata;

@@ -29,6 +29,7 @@ pub use states::{
 };
 pub use update::{apply_patch, ProjectPatch};
 
+use platform::ids::TenantId;
 use platform::validation::HexColor;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -174,7 +175,7 @@ pub struct Project {
     pub revision: i64,
     /// Completed, unflagged production interviews (what `max_interviews` limits).
     pub completed_interviews: i64,
-    pub tenant_id: String,
+    pub tenant_id: TenantId,
 }
 
 impl Project {
@@ -262,7 +263,7 @@ pub mod tests_support {
             published_at: Some("2026-11-21T13:46:00.000Z".into()),
             revision: 0,
             completed_interviews: 0,
-            tenant_id: "0b7e5d8c-6a4f-4c1e-9d2b-3f8a7c6e5d4b".into(),
+            tenant_id: TenantId::parse("0b7e5d8c-6a4f-4c1e-9d2b-3f8a7c6e5d4b").unwrap(),
         }
     }
 }

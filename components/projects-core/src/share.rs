@@ -5,6 +5,7 @@
 //! of the project under the tenant's sandbox secret; rotating the secret
 //! ([`rotate_sandbox_secret`]) revokes every sandbox link given out before.
 
+use platform::ids::TenantId;
 use super::{store, Environment, Project};
 
 use storage::Db;
@@ -76,7 +77,7 @@ pub fn share_url(base: &str, project_id: &str, sandbox: Option<&SandboxToken>) -
 
 /// The tenant's sandbox secret, made on first use (a tenant that never asked
 /// for a sandbox link has none, and no sandbox link of it opens).
-pub fn sandbox_secret(db: &Db, tenant_id: &str) -> ApiResult<String> {
+pub fn sandbox_secret(db: &Db, tenant_id: TenantId) -> ApiResult<String> {
     if let Some(secret) = store::sandbox_secret(db, tenant_id)? {
         return Ok(secret);
     }
@@ -89,7 +90,7 @@ pub fn sandbox_secret(db: &Db, tenant_id: &str) -> ApiResult<String> {
 /// `POST /v1/sandbox-links/rotate`: a new sandbox secret for the tenant. Every
 /// sandbox link given out before stops opening (its page and its session
 /// starts answer 404); interviews already running go on. The rotation's time.
-pub fn rotate_sandbox_secret(db: &Db, tenant_id: &str) -> ApiResult<String> {
+pub fn rotate_sandbox_secret(db: &Db, tenant_id: TenantId) -> ApiResult<String> {
     let at = time::rfc3339_now();
     store::set_sandbox_secret(db, tenant_id, &keys::generate_secret(""))?;
     Ok(at)
@@ -106,7 +107,7 @@ pub fn project_url(db: &Db, project: &Project, base: &str, environment: Environm
         }
         Environment::Production => None,
         Environment::Sandbox => {
-            Some(SandboxToken::for_project(&sandbox_secret(db, &project.tenant_id)?, &project.project_id))
+            Some(SandboxToken::for_project(&sandbox_secret(db, project.tenant_id)?, &project.project_id))
         }
     };
     Ok(json!({ "project_id": project.project_id, "url": share_url(base, &project.project_id, token.as_ref()) }))

@@ -4,6 +4,7 @@
 //! transaction with the event it raises: `project.published` on every move
 //! into active, `project.completed` into completed.
 
+use platform::ids::TenantId;
 use super::{store, Status};
 use storage::{Db, Tx};
 use platform::error::{ApiError, ApiResult};
@@ -69,7 +70,7 @@ pub fn invalid_state(message: impl Into<String>) -> ApiError {
 
 /// `POST /v1/projects/{id}/activate|deactivate|complete`: the state after the
 /// request. 404 for another tenant's project, 409 for a move the state refuses.
-pub fn change_state(db: &Db, tenant_id: &str, project_id: &str, action: Action) -> ApiResult<Status> {
+pub fn change_state(db: &Db, tenant_id: TenantId, project_id: &str, action: Action) -> ApiResult<Status> {
     db.transaction(|tx| {
         let current = store::openness(tx, tenant_id, project_id)?.ok_or_else(store::not_found)?.status;
         match action.decide(current) {
@@ -84,7 +85,7 @@ pub fn change_state(db: &Db, tenant_id: &str, project_id: &str, action: Action) 
 }
 
 /// Moves the project into `status` and raises the event that state has, if any.
-fn move_to(tx: &Tx, tenant_id: &str, project_id: &str, status: Status, at: &str) -> ApiResult<()> {
+fn move_to(tx: &Tx, tenant_id: TenantId, project_id: &str, status: Status, at: &str) -> ApiResult<()> {
     store::set_status(tx, project_id, status, at)?;
     let event = match status {
         Status::Active => Event::project_published(tenant_id, project_id, at),
@@ -117,7 +118,7 @@ impl Openness {
 pub fn count_completed_interview(tx: &Tx, project_id: &str, at: &str) -> ApiResult<()> {
     let (tenant_id, openness) = store::add_completed_interview(tx, project_id, 1)?;
     if openness.full() && matches!(openness.status, Status::Active | Status::Paused) {
-        move_to(tx, &tenant_id, project_id, Status::Completed, at)?;
+        move_to(tx, tenant_id, project_id, Status::Completed, at)?;
     }
     Ok(())
 }

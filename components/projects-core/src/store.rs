@@ -3,6 +3,7 @@
 //! interview belongs to. State changes take the caller's transaction (their
 //! events are written with them: see `states.rs`).
 
+use platform::ids::TenantId;
 use super::{Column, Openness, Presence, Project, ProjectFields, ProjectType, Status, FIELDS};
 use storage::{self as db, Db, Row, SqlValue, Tx};
 use platform::error::{ApiError, ApiResult};
@@ -81,12 +82,12 @@ fn from_row(row: &Row) -> ApiResult<Project> {
         published_at: row.opt_text("published_at")?,
         revision: row.int("revision")?,
         completed_interviews: row.int("completed_interviews")?,
-        tenant_id: row.text("tenant_id")?,
+        tenant_id: row.id("tenant_id")?,
     })
 }
 
 /// Stores a new draft project and returns its id.
-pub fn insert(db: &Db, tenant_id: &str, project_type: ProjectType, creation_mode: &str, fields: &ProjectFields) -> ApiResult<String> {
+pub fn insert(db: &Db, tenant_id: TenantId, project_type: ProjectType, creation_mode: &str, fields: &ProjectFields) -> ApiResult<String> {
     let project_id = uuid::Uuid::new_v4().to_string();
     let now = time::rfc3339_now();
     let mut columns = vec!["project_id", "tenant_id", "project_type", "creation_mode", "status", "created_at", "updated_at"];
@@ -153,7 +154,7 @@ impl ListQuery {
 
 /// The tenant's projects, newest first, and the cursor of the next page. A page
 /// walks the `(tenant_id, created_at)` index from the cursor on.
-pub fn list(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<(Vec<Project>, Option<Cursor>)> {
+pub fn list(db: &Db, tenant_id: TenantId, query: &ListQuery) -> ApiResult<(Vec<Project>, Option<Cursor>)> {
     let page = &query.page;
     let mut sql = format!("SELECT {} FROM projects WHERE tenant_id = ?", columns());
     let mut params = vec![db::text(tenant_id)];
@@ -177,7 +178,7 @@ pub fn list(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<(Vec<Proje
 }
 
 /// One of the tenant's projects; another tenant's is `None`, like a missing one.
-pub fn get(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<Project>> {
+pub fn get(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Option<Project>> {
     let result = db.query(
         &format!("SELECT {} FROM projects WHERE project_id = ? AND tenant_id = ?", columns()),
         &[db::text(project_id), db::text(tenant_id)],
@@ -187,7 +188,7 @@ pub fn get(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<Proje
 
 /// One of the tenant's projects with its model calls today (the single read
 /// shows them): the counts come with the row, in the same statement.
-pub fn get_with_model_calls(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<(Project, super::model_calls::ModelCalls)>> {
+pub fn get_with_model_calls(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Option<(Project, super::model_calls::ModelCalls)>> {
     let result = db.query(
         &format!(
             "SELECT {}, {} FROM projects WHERE project_id = ? AND tenant_id = ?",
@@ -233,7 +234,7 @@ pub fn find_for_sandbox_link(db: &Db, project_id: &str) -> ApiResult<Option<(Pro
 }
 
 /// The tenant's sandbox secret, if it has one yet.
-pub fn sandbox_secret(db: &Db, tenant_id: &str) -> ApiResult<Option<String>> {
+pub fn sandbox_secret(db: &Db, tenant_id: TenantId) -> ApiResult<Option<String>> {
     match db.query_scalar("SELECT sandbox_secret FROM tenants WHERE tenant_id = ?", &[db::text(tenant_id)])? {
         Some(SqlValue::Text(secret)) => Ok(Some(secret)),
         _ => Ok(None),
@@ -241,7 +242,7 @@ pub fn sandbox_secret(db: &Db, tenant_id: &str) -> ApiResult<Option<String>> {
 }
 
 /// Gives the tenant its first sandbox secret (a secret it has already stays).
-pub fn set_sandbox_secret_if_none(db: &Db, tenant_id: &str, secret: &str) -> ApiResult<()> {
+pub fn set_sandbox_secret_if_none(db: &Db, tenant_id: TenantId, secret: &str) -> ApiResult<()> {
     db.execute(
         "UPDATE tenants SET sandbox_secret = ? WHERE tenant_id = ? AND sandbox_secret IS NULL",
         &[db::text(secret), db::text(tenant_id)],
@@ -249,12 +250,12 @@ pub fn set_sandbox_secret_if_none(db: &Db, tenant_id: &str, secret: &str) -> Api
 }
 
 /// Replaces the tenant's sandbox secret.
-pub fn set_sandbox_secret(db: &Db, tenant_id: &str, secret: &str) -> ApiResult<()> {
+pub fn set_sandbox_secret(db: &Db, tenant_id: TenantId, secret: &str) -> ApiResult<()> {
     db.execute("UPDATE tenants SET sandbox_secret = ? WHERE tenant_id = ?", &[db::text(secret), db::text(tenant_id)])
 }
 
 /// The 422s for survey blocks whose media is not one of the tenant's survey files.
-pub fn unknown_survey_files(db: &Db, tenant_id: &str, blocks: &[super::survey::SurveyBlock]) -> ApiResult<Vec<platform::FieldError>> {
+pub fn unknown_survey_files(db: &Db, tenant_id: TenantId, blocks: &[super::survey::SurveyBlock]) -> ApiResult<Vec<platform::FieldError>> {
     let wanted = super::survey::media_files(blocks);
     if wanted.is_empty() {
         return Ok(Vec::new());
@@ -277,7 +278,7 @@ pub fn unknown_survey_files(db: &Db, tenant_id: &str, blocks: &[super::survey::S
 }
 
 /// Whether the tenant has this project.
-pub fn exists(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<bool> {
+pub fn exists(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<bool> {
     let found = db.query_scalar(
         "SELECT 1 FROM projects WHERE project_id = ? AND tenant_id = ?",
         &[db::text(project_id), db::text(tenant_id)],
@@ -294,7 +295,7 @@ pub fn not_found() -> ApiError {
 /// `survey_locked`: only if no production interview exists (the survey's blocks change).
 pub fn update(
     db: &Db,
-    tenant_id: &str,
+    tenant_id: TenantId,
     project_id: &str,
     revision: i64,
     fields: &ProjectFields,
@@ -326,7 +327,7 @@ pub fn update(
 }
 
 /// What decides whether the tenant's project takes an interview, as stored now.
-pub fn openness(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Option<Openness>> {
+pub fn openness(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Option<Openness>> {
     let result = db.query(
         "SELECT status, max_interviews, completed_interviews FROM projects WHERE project_id = ? AND tenant_id = ?",
         &[db::text(project_id), db::text(tenant_id)],
@@ -354,13 +355,13 @@ pub fn set_status(tx: &Tx, project_id: &str, status: Status, at: &str) -> ApiRes
 
 /// Adds `delta` (1 or -1) to the project's completed interviews (never below
 /// 0); returns its tenant and what it now takes.
-pub fn add_completed_interview(tx: &Tx, project_id: &str, delta: i64) -> ApiResult<(String, Openness)> {
+pub fn add_completed_interview(tx: &Tx, project_id: &str, delta: i64) -> ApiResult<(TenantId, Openness)> {
     let result = tx.query(
         "UPDATE projects SET completed_interviews = MAX(completed_interviews + ?, 0) WHERE project_id = ?
          RETURNING tenant_id, status, max_interviews, completed_interviews",
         &[SqlValue::Integer(delta), db::text(project_id)],
     )?;
-    db::read_first(&result, |row| Ok((row.text("tenant_id")?, openness_of(row)?)))?
+    db::read_first(&result, |row| Ok((row.id("tenant_id")?, openness_of(row)?)))?
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("project {project_id} vanished while counting an interview")))
 }
 

@@ -409,7 +409,7 @@ fn read_shapes() {
         published_at: None,
         revision: 0,
         completed_interviews: 0,
-        tenant_id: "t".into(),
+        tenant_id: platform::ids::TenantId::new_random(),
     };
     let keys = |v: Value| {
         let mut keys: Vec<String> = v.as_object().unwrap().keys().cloned().collect();

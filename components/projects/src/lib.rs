@@ -37,7 +37,7 @@ fn path_id(params: &PathParams) -> Result<String, FieldError> {
 
 fn list_projects(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     let query = store::ListQuery::parse(&request.query_pairs())?;
-    let (projects, next) = store::list(&context.db, &tenant.id_string(), &query)?;
+    let (projects, next) = store::list(&context.db, tenant.id(), &query)?;
     let data: Vec<Value> = projects.iter().map(projects::Project::list_item).collect();
     let body = query.page.body(data, next);
     Ok(ApiResponse::json(200, &body))
@@ -49,14 +49,14 @@ fn create_project(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &
         logo_url: Some(config::var_or("default_logo_url", projects::DEFAULT_LOGO_URL)),
     };
     let new = NewProject::parse(&body, &defaults)?;
-    let project_id = projects::create(&context.db, &tenant.id_string(), new, &LlmConfig::from_variables())?;
+    let project_id = projects::create(&context.db, tenant.id(), new, &LlmConfig::from_variables())?;
     Ok(ApiResponse::json(201, &json!({ "project_id": project_id })))
 }
 
 fn get_project(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     let project_id = path_id(params).map_err(|e| ApiError::Validation(vec![e]))?;
     let (project, model_calls) =
-        store::get_with_model_calls(&context.db, &tenant.id_string(), &project_id)?.ok_or_else(store::not_found)?;
+        store::get_with_model_calls(&context.db, tenant.id(), &project_id)?.ok_or_else(store::not_found)?;
     let mut detail = project.detail();
     detail["model_calls"] = serde_json::to_value(model_calls).map_err(ApiError::internal)?;
     Ok(ApiResponse::json(200, &detail))
@@ -66,13 +66,13 @@ fn get_project(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &Path
 fn patch_project(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     let patch = ProjectPatch::parse(&validation::json_body(request)?)?;
     let project_id = path_id(params).map_err(|_| store::not_found())?;
-    projects::apply_patch(&context.db, &tenant.id_string(), &project_id, &patch)?;
+    projects::apply_patch(&context.db, tenant.id(), &project_id, &patch)?;
     Ok(ApiResponse::json(200, &json!({ "project_id": project_id })))
 }
 
 fn change_state(context: &Context, tenant: &Tenant, params: &PathParams, action: Action) -> ApiResult<ApiResponse> {
     let project_id = path_id(params).map_err(|e| ApiError::Validation(vec![e]))?;
-    let status = projects::change_state(&context.db, &tenant.id_string(), &project_id, action)?;
+    let status = projects::change_state(&context.db, tenant.id(), &project_id, action)?;
     Ok(ApiResponse::json(200, &json!({ "project_id": project_id, "status": status.as_str() })))
 }
 
@@ -97,7 +97,7 @@ fn project_url(context: &Context, tenant: &Tenant, request: &ApiRequest, params:
             return Err(ApiError::Validation(id.err().into_iter().chain(environment.err()).collect()));
         }
     };
-    let project = store::get(&context.db, &tenant.id_string(), &project_id)?.ok_or_else(store::not_found)?;
+    let project = store::get(&context.db, tenant.id(), &project_id)?.ok_or_else(store::not_found)?;
     let base = config::var("public_base_url")
         .or_else(|| request.origin())
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("no public_base_url and no request origin")))?;
@@ -106,7 +106,7 @@ fn project_url(context: &Context, tenant: &Tenant, request: &ApiRequest, params:
 
 /// A new sandbox secret for the tenant: every sandbox link given out before stops opening.
 fn rotate_sandbox_links(context: &Context, tenant: &Tenant, _: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
-    let rotated_at = projects::rotate_sandbox_secret(&context.db, &tenant.id_string())?;
+    let rotated_at = projects::rotate_sandbox_secret(&context.db, tenant.id())?;
     Ok(ApiResponse::json(200, &json!({ "rotated_at": rotated_at })))
 }
 

@@ -15,6 +15,7 @@ pub mod query;
 pub mod sealed;
 pub mod store;
 
+use platform::ids::TenantId;
 use self::quality::Quality;
 use platform::error::{ApiError, ApiResult};
 use platform::metadata::ExternalMetadata;
@@ -108,7 +109,7 @@ pub struct Turn<T = String> {
 #[derive(Debug, Clone)]
 pub struct Interview {
     pub interview_id: String,
-    pub tenant_id: String,
+    pub tenant_id: TenantId,
     pub project_id: String,
     pub project_type: ProjectType,
     pub environment: Environment,

@@ -112,7 +112,7 @@ pub fn end_in(tx: &Tx, interview_id: &str, how: How, summary: &str, now: std::ti
     );
     let event = webhooks::Event::interview_finished(
         &webhooks::FinishedInterview {
-            tenant_id: &interview.tenant_id,
+            tenant_id: interview.tenant_id,
             project_id: &interview.project_id,
             interview_id,
             identifier: &interview.identifier,

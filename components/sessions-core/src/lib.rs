@@ -100,7 +100,7 @@ impl SurveyView {
     pub fn load(db: &Db, project: &Project) -> ApiResult<Option<SurveyView>> {
         let Some(blocks) = project.fields.survey_blocks.clone() else { return Ok(None) };
         let ids: Vec<&str> = projects::survey::media_files(&blocks).into_iter().map(|(_, id)| id).collect();
-        let media_types = files_core::store::types_of(db, &project.tenant_id, &ids)?;
+        let media_types = files_core::store::types_of(db, project.tenant_id, &ids)?;
         Ok(Some(SurveyView { project_id: project.project_id.clone(), blocks, media_types }))
     }
 

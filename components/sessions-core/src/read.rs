@@ -81,7 +81,7 @@ pub fn survey_media(
     if !blocks.iter().any(|b| b.media.as_ref().is_some_and(|m| m.file_id == file_id)) {
         return Err(not_found());
     }
-    let record = files_core::find(db, &project.tenant_id, file_id)?;
+    let record = files_core::find(db, project.tenant_id, file_id)?;
     let mut head = files_core::download_head(&record, request.header("if-none-match"));
     head.headers.retain(|(name, _)| name != "content-length" && name != "cache-control");
     let head = head.with_header("cache-control", "public, max-age=86400");

@@ -284,7 +284,7 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
     let now = time::now();
     let new = store::NewInterview {
         interview_id: &interview_id,
-        tenant_id: &project.tenant_id,
+        tenant_id: project.tenant_id,
         project_id: &project.project_id,
         project_type: project.project_type,
         environment: request.environment,
@@ -304,7 +304,7 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
     // The project is checked again where the interview is written: it may have
     // been paused, completed or filled since it was read.
     db.transaction(|tx| {
-        let now_open = projects::store::openness(tx, &project.tenant_id, &project.project_id)?
+        let now_open = projects::store::openness(tx, project.tenant_id, &project.project_id)?
             .ok_or_else(|| ApiError::not_found("Project"))?;
         check_open(now_open, request.environment).map_err(Closed::into_error)?;
         store::insert(tx, &new)

@@ -141,7 +141,7 @@ fn the_interview_status_follows_the_contract() {
 fn the_session_body_shows_turns_without_internals() {
     let interview = Interview {
         interview_id: "i".into(),
-        tenant_id: "t".into(),
+        tenant_id: platform::ids::TenantId::new_random(),
         project_id: "p".into(),
         project_type: ProjectType::ContextualInterview,
         environment: Environment::Sandbox,

@@ -29,7 +29,8 @@
 //! meanwhile (see `pipeline::route`).
 
 use super::remote::Outcome;
-use super::{latest_version, opt_text, rows, statement_error, Db, Row};
+use super::{latest_version, rows, statement_error, text, Db, Row};
+use platform::ids::TenantId;
 use platform::error::{ApiError, ApiResult};
 use platform::rate_limit::Quota;
 use spin_sdk::sqlite::{QueryResult, Value};
@@ -130,13 +131,13 @@ impl Gatekeeper<'_> {
     /// On Spin's SQLite the statement runs now, and `decide`'s refusal is the
     /// answer. On a remote database it waits for the request's first read and
     /// travels with it; [`Gatekeeper::settle_admission`] sends it alone.
-    pub fn admit(&self, quota: &Quota, tenant_id: Option<&str>, decide: Decide) -> ApiResult<()> {
+    pub fn admit(&self, quota: &Quota, tenant_id: Option<TenantId>, decide: Decide) -> ApiResult<()> {
         let (sql, mut params) = count_statement(
             quota,
             ", (SELECT user_version FROM pragma_user_version) AS schema_version,
                  (SELECT api_key_hash FROM tenants WHERE tenant_id = ?) AS key_hash",
         );
-        params.push(opt_text(tenant_id));
+        params.push(tenant_id.map_or(Value::Null, text));
         let pending = Gate::Pending { sql, params, quota: quota.clone(), decide };
         if self.db.conn.holds_admission() {
             *self.db.admission.gate.borrow_mut() = pending;
@@ -214,7 +215,7 @@ impl Gatekeeper<'_> {
     /// Reads the request's counts so far (no write), the schema version and
     /// the key hash of the tenant its credentials name, in one statement:
     /// for a request counted with its write (see the module docs).
-    pub fn peek(&self, quota: &Quota, tenant_id: Option<&str>) -> ApiResult<Admission> {
+    pub fn peek(&self, quota: &Quota, tenant_id: Option<TenantId>) -> ApiResult<Admission> {
         let counts: Vec<String> = (0..quota.limits.len())
             .map(|i| format!("(SELECT count FROM rate_limit_windows WHERE bucket = ? AND window_start = ?) AS count{i}"))
             .collect();
@@ -224,7 +225,7 @@ impl Gatekeeper<'_> {
             if counts.is_empty() { "" } else { ", " },
             counts.join(", ")
         );
-        let mut params = vec![opt_text(tenant_id)];
+        let mut params = vec![tenant_id.map_or(Value::Null, text)];
         params.extend(quota.buckets().flat_map(|bucket| [Value::Text(bucket.to_string()), Value::Integer(quota.window.start as i64)]));
         let result = self.query_migrating(&sql, &params)?;
         let row = rows(&result).next().ok_or_else(|| ApiError::internal(anyhow::anyhow!("sqlite: the admission read returned no row")))?;

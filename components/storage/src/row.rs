@@ -40,6 +40,12 @@ impl<'a> Row<'a> {
         self.str(column).map(str::to_string)
     }
 
+    /// A TEXT column that holds an id (`platform::ids`), never NULL.
+    pub fn id<T: std::str::FromStr>(&self, column: &str) -> ApiResult<T> {
+        let text = self.str(column)?;
+        text.parse().or_else(|_| Self::mismatch(column, "an id", &Value::Text(text.to_string())))
+    }
+
     /// A nullable TEXT column.
     pub fn opt_text(&self, column: &str) -> ApiResult<Option<String>> {
         self.opt_str(column).map(|text| text.map(str::to_string))

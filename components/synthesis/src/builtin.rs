@@ -3,6 +3,7 @@
 //! interviews and their digests, groups each question's answers into themes,
 //! then reads the few answers its labels and quotes come from.
 
+use platform::ids::TenantId;
 use super::ideas::{self, Idea, Sentence};
 use super::labels::{self, Sample};
 use super::naming::{self, Described, Source};
@@ -31,7 +32,7 @@ pub struct Analysed {
 }
 
 impl Analysed {
-    pub fn read(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Analysed> {
+    pub fn read(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Analysed> {
         let ended = record::store::ended_interviews(db, tenant_id, project_id)?;
         let (interviews, excluded): (Vec<_>, Vec<_>) =
             ended.into_iter().partition(|i| !i.quality.as_ref().is_some_and(Quality::is_low_effort));
@@ -199,7 +200,7 @@ struct Named {
 /// The built-in synthesis of the tenant's project.
 pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
     let project_id = project.project_id.as_str();
-    let analysed = Analysed::read(db, &project.tenant_id, project_id)?;
+    let analysed = Analysed::read(db, project.tenant_id, project_id)?;
     let place: HashMap<&str, usize> =
         analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();
     let digests = read_digests(db, project_id, &place)?;

@@ -30,6 +30,7 @@ pub mod units;
 
 pub use builtin::{builtin, Analysed};
 
+use platform::ids::TenantId;
 use storage::{Db, Tx};
 use platform::error::{ApiError, ApiResult};
 use projects_core::survey::BlockType;
@@ -99,13 +100,13 @@ pub struct Quote {
 
 /// `GET /v1/projects/{project_id}/synthesis`: 404 for an unknown or another
 /// tenant's project.
-pub fn synthesis(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Synthesis> {
+pub fn synthesis(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Synthesis> {
     Ok(of_project(db, tenant_id, project_id)?.0)
 }
 
 /// The tenant's project's synthesis, and the project: the model's when a run
 /// stored one, else the built-in one.
-fn of_project(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<(Synthesis, Project)> {
+fn of_project(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<(Synthesis, Project)> {
     let project = projects_core::store::get(db, tenant_id, project_id)?.ok_or_else(|| ApiError::not_found("Project"))?;
     if let Some((generated_at, body)) = store::model_synthesis(db, project_id)? {
         match serde_json::from_str::<model::Stored>(&body) {
@@ -121,7 +122,7 @@ fn of_project(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<(Synthesi
 
 /// `GET /v1/projects/{project_id}/synthesis-report`: the synthesis as a
 /// printable HTML page, framed in the project's first interview language.
-pub fn report(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<platform::http::ApiResponse> {
+pub fn report(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<platform::http::ApiResponse> {
     let (synthesis, project) = of_project(db, tenant_id, project_id)?;
     let language = project.fields.interview_languages.first().copied().unwrap_or(Language::En);
     Ok(report::response(&synthesis, &project.fields.project_name, language.as_str()))

@@ -338,7 +338,7 @@ fn synthesize(db: &Db, project_id: &str, llm: &LlmConfig) -> Result<Stored, RunF
     let Some(project) = projects::store::find_for_link(db, project_id)? else {
         return Err(RunFailure::Storage(platform::ApiError::not_found("Project")));
     };
-    let analysed = Analysed::read(db, &project.tenant_id, project_id)?;
+    let analysed = Analysed::read(db, project.tenant_id, project_id)?;
     let place: HashMap<&str, usize> = analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();
     let digests = builtin::read_digests(db, project_id, &place)?;
     let plan = builtin::plan_questions(&project);

@@ -1,5 +1,6 @@
 //! Tenants: parsing a creation request, and storing the tenant with its key hash.
 
+use platform::ids::TenantId;
 use storage::{self as db, Db};
 use platform::error::{ApiError, ApiResult};
 use platform::keys;
@@ -109,7 +110,7 @@ pub fn is_valid_email(text: &str) -> bool {
 /// The 201 body: the only time the API key is ever shown.
 #[derive(Debug, Serialize)]
 pub struct CreatedTenant {
-    pub tenant_id: String,
+    pub tenant_id: TenantId,
     pub api_key: String,
     pub organization_name: String,
     pub contact_email: String,
@@ -119,7 +120,7 @@ pub struct CreatedTenant {
 
 /// Stores the tenant; 409 when the organization name is taken (in any case).
 pub fn create(db: &Db, new: NewTenant) -> ApiResult<CreatedTenant> {
-    let tenant_id = uuid::Uuid::new_v4().to_string();
+    let tenant_id = TenantId::new_random();
     let api_key = keys::generate_secret(keys::TENANT_KEY_PREFIX);
     let created_at = time::rfc3339_now();
     // One statement: the unique key decides, with no window between check and insert.
@@ -130,7 +131,7 @@ pub fn create(db: &Db, new: NewTenant) -> ApiResult<CreatedTenant> {
          ON CONFLICT (organization_key) DO NOTHING
          RETURNING tenant_id",
         &[
-            db::text(&tenant_id),
+            db::text(tenant_id),
             db::text(&new.organization_name),
             db::text(new.organization_key()),
             db::text(&new.contact_email),

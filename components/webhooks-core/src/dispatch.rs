@@ -152,7 +152,7 @@ pub fn record(db: &Db, config: &DispatchConfig, job: &Job, owner: &str, outcome:
     };
     let attempt = AttemptRecord {
         delivery_id: &job.delivery_id,
-        tenant_id: &job.tenant_id,
+        tenant_id: job.tenant_id,
         attempt: job.attempt_count + 1,
         attempted_at: time::rfc3339(outcome.started_at),
         x_timestamp: outcome.timestamp,
@@ -195,7 +195,7 @@ mod tests {
     fn job() -> Job {
         Job {
             delivery_id: "d1".into(),
-            tenant_id: "t1".into(),
+            tenant_id: platform::ids::TenantId::parse("00000000-0000-4000-8000-000000000001").unwrap(),
             subscription_id: "s1".into(),
             event_id: "6f1c1f4e-2a7b-4e59-9a43-0c8f6b1d2e3f".into(),
             attempt_count: 0,

@@ -12,6 +12,7 @@ pub mod signing;
 mod store;
 pub mod target;
 
+use platform::ids::TenantId;
 use platform::auth::Tenant;
 use storage::{Db, Tx};
 use platform::error::{ApiError, ApiResult, FieldError};
@@ -67,7 +68,7 @@ pub fn configured_policy() -> TargetPolicy {
 
 /// 403 unless the workspace is the tenant's own (one workspace per tenant).
 fn check_workspace(tenant: &Tenant, workspace_id: &str) -> ApiResult<()> {
-    let own = tenant.id_string();
+    let own = tenant.id().to_string();
     if keys::constant_time_eq(workspace_id.trim().to_ascii_lowercase().as_bytes(), own.as_bytes()) {
         Ok(())
     } else {
@@ -83,7 +84,7 @@ fn check_workspace(tenant: &Tenant, workspace_id: &str) -> ApiResult<()> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     pub event_id: String,
-    pub tenant_id: String,
+    pub tenant_id: TenantId,
     pub event_type: EventType,
     pub payload: Value,
     /// When it happened (RFC 3339, UTC): the payload's own time member too.
@@ -91,10 +92,10 @@ pub struct Event {
 }
 
 impl Event {
-    fn new(tenant_id: &str, event_type: EventType, payload: Value, at: &str) -> Event {
+    fn new(tenant_id: TenantId, event_type: EventType, payload: Value, at: &str) -> Event {
         Event {
             event_id: uuid::Uuid::new_v4().to_string(),
-            tenant_id: tenant_id.to_string(),
+            tenant_id,
             event_type,
             payload,
             at: at.to_string(),
@@ -102,13 +103,13 @@ impl Event {
     }
 
     /// A project became active (its first publication, or a resume).
-    pub fn project_published(tenant_id: &str, project_id: &str, at: &str) -> Event {
+    pub fn project_published(tenant_id: TenantId, project_id: &str, at: &str) -> Event {
         let payload = json!({"project_id": project_id, "event_type": EventType::ProjectPublished, "published_at": at});
         Event::new(tenant_id, EventType::ProjectPublished, payload, at)
     }
 
     /// A project became completed (by request, or its `max_interviews` reached).
-    pub fn project_completed(tenant_id: &str, project_id: &str, at: &str) -> Event {
+    pub fn project_completed(tenant_id: TenantId, project_id: &str, at: &str) -> Event {
         let payload = json!({"project_id": project_id, "event_type": EventType::ProjectCompleted, "completed_at": at});
         Event::new(tenant_id, EventType::ProjectCompleted, payload, at)
     }
@@ -131,7 +132,7 @@ impl Event {
     /// An interview was erased (deleted by the tenant, withdrawn by its
     /// interviewee, or past its project's retention): the ids and the time,
     /// nothing else of the interview.
-    pub fn interview_erased(tenant_id: &str, project_id: &str, interview_id: &str, at: &str) -> Event {
+    pub fn interview_erased(tenant_id: TenantId, project_id: &str, interview_id: &str, at: &str) -> Event {
         let payload = json!({
             "project_id": project_id,
             "event_type": EventType::InterviewErased,
@@ -144,7 +145,7 @@ impl Event {
 
 /// What `interview.finished` says about the interview.
 pub struct FinishedInterview<'a> {
-    pub tenant_id: &'a str,
+    pub tenant_id: TenantId,
     pub project_id: &'a str,
     pub interview_id: &'a str,
     pub identifier: &'a str,
@@ -156,7 +157,7 @@ pub struct FinishedInterview<'a> {
 /// number of deliveries it fanned out to.
 pub fn emit(tx: &Tx, event: &Event) -> ApiResult<usize> {
     store::insert_event(tx, event)?;
-    let subscriptions = store::subscriptions_to_notify(tx, &event.tenant_id, event.event_type)?;
+    let subscriptions = store::subscriptions_to_notify(tx, event.tenant_id, event.event_type)?;
     store::insert_deliveries(tx, event, &subscriptions)?;
     Ok(subscriptions.len())
 }
@@ -185,7 +186,7 @@ pub fn create_secret(db: &Db, tenant: &Tenant, body: &Value) -> ApiResult<Create
     fields.finish()?;
     check_workspace(tenant, &workspace_id.unwrap_or_default())?;
     let secret = keys::generate_secret(SECRET_PREFIX);
-    if !store::insert_secret(db, &tenant.id_string(), &secret)? {
+    if !store::insert_secret(db, tenant.id(), &secret)? {
         return Err(ApiError::conflict("secret_exists", "This workspace already has an active webhook secret"));
     }
     Ok(CreatedSecret { secret })
@@ -251,7 +252,7 @@ pub fn create_subscription(db: &Db, tenant: &Tenant, new: NewSubscription) -> Ap
     let hook_secret = keys::generate_secret(HOOK_SECRET_PREFIX);
     let now = time::now();
     let expires_at = time::unix_millis(now + HOOK_SECRET_TTL);
-    let inserted = store::insert_subscription(db, &tenant.id_string(), &id, &new, &keys::hash_secret(&hook_secret), expires_at, now)?;
+    let inserted = store::insert_subscription(db, tenant.id(), &id, &new, &keys::hash_secret(&hook_secret), expires_at, now)?;
     if !inserted {
         return Err(ApiError::conflict(
             "no_active_secret",
@@ -260,7 +261,7 @@ pub fn create_subscription(db: &Db, tenant: &Tenant, new: NewSubscription) -> Ap
     }
     Ok(CreatedSubscription {
         id,
-        workspace_id: tenant.id_string(),
+        workspace_id: tenant.id().to_string(),
         event_type: new.event_type,
         target_url: new.target_url.as_str().to_string(),
         x_hook_secret: hook_secret,
@@ -277,11 +278,11 @@ pub struct Subscription {
 }
 
 pub fn list_subscriptions(db: &Db, tenant: &Tenant) -> ApiResult<Vec<Subscription>> {
-    store::subscriptions(db, &tenant.id_string())
+    store::subscriptions(db, tenant.id())
 }
 
 pub fn get_subscription(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Subscription> {
-    store::subscription(db, &tenant.id_string(), id)?.ok_or_else(|| ApiError::not_found("Subscription"))
+    store::subscription(db, tenant.id(), id)?.ok_or_else(|| ApiError::not_found("Subscription"))
 }
 
 #[derive(Debug, Serialize)]
@@ -298,7 +299,7 @@ pub fn confirm_subscription(db: &Db, tenant: &Tenant, id: &str, body: &Value) ->
     fields.finish()?;
     let secret = secret.unwrap_or_default();
 
-    let hook = store::hook_secret(db, &tenant.id_string(), id)?.ok_or_else(|| ApiError::not_found("Subscription"))?;
+    let hook = store::hook_secret(db, tenant.id(), id)?.ok_or_else(|| ApiError::not_found("Subscription"))?;
     if !keys::secret_matches(&secret, &hook.hash) {
         return Err(ApiError::BadRequestDetail {
             code: "invalid_secret",
@@ -312,7 +313,7 @@ pub fn confirm_subscription(db: &Db, tenant: &Tenant, id: &str, body: &Value) ->
     if hook.expires_at_ms <= time::unix_millis(now) {
         return Err(ApiError::conflict("secret_expired", "This hook secret has expired; subscribe again"));
     }
-    if !store::use_hook_secret(db, &tenant.id_string(), id, &keys::hash_secret(&secret), now)? {
+    if !store::use_hook_secret(db, tenant.id(), id, &keys::hash_secret(&secret), now)? {
         return Err(ApiError::conflict("secret_used", "This hook secret was already used"));
     }
     Ok(Confirmed { id: id.to_string(), status: SubscriptionStatus::Confirmed })
@@ -322,7 +323,7 @@ pub fn confirm_subscription(db: &Db, tenant: &Tenant, id: &str, body: &Value) ->
 /// every delivery of it not sent yet (cancelled; the log stays).
 pub fn delete_subscription(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<()> {
     db.transaction(|tx| {
-        if !store::delete_subscription(tx, &tenant.id_string(), id)? {
+        if !store::delete_subscription(tx, tenant.id(), id)? {
             return Err(ApiError::not_found("Subscription"));
         }
         store::cancel_pending_deliveries(tx, id, time::now())
@@ -333,7 +334,7 @@ pub fn delete_subscription(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<()> 
 #[derive(Debug, Clone)]
 pub struct Job {
     pub delivery_id: String,
-    pub tenant_id: String,
+    pub tenant_id: TenantId,
     pub subscription_id: String,
     pub event_id: String,
     /// Attempts made before this one (all rounds / this round).
@@ -429,11 +430,11 @@ impl DeliveryFilter {
 
 /// The tenant's deliveries, newest first, each with every attempt (oldest first).
 pub fn list_deliveries(db: &Db, tenant: &Tenant, filter: &DeliveryFilter) -> ApiResult<Vec<Delivery>> {
-    store::deliveries(db, &tenant.id_string(), filter)
+    store::deliveries(db, tenant.id(), filter)
 }
 
 pub fn get_delivery(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Delivery> {
-    store::delivery(db, &tenant.id_string(), id)?.ok_or_else(|| ApiError::not_found("Delivery"))
+    store::delivery(db, tenant.id(), id)?.ok_or_else(|| ApiError::not_found("Delivery"))
 }
 
 /// `POST /v1/webhooks/deliveries/{id}/redeliver`: a failed delivery is queued
@@ -441,7 +442,7 @@ pub fn get_delivery(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Delivery> {
 /// when its subscription was deleted.
 pub fn redeliver(db: &Db, tenant: &Tenant, id: &str) -> ApiResult<Delivery> {
     let now = time::now();
-    let requeued = store::requeue_failed(db, &tenant.id_string(), id, now)?;
+    let requeued = store::requeue_failed(db, tenant.id(), id, now)?;
     let delivery = get_delivery(db, tenant, id)?;
     if !requeued {
         let message = if delivery.status == DeliveryStatus::Failed {
@@ -510,9 +511,9 @@ mod tests {
 
     #[test]
     fn workspace_must_be_the_tenants_own() {
-        let tenant = Tenant::authenticated_for_tests(uuid::Uuid::new_v4());
-        assert!(check_workspace(&tenant, &tenant.id_string()).is_ok());
-        assert!(check_workspace(&tenant, &tenant.id_string().to_uppercase()).is_ok());
+        let tenant = Tenant::authenticated_for_tests(platform::ids::TenantId::new_random());
+        assert!(check_workspace(&tenant, &tenant.id().to_string()).is_ok());
+        assert!(check_workspace(&tenant, &tenant.id().to_string().to_uppercase()).is_ok());
         let error = check_workspace(&tenant, &uuid::Uuid::new_v4().to_string()).unwrap_err();
         assert_eq!(error.status(), 403);
         assert_eq!(error.body()["detail"]["error"], "forbidden");

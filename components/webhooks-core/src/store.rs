@@ -2,6 +2,7 @@
 //! the event outbox and the delivery log. Every query is scoped by `tenant_id`;
 //! writes of several rows run in the caller's transaction (`&Tx`).
 
+use platform::ids::TenantId;
 use super::{
     Attempt, Delivery, DeliveryFilter, DeliveryStatus, Event, EventType, Job, NewSubscription, Subscription,
     SubscriptionStatus,
@@ -12,7 +13,7 @@ use platform::time;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Stores the workspace's secret unless one is active: whether it was stored.
-pub fn insert_secret(db: &Db, tenant_id: &str, secret: &str) -> ApiResult<bool> {
+pub fn insert_secret(db: &Db, tenant_id: TenantId, secret: &str) -> ApiResult<bool> {
     let inserted = db.query(
         "INSERT INTO webhook_secrets (id, tenant_id, secret, active, created_at) VALUES (?, ?, ?, 1, ?)
          ON CONFLICT DO NOTHING RETURNING id",
@@ -30,7 +31,7 @@ pub fn insert_secret(db: &Db, tenant_id: &str, secret: &str) -> ApiResult<bool> 
 /// statement: the check and the insert cannot be separated): whether it was stored.
 pub fn insert_subscription(
     db: &Db,
-    tenant_id: &str,
+    tenant_id: TenantId,
     id: &str,
     new: &NewSubscription,
     hook_secret_hash: &str,
@@ -70,7 +71,7 @@ fn subscription_of(row: &Row<'_>) -> ApiResult<Subscription> {
     })
 }
 
-pub fn subscriptions(db: &Db, tenant_id: &str) -> ApiResult<Vec<Subscription>> {
+pub fn subscriptions(db: &Db, tenant_id: TenantId) -> ApiResult<Vec<Subscription>> {
     let result = db.query(
         &format!("SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE tenant_id = ? ORDER BY created_at, id"),
         &[db::text(tenant_id)],
@@ -78,7 +79,7 @@ pub fn subscriptions(db: &Db, tenant_id: &str) -> ApiResult<Vec<Subscription>> {
     db::read_all(&result, subscription_of)
 }
 
-pub fn subscription(db: &Db, tenant_id: &str, id: &str) -> ApiResult<Option<Subscription>> {
+pub fn subscription(db: &Db, tenant_id: TenantId, id: &str) -> ApiResult<Option<Subscription>> {
     let result = db.query(
         &format!("SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ? AND tenant_id = ?"),
         &[db::text(id), db::text(tenant_id)],
@@ -94,7 +95,7 @@ pub struct HookSecret {
     pub status: SubscriptionStatus,
 }
 
-pub fn hook_secret(db: &Db, tenant_id: &str, id: &str) -> ApiResult<Option<HookSecret>> {
+pub fn hook_secret(db: &Db, tenant_id: TenantId, id: &str) -> ApiResult<Option<HookSecret>> {
     let result = db.query(
         "SELECT hook_secret_hash, hook_secret_expires_at, hook_secret_used, status
          FROM webhook_subscriptions WHERE id = ? AND tenant_id = ?",
@@ -112,7 +113,7 @@ pub fn hook_secret(db: &Db, tenant_id: &str, id: &str) -> ApiResult<Option<HookS
 
 /// Confirms the subscription with its hook secret, checking every condition
 /// again in the one statement that uses the secret up: whether it did.
-pub fn use_hook_secret(db: &Db, tenant_id: &str, id: &str, secret_hash: &str, now: SystemTime) -> ApiResult<bool> {
+pub fn use_hook_secret(db: &Db, tenant_id: TenantId, id: &str, secret_hash: &str, now: SystemTime) -> ApiResult<bool> {
     let updated = db.query(
         "UPDATE webhook_subscriptions
          SET status = 'confirmed', hook_secret_used = 1, confirmed_at = ?
@@ -131,7 +132,7 @@ pub fn use_hook_secret(db: &Db, tenant_id: &str, id: &str, secret_hash: &str, no
 }
 
 /// Deletes the subscription: whether it existed.
-pub fn delete_subscription(tx: &Tx, tenant_id: &str, id: &str) -> ApiResult<bool> {
+pub fn delete_subscription(tx: &Tx, tenant_id: TenantId, id: &str) -> ApiResult<bool> {
     let deleted = tx.query(
         "DELETE FROM webhook_subscriptions WHERE id = ? AND tenant_id = ? RETURNING id",
         &[db::text(id), db::text(tenant_id)],
@@ -163,7 +164,7 @@ pub fn insert_event(tx: &Tx, event: &Event) -> ApiResult<()> {
         "INSERT INTO events (event_id, tenant_id, event_type, payload, created_at) VALUES (?, ?, ?, ?, ?)",
         &[
             db::text(&event.event_id),
-            db::text(&event.tenant_id),
+            db::text(event.tenant_id),
             db::text(event.event_type.as_str()),
             db::text(event.payload.to_string()),
             db::text(&event.at),
@@ -183,7 +184,7 @@ pub fn redact_interviewee(tx: &Tx, event_id: &str) -> ApiResult<()> {
 
 /// The subscriptions an event of this tenant and type goes to: those confirmed
 /// now (a failing one is confirmed too; a pending one is not yet).
-pub fn subscriptions_to_notify(tx: &Tx, tenant_id: &str, event_type: EventType) -> ApiResult<Vec<String>> {
+pub fn subscriptions_to_notify(tx: &Tx, tenant_id: TenantId, event_type: EventType) -> ApiResult<Vec<String>> {
     let result = tx.query(
         "SELECT id FROM webhook_subscriptions WHERE tenant_id = ? AND event_type = ? AND status IN ('confirmed', 'failing')",
         &[db::text(tenant_id), db::text(event_type.as_str())],
@@ -202,7 +203,7 @@ pub fn insert_deliveries(tx: &Tx, event: &Event, subscription_ids: &[String]) ->
         params.extend([
             db::text(uuid::Uuid::new_v4().to_string()),
             db::text(subscription_id),
-            db::text(&event.tenant_id),
+            db::text(event.tenant_id),
             db::text(&event.event_id),
             db::text(event.event_type.as_str()),
             // created_at and updated_at: the event's time.
@@ -254,7 +255,7 @@ fn delivery_of(row: &Row<'_>) -> ApiResult<Delivery> {
 
 /// The tenant's deliveries matching the filter, newest first, each with every
 /// attempt (oldest first).
-pub fn deliveries(db: &Db, tenant_id: &str, filter: &DeliveryFilter) -> ApiResult<Vec<Delivery>> {
+pub fn deliveries(db: &Db, tenant_id: TenantId, filter: &DeliveryFilter) -> ApiResult<Vec<Delivery>> {
     let mut sql = format!("SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE tenant_id = ?");
     let mut params = vec![db::text(tenant_id)];
     if let Some(subscription_id) = &filter.subscription_id {
@@ -271,19 +272,19 @@ pub fn deliveries(db: &Db, tenant_id: &str, filter: &DeliveryFilter) -> ApiResul
 }
 
 /// One of the tenant's deliveries, with every attempt.
-pub fn delivery(db: &Db, tenant_id: &str, id: &str) -> ApiResult<Option<Delivery>> {
+pub fn delivery(db: &Db, tenant_id: TenantId, id: &str) -> ApiResult<Option<Delivery>> {
     let sql = format!("SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE tenant_id = ? AND id = ?");
     Ok(with_attempts(db, tenant_id, &sql, &[db::text(tenant_id), db::text(id)])?.pop())
 }
 
-fn with_attempts(db: &Db, tenant_id: &str, sql: &str, params: &[SqlValue]) -> ApiResult<Vec<Delivery>> {
+fn with_attempts(db: &Db, tenant_id: TenantId, sql: &str, params: &[SqlValue]) -> ApiResult<Vec<Delivery>> {
     let result = db.query(sql, params)?;
     let mut deliveries = db::read_all(&result, delivery_of)?;
     attach_attempts(db, tenant_id, &mut deliveries)?;
     Ok(deliveries)
 }
 
-fn attach_attempts(db: &Db, tenant_id: &str, deliveries: &mut [Delivery]) -> ApiResult<()> {
+fn attach_attempts(db: &Db, tenant_id: TenantId, deliveries: &mut [Delivery]) -> ApiResult<()> {
     if deliveries.is_empty() {
         return Ok(());
     }
@@ -317,7 +318,7 @@ fn attach_attempts(db: &Db, tenant_id: &str, deliveries: &mut [Delivery]) -> Api
 
 /// Queues a failed delivery whose subscription still exists again, due now,
 /// with a fresh round of retries: whether it did.
-pub fn requeue_failed(db: &Db, tenant_id: &str, id: &str, now: SystemTime) -> ApiResult<bool> {
+pub fn requeue_failed(db: &Db, tenant_id: TenantId, id: &str, now: SystemTime) -> ApiResult<bool> {
     let updated = db.query(
         "UPDATE webhook_deliveries
          SET status = 'pending', round_attempts = 0, next_attempt_at = ?, leased_at = NULL, lease_owner = NULL,
@@ -377,7 +378,7 @@ pub fn leased_jobs(db: &Db, owner: &str) -> ApiResult<Vec<Job>> {
     db::read_all(&result, |row| {
         Ok(Job {
             delivery_id: row.text("id")?,
-            tenant_id: row.text("tenant_id")?,
+            tenant_id: row.id("tenant_id")?,
             subscription_id: row.text("subscription_id")?,
             event_id: row.text("event_id")?,
             attempt_count: row.int("attempt_count")?,
@@ -402,7 +403,7 @@ pub fn cancel_leased(db: &Db, delivery_id: &str, owner: &str, now: SystemTime) -
 #[derive(Clone)]
 pub struct AttemptRecord<'a> {
     pub delivery_id: &'a str,
-    pub tenant_id: &'a str,
+    pub tenant_id: TenantId,
     /// Its number among all attempts of the delivery (1-based).
     pub attempt: i64,
     pub attempted_at: String,

@@ -175,7 +175,7 @@ fn two_key_filters_run_on_indexes() {
     };
     // (interview_id, created_ms) of the statement's rows, in order.
     let run = |query: &ListQuery, driver: Driver| -> Vec<(String, i64)> {
-        let (sql, values) = list_statement(&tenant.tenant_id, query, driver);
+        let (sql, values) = list_statement(platform::ids::TenantId::parse(&tenant.tenant_id).unwrap(), query, driver);
         let params = params(values);
         conn.prepare(&sql)
             .unwrap()
@@ -201,7 +201,7 @@ fn two_key_filters_run_on_indexes() {
         let drivers: Vec<Driver> = std::iter::once(Driver::Interviews).chain((0..keys).map(Driver::Metadata)).collect();
         let mut first_found: Option<Vec<(String, i64)>> = None;
         for driver in drivers {
-            let (sql, values) = list_statement(&tenant.tenant_id, &query, driver);
+            let (sql, values) = list_statement(platform::ids::TenantId::parse(&tenant.tenant_id).unwrap(), &query, driver);
             let params = params(values);
             let plan: Vec<String> = conn
                 .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))

@@ -7,6 +7,7 @@
 //! interview row is read; when none is selective, the newest-first index
 //! drives and the page ends as soon as it is full.
 
+use platform::ids::TenantId;
 use super::{count_of, placeholders, texts};
 use storage::{self as db, Db, SqlValue};
 use platform::error::ApiResult;
@@ -36,7 +37,7 @@ fn capped_count(db: &Db, inner: &str, mut values: Vec<SqlValue>, cap: i64) -> Ap
 }
 
 /// The rows of the tenant (and project) in the environment: `(condition, values)` on `i`.
-fn scope(tenant_id: &str, query: &ListQuery) -> (String, Vec<SqlValue>) {
+fn scope(tenant_id: TenantId, query: &ListQuery) -> (String, Vec<SqlValue>) {
     let mut condition = "i.tenant_id = ? AND i.environment = ?".to_string();
     let mut values = vec![db::text(tenant_id), db::text(query.environment.as_str())];
     if let Some(project_id) = &query.project_id {
@@ -47,7 +48,7 @@ fn scope(tenant_id: &str, query: &ListQuery) -> (String, Vec<SqlValue>) {
 }
 
 /// Picks the driver by counting each candidate (see [`pick_driver`]).
-pub fn choose_driver(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<Driver> {
+pub fn choose_driver(db: &Db, tenant_id: TenantId, query: &ListQuery) -> ApiResult<Driver> {
     pick_driver(query.metadata.len(), |candidate, cap| match candidate {
         Driver::Interviews => {
             let (condition, values) = scope(tenant_id, query);
@@ -115,7 +116,7 @@ fn key_check(row: &str, value_count: usize) -> String {
 }
 
 /// The list's statement for a driver: `(sql, values)`.
-pub fn list_statement(tenant_id: &str, query: &ListQuery, driver: Driver) -> (String, Vec<SqlValue>) {
+pub fn list_statement(tenant_id: TenantId, query: &ListQuery, driver: Driver) -> (String, Vec<SqlValue>) {
     let (scope_condition, scope_values) = scope(tenant_id, query);
     let mut sql = String::from("SELECT i.interview_id, i.project_id, i.created_at, i.created_ms, i.quality_score, i.quality_flags FROM ");
     let mut conditions = Vec::new();
@@ -183,7 +184,7 @@ pub fn list_statement(tenant_id: &str, query: &ListQuery, driver: Driver) -> (St
 
 /// The tenant's interviews matching the query, newest first (one more than the
 /// page, when paged: see `paging`).
-pub fn list(db: &Db, tenant_id: &str, query: &ListQuery) -> ApiResult<Vec<ListItem>> {
+pub fn list(db: &Db, tenant_id: TenantId, query: &ListQuery) -> ApiResult<Vec<ListItem>> {
     let driver = choose_driver(db, tenant_id, query)?;
     let (sql, values) = list_statement(tenant_id, query, driver);
     let result = db.query(&sql, &values)?;
@@ -208,7 +209,7 @@ mod tests {
 
     #[test]
     fn the_interviews_index_drives_without_metadata() {
-        let (sql, values) = list_statement("t", &query("project_id=6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10&limit=5"), Driver::Interviews);
+        let (sql, values) = list_statement(TenantId::parse("00000000-0000-4000-8000-0000000000aa").unwrap(), &query("project_id=6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10&limit=5"), Driver::Interviews);
         assert_eq!(
             sql,
             "SELECT i.interview_id, i.project_id, i.created_at, i.created_ms, i.quality_score, i.quality_flags FROM interviews i \
@@ -222,7 +223,7 @@ mod tests {
     fn a_metadata_key_can_drive_and_the_others_are_looked_up() {
         let cursor = platform::paging::Cursor { key: "12".into(), id: "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10".into() }.encode();
         let q = query(&format!("external_metadata[a]=1&external_metadata[a]=2&external_metadata[b]=x&cursor={cursor}"));
-        let (sql, values) = list_statement("t", &q, Driver::Metadata(1));
+        let (sql, values) = list_statement(TenantId::parse("00000000-0000-4000-8000-0000000000aa").unwrap(), &q, Driver::Metadata(1));
         assert!(
             sql.contains(
                 "FROM interview_metadata d CROSS JOIN interviews i WHERE d.tenant_id = ? AND d.key = ? AND d.value IN (?) \
@@ -241,13 +242,13 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!((1..6).map(text).collect::<Vec<_>>(), ["b", "x", "a", "1", "2"]);
-        assert_eq!((text(6), text(7)), ("t".to_string(), "production".to_string()));
+        assert_eq!((text(6), text(7)), ("00000000-0000-4000-8000-0000000000aa".to_string(), "production".to_string()));
     }
 
     #[test]
     fn with_the_interviews_index_driving_every_key_is_looked_up() {
         let q = query("project_id=6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10&external_metadata[a]=1&external_metadata[b]=x&external_metadata[b]=y");
-        let (sql, values) = list_statement("t", &q, Driver::Interviews);
+        let (sql, values) = list_statement(TenantId::parse("00000000-0000-4000-8000-0000000000aa").unwrap(), &q, Driver::Interviews);
         assert!(sql.contains("FROM interviews i WHERE i.tenant_id = ? AND i.environment = ? AND i.project_id = ? AND EXISTS"), "{sql}");
         assert_eq!(sql.matches("m.created_ms = i.created_ms AND +m.interview_id = i.interview_id LIMIT 1)").count(), 2, "{sql}");
         assert!(!sql.contains("LIMIT ?"), "no page, no page limit: {sql}");

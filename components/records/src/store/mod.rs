@@ -6,6 +6,7 @@
 
 pub mod list;
 
+use platform::ids::TenantId;
 use super::quality::Quality;
 use projects_core::ProjectType;
 use super::{DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
@@ -29,7 +30,7 @@ fn interview_from_row(row: &Row) -> ApiResult<Interview> {
     let answered_blocks = row.int("answered_blocks")?;
     Ok(Interview {
         interview_id: row.text("interview_id")?,
-        tenant_id: row.text("tenant_id")?,
+        tenant_id: row.id("tenant_id")?,
         project_id: row.text("project_id")?,
         interview_status: InterviewStatus::of(state, project_type, response_count, answerable_blocks, answered_blocks),
         project_type,
@@ -109,7 +110,7 @@ pub fn find(db: &Db, interview_id: &str) -> ApiResult<Option<Interview>> {
 }
 
 /// The tenant's interview by id; `None` when the tenant has none by that id.
-pub fn find_for_tenant(db: &Db, tenant_id: &str, interview_id: &str) -> ApiResult<Option<Interview>> {
+pub fn find_for_tenant(db: &Db, tenant_id: TenantId, interview_id: &str) -> ApiResult<Option<Interview>> {
     let result = db.query(
         &format!("SELECT {INTERVIEW_COLUMNS} FROM interviews WHERE interview_id = ? AND tenant_id = ?"),
         &[db::text(interview_id), db::text(tenant_id)],
@@ -146,7 +147,7 @@ pub fn turns_from(result: &QueryResult) -> ApiResult<Vec<Turn>> {
 /// Everything a new interview starts with.
 pub struct NewInterview<'a> {
     pub interview_id: &'a str,
-    pub tenant_id: &'a str,
+    pub tenant_id: TenantId,
     pub project_id: &'a str,
     pub project_type: ProjectType,
     pub environment: Environment,
@@ -368,7 +369,7 @@ pub fn idle(db: &Db, cutoff_ms: i64, limit: i64) -> ApiResult<Vec<Interview>> {
 
 /// How the tenant's interview's blobs are kept (its key); `None` when the
 /// tenant has no such interview.
-pub fn interview_sealing(db: &Db, tenant_id: &str, interview_id: &str) -> ApiResult<Option<Sealing>> {
+pub fn interview_sealing(db: &Db, tenant_id: TenantId, interview_id: &str) -> ApiResult<Option<Sealing>> {
     let result = db.query(
         "SELECT data_key FROM interviews WHERE interview_id = ? AND tenant_id = ?",
         &[db::text(interview_id), db::text(tenant_id)],
@@ -397,7 +398,7 @@ pub const EXPIRED_SQL: &str = "SELECT i.interview_id, i.tenant_id
 /// The tenant's interviews with this identifier, in any project and
 /// environment: exactly, or, for an e-mail address (one with `@`), whatever
 /// the case of its ASCII letters.
-pub fn interviews_of_identifier(db: &Db, tenant_id: &str, identifier: &str) -> ApiResult<Vec<String>> {
+pub fn interviews_of_identifier(db: &Db, tenant_id: TenantId, identifier: &str) -> ApiResult<Vec<String>> {
     let result = db.query(
         OF_IDENTIFIER_SQL,
         &[db::text(tenant_id), db::text(identifier), SqlValue::Integer(identifier.contains('@') as i64)],
@@ -407,9 +408,9 @@ pub fn interviews_of_identifier(db: &Db, tenant_id: &str, identifier: &str) -> A
 
 /// Up to `limit` interviews past their project's retention at `now_ms`: those
 /// that stopped (`closed_at`) more than `data_retention_days` days before.
-pub fn expired(db: &Db, now_ms: i64, limit: i64) -> ApiResult<Vec<(String, String)>> {
+pub fn expired(db: &Db, now_ms: i64, limit: i64) -> ApiResult<Vec<(String, TenantId)>> {
     let result = db.query(EXPIRED_SQL, &[SqlValue::Integer(now_ms), SqlValue::Integer(limit)])?;
-    db::read_all(&result, |row| Ok((row.text("interview_id")?, row.text("tenant_id")?)))
+    db::read_all(&result, |row| Ok((row.text("interview_id")?, row.id("tenant_id")?)))
 }
 
 /// What deleting an interview's rows left to do.
@@ -441,7 +442,7 @@ pub fn erase_rows(tx: &Tx, interview: &Interview, erased_at: &str) -> ApiResult<
          VALUES (?, ?, ?, ?, ?)",
         &[
             id(),
-            db::text(&interview.tenant_id),
+            db::text(interview.tenant_id),
             db::text(&interview.project_id),
             db::text(&interview.session_token_hash),
             db::text(erased_at),
@@ -502,7 +503,7 @@ pub fn flag(tx: &Tx, interview_id: &str, reason: &str, now: &str) -> ApiResult<(
 /// `after` (`(created_ms, interview_id)`).
 pub fn export_page(
     db: &Db,
-    tenant_id: &str,
+    tenant_id: TenantId,
     project_id: &str,
     after: Option<(i64, &str)>,
     limit: i64,
@@ -554,7 +555,7 @@ pub struct SurveyTallies {
     pub skipped: Vec<(i64, i64)>,
 }
 
-pub fn survey_tallies(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<SurveyTallies> {
+pub fn survey_tallies(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<SurveyTallies> {
     const TURNS: &str = "FROM interviews i JOIN interview_turns t ON t.interview_id = i.interview_id";
     const COUNTED: &str =
         "WHERE i.tenant_id = ? AND i.project_id = ? AND i.environment = 'production' AND i.flagged_at IS NULL";
@@ -581,7 +582,7 @@ pub fn survey_tallies(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<S
 }
 
 /// The project's production, unflagged interviews.
-pub fn counted_interviews(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<i64> {
+pub fn counted_interviews(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<i64> {
     let count = db.query_scalar(
         "SELECT COUNT(*) FROM interviews
          WHERE tenant_id = ? AND project_id = ? AND environment = 'production' AND flagged_at IS NULL",
@@ -602,7 +603,7 @@ pub struct Ended {
 }
 
 /// The project's ended, unflagged production interviews, oldest first (a synthesis' interviews).
-pub fn ended_interviews(db: &Db, tenant_id: &str, project_id: &str) -> ApiResult<Vec<Ended>> {
+pub fn ended_interviews(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Vec<Ended>> {
     let result = db.query(
         "SELECT interview_id, quality_score, quality_flags FROM interviews
          WHERE tenant_id = ? AND project_id = ? AND environment = 'production'

@@ -238,7 +238,7 @@ pub fn add_chunk(
             tx,
             &store::NewChunk {
                 interview_id: &interview.interview_id,
-                tenant_id: &interview.tenant_id,
+                tenant_id: interview.tenant_id,
                 kind,
                 index,
                 content_type,

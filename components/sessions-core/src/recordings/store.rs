@@ -2,6 +2,7 @@
 //! chunk saying where its bytes are and at which byte offset it starts (Range
 //! requests). Writes take the caller's transaction.
 
+use platform::ids::TenantId;
 use super::webm::Splicer;
 use super::{Recording, RecordingKind};
 use storage::{self as db, Db, SqlValue, Tx};
@@ -29,7 +30,7 @@ pub fn recordings(db: &Db, interview_id: &str) -> ApiResult<Vec<Recording>> {
 /// A recording chunk whose bytes are stored under `blob_key`.
 pub struct NewChunk<'a> {
     pub interview_id: &'a str,
-    pub tenant_id: &'a str,
+    pub tenant_id: TenantId,
     pub kind: RecordingKind,
     pub index: u64,
     pub content_type: &'a str,
