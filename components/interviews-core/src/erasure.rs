@@ -108,11 +108,11 @@ fn erase_in_transaction(db: &Db, interview: &Interview, now: SystemTime) -> ApiR
         }
         let erased = store::erase_rows(tx, &current, &at)?;
         // Out of the synthesis: its digests, and the model's synthesis that may quote it.
-        synthesis::store::forget(tx, &current.project_id, &current.interview_id, time::unix_millis(now))?;
+        synthesis::store::forget(tx, current.project_id, &current.interview_id, time::unix_millis(now))?;
         if let Some(event_id) = &erased.finished_event_id {
             webhooks::redact_interviewee(tx, event_id)?;
         }
-        webhooks::emit(tx, &Event::interview_erased(current.tenant_id, &current.project_id, &current.interview_id, &at))?;
+        webhooks::emit(tx, &Event::interview_erased(current.tenant_id, current.project_id, &current.interview_id, &at))?;
         Ok(Some(erased.blob_keys))
     })
 }

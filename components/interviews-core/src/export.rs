@@ -3,6 +3,7 @@
 //! oldest first. Streamed: each body chunk is one page of rows read when the
 //! previous one has been written, so memory does not grow with the row count.
 
+use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use super::transcript::transcription;
 use storage::Db;
@@ -119,7 +120,7 @@ fn turns_in<'t>(runs: &[&'t [PageTurn<'t>]], interview_id: &str) -> &'t [PageTur
 pub struct ExportStream {
     db: Db,
     tenant_id: TenantId,
-    project_id: String,
+    project_id: ProjectId,
     kind: ExportKind,
     /// The last row sent: `(created_ms, interview_id)`.
     after: Option<(i64, String)>,
@@ -130,7 +131,7 @@ pub struct ExportStream {
 impl ExportStream {
     fn page(&mut self) -> ApiResult<Option<Vec<u8>>> {
         let after = self.after.as_ref().map(|(ms, id)| (*ms, id.as_str()));
-        let rows = store::export_page(&self.db, self.tenant_id, &self.project_id, after, PAGE_ROWS)?;
+        let rows = store::export_page(&self.db, self.tenant_id, self.project_id, after, PAGE_ROWS)?;
         let Some(last) = rows.last() else {
             return Ok(None);
         };
@@ -168,7 +169,7 @@ impl BodySource for ExportStream {
 /// `GET /v1/projects/{project_id}/<kind>-export`: 404 for an unknown (or another
 /// tenant's) project, 204 with no body when it has no production interview,
 /// otherwise the CSV, streamed.
-pub fn export(db: Db, tenant_id: TenantId, project_id: &str, kind: ExportKind) -> ApiResult<Reply> {
+pub fn export(db: Db, tenant_id: TenantId, project_id: ProjectId, kind: ExportKind) -> ApiResult<Reply> {
     if !projects_core::store::exists(&db, tenant_id, project_id)? {
         return Err(ApiError::not_found("Project"));
     }
@@ -186,7 +187,7 @@ pub fn export(db: Db, tenant_id: TenantId, project_id: &str, kind: ExportKind) -
     let stream = ExportStream {
         db,
         tenant_id,
-        project_id: project_id.to_string(),
+        project_id,
         kind,
         after: None,
         header_sent: false,

@@ -16,6 +16,7 @@ pub mod transcript;
 
 pub use query::{ListItem, ListQuery};
 
+use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use platform::error::{ApiError, ApiResult};
 use projects_core::survey::{BlockType, RatingScale};
@@ -36,7 +37,7 @@ pub fn parse_flag(body: &Value) -> ApiResult<String> {
 /// many answered and skipped; per option of a choice block, how many chose it;
 /// per rating, how many gave it, and the average. Production interviews that
 /// are not flagged, whatever their status.
-pub fn survey_results(db: &storage::Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Value> {
+pub fn survey_results(db: &storage::Db, tenant_id: TenantId, project_id: ProjectId) -> ApiResult<Value> {
     let project = projects_core::store::get(db, tenant_id, project_id)?.ok_or_else(projects_core::store::not_found)?;
     let Some(blocks) = &project.fields.survey_blocks else {
         return Err(ApiError::conflict("not_a_survey", "This project is not a survey; its interviews are in the exports"));
@@ -115,7 +116,7 @@ pub fn flag(db: &storage::Db, tenant_id: TenantId, interview_id: &str, reason: &
         let interview = store::find_for_tenant(tx, tenant_id, &id)?.ok_or_else(|| ApiError::not_found("Interview"))?;
         store::flag(tx, &id, reason, &time::rfc3339_now())?;
         if interview.counts_toward_max() {
-            projects_core::uncount_completed_interview(tx, &interview.project_id)?;
+            projects_core::uncount_completed_interview(tx, interview.project_id)?;
         }
         Ok(json!({ "status": "flagged" }))
     })

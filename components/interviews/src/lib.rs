@@ -12,7 +12,8 @@ use interviews_core::{self as interviews, media, ListQuery};
 use pipeline::{routes, Context, Handler};
 use platform::auth::Tenant;
 use platform::http::{ApiRequest, ApiResponse, PathParams, Reply, Router};
-use platform::validation::{self, uuid_param};
+use platform::ids::ProjectId;
+use platform::validation::{self, project_id_param};
 use platform::{ApiError, ApiResult};
 use sessions_core::recordings::RecordingKind;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -66,24 +67,22 @@ fn erase_interviewee(context: &Context, tenant: &Tenant, request: &ApiRequest, _
     Ok(ApiResponse::json(200, &serde_json::json!({ "erased": erased })))
 }
 
-fn project_id(params: &PathParams) -> ApiResult<String> {
-    uuid_param(params.get("project_id"), vec!["path".into(), "project_id".into()])
-        .map(|id| id.to_string())
-        .map_err(|error| ApiError::Validation(vec![error]))
+fn project_id(params: &PathParams) -> ApiResult<ProjectId> {
+    project_id_param(params).map_err(|error| ApiError::Validation(vec![error]))
 }
 
 fn survey_results(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
-    let results = interviews::survey_results(&context.db, tenant.id(), &project_id(params)?)?;
+    let results = interviews::survey_results(&context.db, tenant.id(), project_id(params)?)?;
     Ok(ApiResponse::json(200, &results))
 }
 
 fn get_synthesis(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
-    let synthesis = synthesis::synthesis(&context.db, tenant.id(), &project_id(params)?)?;
+    let synthesis = synthesis::synthesis(&context.db, tenant.id(), project_id(params)?)?;
     Ok(ApiResponse::json(200, &synthesis))
 }
 
 fn get_synthesis_report(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
-    synthesis::report(&context.db, tenant.id(), &project_id(params)?)
+    synthesis::report(&context.db, tenant.id(), project_id(params)?)
 }
 
 fn recording(context: Context, tenant: Tenant, request: ApiRequest, params: PathParams, kind: RecordingKind) -> Answer {
@@ -104,7 +103,7 @@ fn video_export(context: Context, tenant: Tenant, request: ApiRequest, params: P
 
 fn project_export(context: Context, tenant: Tenant, params: PathParams, kind: ExportKind) -> Answer {
     Box::pin(async move {
-        export::export(context.db, tenant.id(), &project_id(&params)?, kind)
+        export::export(context.db, tenant.id(), project_id(&params)?, kind)
     })
 }
 

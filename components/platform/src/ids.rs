@@ -67,3 +67,8 @@ uuid_id! {
     /// A tenant's id (`X-Tenant-Id`, `tenant_id`).
     TenantId
 }
+
+uuid_id! {
+    /// A project's id (`project_id`).
+    ProjectId
+}

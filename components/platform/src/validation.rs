@@ -2,7 +2,8 @@
 //! typed fields out of it, collecting every problem before failing once.
 
 use crate::error::{ApiError, FieldError, LocPart};
-use crate::http::ApiRequest;
+use crate::http::{ApiRequest, PathParams};
+use crate::ids::ProjectId;
 use text_enum::TextEnum;
 use serde_json::{Map, Value};
 
@@ -484,6 +485,11 @@ pub fn http_url(value: &Value, loc: Vec<LocPart>, rule: UrlRule) -> Checked<Stri
 pub fn uuid_param(text: &str, loc: Vec<LocPart>) -> Result<uuid::Uuid, FieldError> {
     uuid::Uuid::parse_str(text)
         .map_err(|error| FieldError::new(loc, "uuid_parsing", format!("Input should be a valid UUID, {error}")))
+}
+
+/// The `project_id` path parameter (`uuid_parsing` at `["path","project_id"]` otherwise).
+pub fn project_id_param(params: &PathParams) -> Result<ProjectId, FieldError> {
+    uuid_param(params.get("project_id"), vec!["path".into(), "project_id".into()]).map(ProjectId::from)
 }
 
 #[cfg(test)]

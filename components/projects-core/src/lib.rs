@@ -29,6 +29,7 @@ pub use states::{
 };
 pub use update::{apply_patch, ProjectPatch};
 
+use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use platform::validation::HexColor;
 use serde::{Deserialize, Serialize};
@@ -164,7 +165,7 @@ text_enum::text_enum! {
 /// A stored project.
 #[derive(Debug, Clone)]
 pub struct Project {
-    pub project_id: String,
+    pub project_id: ProjectId,
     pub project_type: ProjectType,
     pub fields: ProjectFields,
     pub status: Status,
@@ -255,7 +256,7 @@ pub mod tests_support {
         });
         let fields = NewProject::parse(&body, &CreateDefaults::default()).expect("a valid body").into_fields(None);
         Project {
-            project_id: "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10".into(),
+            project_id: platform::ids::ProjectId::parse("6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10").unwrap(),
             project_type: DEFAULT_PROJECT_TYPE,
             fields,
             status: Status::Active,

@@ -7,6 +7,7 @@
 //! writes the turn (`written_by: builtin`). The project read shows the day's
 //! count and how many calls the budget refused ([`ModelCalls`]).
 
+use platform::ids::ProjectId;
 use platform::config;
 use storage::{self as db, Db, Row, SqlValue};
 use platform::error::ApiResult;
@@ -31,7 +32,7 @@ pub fn day_of(at: std::time::SystemTime) -> String {
 /// project's budget for today; a disabled model once the budget is spent (the
 /// caller then writes the built-in way, as when a model fails). No model
 /// configured: no statement, nothing counted.
-pub fn admit(db: &Db, project_id: &str, llm: &LlmConfig) -> ApiResult<LlmConfig> {
+pub fn admit(db: &Db, project_id: ProjectId, llm: &LlmConfig) -> ApiResult<LlmConfig> {
     if !llm.enabled() {
         return Ok(llm.clone());
     }

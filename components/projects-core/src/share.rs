@@ -5,6 +5,7 @@
 //! of the project under the tenant's sandbox secret; rotating the secret
 //! ([`rotate_sandbox_secret`]) revokes every sandbox link given out before.
 
+use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use super::{store, Environment, Project};
 
@@ -44,7 +45,7 @@ impl SandboxToken {
     const BYTES: usize = 16;
 
     /// The token of `project_id`'s sandbox link under `secret`.
-    pub fn for_project(secret: &str, project_id: &str) -> SandboxToken {
+    pub fn for_project(secret: &str, project_id: ProjectId) -> SandboxToken {
         let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes keys of any length");
         mac.update(format!("{}:{project_id}", Environment::Sandbox.as_str()).as_bytes());
         SandboxToken(URL_SAFE_NO_PAD.encode(&mac.finalize().into_bytes()[..Self::BYTES]))
@@ -56,7 +57,7 @@ impl SandboxToken {
 
     /// Whether `given` is the token of `project_id` under `secret` (none when
     /// the tenant never had a sandbox link), compared in constant time.
-    pub fn opens(given: Option<&str>, secret: Option<&str>, project_id: &str) -> bool {
+    pub fn opens(given: Option<&str>, secret: Option<&str>, project_id: ProjectId) -> bool {
         match (given, secret) {
             (Some(given), Some(secret)) => {
                 keys::constant_time_eq(given.as_bytes(), SandboxToken::for_project(secret, project_id).0.as_bytes())
@@ -67,7 +68,7 @@ impl SandboxToken {
 }
 
 /// `{base}/i/{project_id}`; a sandbox link adds `?env=sandbox&sandbox_token=<token>`.
-pub fn share_url(base: &str, project_id: &str, sandbox: Option<&SandboxToken>) -> String {
+pub fn share_url(base: &str, project_id: ProjectId, sandbox: Option<&SandboxToken>) -> String {
     let base = base.trim_end_matches('/');
     match sandbox {
         None => format!("{base}/i/{project_id}"),
@@ -107,8 +108,8 @@ pub fn project_url(db: &Db, project: &Project, base: &str, environment: Environm
         }
         Environment::Production => None,
         Environment::Sandbox => {
-            Some(SandboxToken::for_project(&sandbox_secret(db, project.tenant_id)?, &project.project_id))
+            Some(SandboxToken::for_project(&sandbox_secret(db, project.tenant_id)?, project.project_id))
         }
     };
-    Ok(json!({ "project_id": project.project_id, "url": share_url(base, &project.project_id, token.as_ref()) }))
+    Ok(json!({ "project_id": project.project_id, "url": share_url(base, project.project_id, token.as_ref()) }))
 }

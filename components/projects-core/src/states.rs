@@ -4,6 +4,7 @@
 //! transaction with the event it raises: `project.published` on every move
 //! into active, `project.completed` into completed.
 
+use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use super::{store, Status};
 use storage::{Db, Tx};
@@ -70,7 +71,7 @@ pub fn invalid_state(message: impl Into<String>) -> ApiError {
 
 /// `POST /v1/projects/{id}/activate|deactivate|complete`: the state after the
 /// request. 404 for another tenant's project, 409 for a move the state refuses.
-pub fn change_state(db: &Db, tenant_id: TenantId, project_id: &str, action: Action) -> ApiResult<Status> {
+pub fn change_state(db: &Db, tenant_id: TenantId, project_id: ProjectId, action: Action) -> ApiResult<Status> {
     db.transaction(|tx| {
         let current = store::openness(tx, tenant_id, project_id)?.ok_or_else(store::not_found)?.status;
         match action.decide(current) {
@@ -85,7 +86,7 @@ pub fn change_state(db: &Db, tenant_id: TenantId, project_id: &str, action: Acti
 }
 
 /// Moves the project into `status` and raises the event that state has, if any.
-fn move_to(tx: &Tx, tenant_id: TenantId, project_id: &str, status: Status, at: &str) -> ApiResult<()> {
+fn move_to(tx: &Tx, tenant_id: TenantId, project_id: ProjectId, status: Status, at: &str) -> ApiResult<()> {
     store::set_status(tx, project_id, status, at)?;
     let event = match status {
         Status::Active => Event::project_published(tenant_id, project_id, at),
@@ -115,7 +116,7 @@ impl Openness {
 /// `max_interviews`; the one that reaches it completes an active or paused
 /// project, raising `project.completed`. In the transaction that ends the
 /// interview.
-pub fn count_completed_interview(tx: &Tx, project_id: &str, at: &str) -> ApiResult<()> {
+pub fn count_completed_interview(tx: &Tx, project_id: ProjectId, at: &str) -> ApiResult<()> {
     let (tenant_id, openness) = store::add_completed_interview(tx, project_id, 1)?;
     if openness.full() && matches!(openness.status, Status::Active | Status::Paused) {
         move_to(tx, tenant_id, project_id, Status::Completed, at)?;
@@ -125,6 +126,6 @@ pub fn count_completed_interview(tx: &Tx, project_id: &str, at: &str) -> ApiResu
 
 /// A completed production interview flagged as fraud no longer counts (a
 /// project it completed stays completed).
-pub fn uncount_completed_interview(tx: &Tx, project_id: &str) -> ApiResult<()> {
+pub fn uncount_completed_interview(tx: &Tx, project_id: ProjectId) -> ApiResult<()> {
     store::add_completed_interview(tx, project_id, -1).map(drop)
 }

@@ -3,6 +3,7 @@
 //! interview belongs to. State changes take the caller's transaction (their
 //! events are written with them: see `states.rs`).
 
+use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use super::{Column, Openness, Presence, Project, ProjectFields, ProjectType, Status, FIELDS};
 use storage::{self as db, Db, Row, SqlValue, Tx};
@@ -74,7 +75,7 @@ fn from_row(row: &Row) -> ApiResult<Project> {
         ApiError::Internal(anyhow::anyhow!("sqlite: a projects column is not the value expected: {error}"))
     })?;
     Ok(Project {
-        project_id: row.text("project_id")?,
+        project_id: row.id("project_id")?,
         project_type: row.named::<ProjectType>("project_type")?,
         fields,
         status: row.named::<Status>("status")?,
@@ -111,7 +112,7 @@ pub fn insert(db: &Db, tenant_id: TenantId, project_type: ProjectType, creation_
 
 /// A project's place in the list order (`created_at` DESC, `project_id`).
 fn cursor_of(project: &Project) -> Cursor {
-    Cursor { key: project.created_at.clone(), id: project.project_id.clone() }
+    Cursor { key: project.created_at.clone(), id: project.project_id.to_string() }
 }
 
 /// Only timestamps as the service writes them are list keys.
@@ -178,7 +179,7 @@ pub fn list(db: &Db, tenant_id: TenantId, query: &ListQuery) -> ApiResult<(Vec<P
 }
 
 /// One of the tenant's projects; another tenant's is `None`, like a missing one.
-pub fn get(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Option<Project>> {
+pub fn get(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> ApiResult<Option<Project>> {
     let result = db.query(
         &format!("SELECT {} FROM projects WHERE project_id = ? AND tenant_id = ?", columns()),
         &[db::text(project_id), db::text(tenant_id)],
@@ -188,7 +189,7 @@ pub fn get(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Option<P
 
 /// One of the tenant's projects with its model calls today (the single read
 /// shows them): the counts come with the row, in the same statement.
-pub fn get_with_model_calls(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Option<(Project, super::model_calls::ModelCalls)>> {
+pub fn get_with_model_calls(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> ApiResult<Option<(Project, super::model_calls::ModelCalls)>> {
     let result = db.query(
         &format!(
             "SELECT {}, {} FROM projects WHERE project_id = ? AND tenant_id = ?",
@@ -203,14 +204,14 @@ pub fn get_with_model_calls(db: &Db, tenant_id: TenantId, project_id: &str) -> A
 
 /// A project by id alone, whoever owns it: for the public interview link, which
 /// carries no credentials. Callers must scope what they do by `tenant_id`.
-pub fn find_for_link(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {
+pub fn find_for_link(db: &Db, project_id: ProjectId) -> ApiResult<Option<Project>> {
     let (sql, params) = for_link_statement(project_id);
     project_from(&db.query(&sql, &params)?)
 }
 
 /// The statement of [`find_for_link`], to read it together with others
 /// (`Db::query_together`); its result reads with [`project_from`].
-pub fn for_link_statement(project_id: &str) -> (String, Vec<SqlValue>) {
+pub fn for_link_statement(project_id: ProjectId) -> (String, Vec<SqlValue>) {
     (format!("SELECT {} FROM projects WHERE project_id = ?", columns()), vec![db::text(project_id)])
 }
 
@@ -221,7 +222,7 @@ pub fn project_from(result: &db::QueryResult) -> ApiResult<Option<Project>> {
 
 /// A project by id alone with its tenant's sandbox secret (see
 /// [`super::share`]): for a sandbox link, whose token is checked against it.
-pub fn find_for_sandbox_link(db: &Db, project_id: &str) -> ApiResult<Option<(Project, Option<String>)>> {
+pub fn find_for_sandbox_link(db: &Db, project_id: ProjectId) -> ApiResult<Option<(Project, Option<String>)>> {
     let result = db.query(
         &format!(
             "SELECT {}, (SELECT sandbox_secret FROM tenants t WHERE t.tenant_id = projects.tenant_id) AS sandbox_secret
@@ -278,7 +279,7 @@ pub fn unknown_survey_files(db: &Db, tenant_id: TenantId, blocks: &[super::surve
 }
 
 /// Whether the tenant has this project.
-pub fn exists(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<bool> {
+pub fn exists(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> ApiResult<bool> {
     let found = db.query_scalar(
         "SELECT 1 FROM projects WHERE project_id = ? AND tenant_id = ?",
         &[db::text(project_id), db::text(tenant_id)],
@@ -296,7 +297,7 @@ pub fn not_found() -> ApiError {
 pub fn update(
     db: &Db,
     tenant_id: TenantId,
-    project_id: &str,
+    project_id: ProjectId,
     revision: i64,
     fields: &ProjectFields,
     survey_locked: bool,
@@ -327,7 +328,7 @@ pub fn update(
 }
 
 /// What decides whether the tenant's project takes an interview, as stored now.
-pub fn openness(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Option<Openness>> {
+pub fn openness(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> ApiResult<Option<Openness>> {
     let result = db.query(
         "SELECT status, max_interviews, completed_interviews FROM projects WHERE project_id = ? AND tenant_id = ?",
         &[db::text(project_id), db::text(tenant_id)],
@@ -345,7 +346,7 @@ fn openness_of(row: &Row) -> ApiResult<Openness> {
 
 /// Sets the project's state; the first move into active is remembered as its
 /// publication (it unlocks the production URL).
-pub fn set_status(tx: &Tx, project_id: &str, status: Status, at: &str) -> ApiResult<()> {
+pub fn set_status(tx: &Tx, project_id: ProjectId, status: Status, at: &str) -> ApiResult<()> {
     let published = if status == Status::Active { ", published_at = COALESCE(published_at, ?3)" } else { "" };
     tx.execute(
         &format!("UPDATE projects SET status = ?1, updated_at = ?3{published} WHERE project_id = ?2"),
@@ -355,7 +356,7 @@ pub fn set_status(tx: &Tx, project_id: &str, status: Status, at: &str) -> ApiRes
 
 /// Adds `delta` (1 or -1) to the project's completed interviews (never below
 /// 0); returns its tenant and what it now takes.
-pub fn add_completed_interview(tx: &Tx, project_id: &str, delta: i64) -> ApiResult<(TenantId, Openness)> {
+pub fn add_completed_interview(tx: &Tx, project_id: ProjectId, delta: i64) -> ApiResult<(TenantId, Openness)> {
     let result = tx.query(
         "UPDATE projects SET completed_interviews = MAX(completed_interviews + ?, 0) WHERE project_id = ?
          RETURNING tenant_id, status, max_interviews, completed_interviews",
@@ -366,7 +367,7 @@ pub fn add_completed_interview(tx: &Tx, project_id: &str, delta: i64) -> ApiResu
 }
 
 /// Whether the project has a production interview (its survey blocks are then fixed).
-pub fn has_production_interviews(db: &Db, project_id: &str) -> ApiResult<bool> {
+pub fn has_production_interviews(db: &Db, project_id: ProjectId) -> ApiResult<bool> {
     let found = db.query_scalar(
         "SELECT 1 FROM interviews WHERE project_id = ? AND environment = 'production' LIMIT 1",
         &[db::text(project_id)],

@@ -1,4 +1,5 @@
 use super::*;
+use platform::ids::ProjectId;
 use platform::error::{ApiError, ApiResult, LocPart};
 use platform::llm::LlmConfig;
 use serde_json::json;
@@ -311,21 +312,25 @@ fn environments_and_urls() {
     assert_eq!(parse_environment(&pairs("environment=production")), Ok(Environment::Production));
     assert_eq!(parse_environment(&pairs("")).unwrap_err().kind, "missing");
     assert_eq!(parse_environment(&pairs("environment=live")).unwrap_err().kind, "enum");
-    assert_eq!(share_url("http://h:3000/", "p", None), "http://h:3000/i/p");
-    let token = SandboxToken::for_project("secret", "p");
-    assert_eq!(share_url("https://x.example", "p", Some(&token)), format!("https://x.example/i/p?env=sandbox&sandbox_token={}", token.as_str()));
+    let p = ProjectId::parse("6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10").unwrap();
+    assert_eq!(share_url("http://h:3000/", p, None), "http://h:3000/i/6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10");
+    let token = SandboxToken::for_project("secret", p);
+    assert_eq!(
+        share_url("https://x.example", p, Some(&token)),
+        format!("https://x.example/i/6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10?env=sandbox&sandbox_token={}", token.as_str())
+    );
 }
 
 #[test]
 fn sandbox_tokens_are_hmacs_of_the_project_under_the_tenants_secret() {
-    let project = "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10";
+    let project = ProjectId::parse("6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10").unwrap();
     // python3 -c "import hmac,hashlib,base64;print(base64.urlsafe_b64encode(hmac.new(b'tenant-secret',b'sandbox:6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10',hashlib.sha256).digest()[:16]).decode().rstrip('='))"
     let token = SandboxToken::for_project("tenant-secret", project);
     assert_eq!(token.as_str(), "fXCpmBxCqh7eUPbvs6bOlA");
     assert_eq!(token.as_str().len(), 22, "128 bits, base64url");
     assert!(SandboxToken::opens(Some(token.as_str()), Some("tenant-secret"), project));
     // Another project, another (or a rotated) secret, no secret yet, no token, a near miss: nothing opens.
-    assert!(!SandboxToken::opens(Some(token.as_str()), Some("tenant-secret"), "7f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10"));
+    assert!(!SandboxToken::opens(Some(token.as_str()), Some("tenant-secret"), ProjectId::parse("7f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10").unwrap()));
     assert!(!SandboxToken::opens(Some(token.as_str()), Some("rotated-secret"), project));
     assert!(!SandboxToken::opens(Some(token.as_str()), None, project));
     assert!(!SandboxToken::opens(None, Some("tenant-secret"), project));
@@ -401,7 +406,7 @@ fn model_answers_are_parsed_strictly() {
 #[test]
 fn read_shapes() {
     let project = Project {
-        project_id: "p".into(),
+        project_id: platform::ids::ProjectId::new_random(),
         project_type: ProjectType::ContextualInterview,
         fields: stored(),
         status: Status::Draft,

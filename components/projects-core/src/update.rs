@@ -1,6 +1,7 @@
 //! `PATCH /v1/projects/{id}`: an RFC 7386 JSON Merge Patch, checked field by
 //! field, and the read-merge-write that applies it.
 
+use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use super::fields::{check_update_field, screeners_rule, FIELDS};
 use super::{store, Project, ProjectFields};
@@ -69,7 +70,7 @@ impl ProjectPatch {
 /// when another write won, again (each round has a winner, so this bounds the
 /// concurrent writers it outlasts). A survey's blocks change only while it has no
 /// production interview (409 `survey_locked`), checked in the write itself.
-pub fn apply_patch(db: &storage::Db, tenant_id: TenantId, project_id: &str, patch: &ProjectPatch) -> ApiResult<()> {
+pub fn apply_patch(db: &storage::Db, tenant_id: TenantId, project_id: ProjectId, patch: &ProjectPatch) -> ApiResult<()> {
     for _ in 0..32 {
         let current = store::get(db, tenant_id, project_id)?.ok_or_else(store::not_found)?;
         if patch.is_empty() {

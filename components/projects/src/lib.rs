@@ -6,8 +6,8 @@ use pipeline::{routes, Context, Handler};
 use platform::auth::Tenant;
 use platform::http::{ApiRequest, ApiResponse, PathParams, Router};
 use platform::llm::LlmConfig;
-use platform::validation::{self, uuid_param};
-use platform::{config, ApiError, ApiResult, FieldError};
+use platform::validation::{self, project_id_param};
+use platform::{config, ApiError, ApiResult};
 use projects_core::{self as projects, context, store, Action, CreateDefaults, NewProject, ProjectPatch};
 use serde_json::{json, Value};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -30,10 +30,6 @@ async fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
     pipeline::serve(request, response_out, &router).await
 }
 
-/// The `project_id` path parameter as a canonical UUID (422 `uuid_parsing` otherwise).
-fn path_id(params: &PathParams) -> Result<String, FieldError> {
-    uuid_param(params.get("project_id"), vec!["path".into(), "project_id".into()]).map(|id| id.to_string())
-}
 
 fn list_projects(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams) -> ApiResult<ApiResponse> {
     let query = store::ListQuery::parse(&request.query_pairs())?;
@@ -54,9 +50,9 @@ fn create_project(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &
 }
 
 fn get_project(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
-    let project_id = path_id(params).map_err(|e| ApiError::Validation(vec![e]))?;
+    let project_id = project_id_param(params).map_err(|e| ApiError::Validation(vec![e]))?;
     let (project, model_calls) =
-        store::get_with_model_calls(&context.db, tenant.id(), &project_id)?.ok_or_else(store::not_found)?;
+        store::get_with_model_calls(&context.db, tenant.id(), project_id)?.ok_or_else(store::not_found)?;
     let mut detail = project.detail();
     detail["model_calls"] = serde_json::to_value(model_calls).map_err(ApiError::internal)?;
     Ok(ApiResponse::json(200, &detail))
@@ -65,14 +61,14 @@ fn get_project(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &Path
 /// RFC 7386 merge patch; a non-UUID id is simply not found (its path is "string or uuid").
 fn patch_project(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     let patch = ProjectPatch::parse(&validation::json_body(request)?)?;
-    let project_id = path_id(params).map_err(|_| store::not_found())?;
-    projects::apply_patch(&context.db, tenant.id(), &project_id, &patch)?;
+    let project_id = project_id_param(params).map_err(|_| store::not_found())?;
+    projects::apply_patch(&context.db, tenant.id(), project_id, &patch)?;
     Ok(ApiResponse::json(200, &json!({ "project_id": project_id })))
 }
 
 fn change_state(context: &Context, tenant: &Tenant, params: &PathParams, action: Action) -> ApiResult<ApiResponse> {
-    let project_id = path_id(params).map_err(|e| ApiError::Validation(vec![e]))?;
-    let status = projects::change_state(&context.db, tenant.id(), &project_id, action)?;
+    let project_id = project_id_param(params).map_err(|e| ApiError::Validation(vec![e]))?;
+    let status = projects::change_state(&context.db, tenant.id(), project_id, action)?;
     Ok(ApiResponse::json(200, &json!({ "project_id": project_id, "status": status.as_str() })))
 }
 
@@ -89,7 +85,7 @@ fn complete(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathPar
 }
 
 fn project_url(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
-    let project_id = path_id(params);
+    let project_id = project_id_param(params);
     let environment = projects::parse_environment(&request.query_pairs());
     let (project_id, environment) = match (project_id, environment) {
         (Ok(id), Ok(environment)) => (id, environment),
@@ -97,7 +93,7 @@ fn project_url(context: &Context, tenant: &Tenant, request: &ApiRequest, params:
             return Err(ApiError::Validation(id.err().into_iter().chain(environment.err()).collect()));
         }
     };
-    let project = store::get(&context.db, tenant.id(), &project_id)?.ok_or_else(store::not_found)?;
+    let project = store::get(&context.db, tenant.id(), project_id)?.ok_or_else(store::not_found)?;
     let base = config::var("public_base_url")
         .or_else(|| request.origin())
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("no public_base_url and no request origin")))?;

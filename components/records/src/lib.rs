@@ -15,6 +15,7 @@ pub mod query;
 pub mod sealed;
 pub mod store;
 
+use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use self::quality::Quality;
 use platform::error::{ApiError, ApiResult};
@@ -110,7 +111,7 @@ pub struct Turn<T = String> {
 pub struct Interview {
     pub interview_id: String,
     pub tenant_id: TenantId,
-    pub project_id: String,
+    pub project_id: ProjectId,
     pub project_type: ProjectType,
     pub environment: Environment,
     pub session_token_hash: String,

@@ -2,6 +2,7 @@
 //! parsed from the query string, and read by the record's store
 //! (`record::store::list`).
 
+use platform::ids::ProjectId;
 use platform::error::{ApiError, ApiResult, FieldError, LocPart};
 use platform::metadata;
 use platform::paging::{Cursor, PageRequest};
@@ -38,7 +39,7 @@ impl Position {
 /// A valid `GET /v1/interviews` query.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListQuery {
-    pub project_id: Option<String>,
+    pub project_id: Option<ProjectId>,
     /// Different keys combine with AND, in the order first given.
     pub metadata: Vec<MetadataFilter>,
     pub environment: Environment,
@@ -85,9 +86,8 @@ impl ListQuery {
         let project_id = match last("project_id") {
             None => None,
             Some(text) => Some(
-                uuid::Uuid::parse_str(text.trim())
-                    .map_err(|_| invalid_parameter(format!("project_id must be a UUID, got {text:?}")))?
-                    .to_string(),
+                ProjectId::parse(text.trim())
+                    .ok_or_else(|| invalid_parameter(format!("project_id must be a UUID, got {text:?}")))?,
             ),
         };
 
@@ -128,7 +128,7 @@ impl ListQuery {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListItem {
     pub interview_id: String,
-    pub project_id: String,
+    pub project_id: ProjectId,
     pub created_at: String,
     pub created_ms: i64,
     pub quality: Option<Quality>,
@@ -174,7 +174,7 @@ mod tests {
                 MetadataFilter { key: "city".into(), values: vec!["São Paulo".into()] },
             ]
         );
-        assert_eq!(query.project_id.as_deref(), Some("6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10"));
+        assert_eq!(query.project_id.map(|id| id.to_string()).as_deref(), Some("6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10"));
         assert_eq!((query.environment, query.page.limit), (Environment::Production, None));
     }
 
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn cursors_are_list_positions() {
-        let item = ListItem { interview_id: "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10".into(), project_id: "p".into(), created_at: "t".into(), created_ms: 7, quality: None };
+        let item = ListItem { interview_id: "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10".into(), project_id: ProjectId::new_random(), created_at: "t".into(), created_ms: 7, quality: None };
         let query = ListQuery::parse(&pairs(&format!("cursor={}", item.cursor().encode()))).unwrap();
         assert_eq!(query.after(), Some(Position { created_ms: 7, interview_id: item.interview_id }));
         assert!(query.page.is_paged());

@@ -177,7 +177,7 @@ impl Answering<'_> {
         if replies[0].kind == TurnKind::FollowUp {
             turns.push(turn.clone());
             let step = replies.remove(0);
-            let llm = projects::model_calls::admit(db, &project.project_id, llm)?;
+            let llm = projects::model_calls::admit(db, project.project_id, llm)?;
             let plan = Plan::for_project(&project.fields, interview.language);
             replies.insert(0, interviewer::word_with_model(&plan, turns, step, &llm));
         }
@@ -204,7 +204,7 @@ impl Answering<'_> {
         let elapsed_minutes = (time::unix_millis(now) - interview.created_ms) as f64 / 60_000.0;
         let turn = answered(TurnKind::Answer, interviewer::answered_question(&last), text);
         turns.push(turn.clone());
-        let llm = projects::model_calls::admit(db, &project.project_id, llm)?;
+        let llm = projects::model_calls::admit(db, project.project_id, llm)?;
         let plan = Plan::for_project(&project.fields, interview.language);
         let strings = strings::for_language(interview.language.as_str());
         let reply = interviewer::reply(&plan, &strings.interviewer, turns, elapsed_minutes, &llm);
@@ -280,7 +280,7 @@ pub fn transcribe(db: &Db, interview: &Interview, content_type: Option<&str>, au
         return Err(ApiError::Validation(vec![platform::FieldError::new(vec!["body".into()], "missing", "Field required")]));
     }
     let llm = match transcription::available(llm) {
-        true => projects::model_calls::admit(db, &interview.project_id, llm)?,
+        true => projects::model_calls::admit(db, interview.project_id, llm)?,
         false => llm.clone(),
     };
     transcription::transcribe(&llm, &transcription::model(), &content_type, audio).map_err(|error| {

@@ -56,7 +56,7 @@ pub fn finish(db: &Db, interview: &Interview, opt_in_for_followup: bool, llm: &L
     let plan = Plan::for_project(&project.fields, interview.language);
     // The model writes a summary only of something the interviewee said: only then is it a call.
     let llm = match turns.iter().any(|turn| turn.speaker == super::Speaker::Interviewee) {
-        true => projects::model_calls::admit(db, &project.project_id, llm)?,
+        true => projects::model_calls::admit(db, project.project_id, llm)?,
         false => llm.clone(),
     };
     let summary = interviewer::summary(&plan, &turns, &llm, || builtin_summary(&project, &plan, &turns));
@@ -113,7 +113,7 @@ pub fn end_in(tx: &Tx, interview_id: &str, how: How, summary: &str, now: std::ti
     let event = webhooks::Event::interview_finished(
         &webhooks::FinishedInterview {
             tenant_id: interview.tenant_id,
-            project_id: &interview.project_id,
+            project_id: interview.project_id,
             interview_id,
             identifier: &interview.identifier,
             interview_status: interview.interview_status.as_str(),
@@ -137,7 +137,7 @@ pub fn end_in(tx: &Tx, interview_id: &str, how: How, summary: &str, now: std::ti
     synthesis::store_assessment(tx, &interview, &assessment)?;
     webhooks::emit(tx, &event)?;
     if interview.counts_toward_max() {
-        projects::count_completed_interview(tx, &interview.project_id, &at)?;
+        projects::count_completed_interview(tx, interview.project_id, &at)?;
     }
     interview.quality = Some(assessment.quality);
     Ok(Some(interview))

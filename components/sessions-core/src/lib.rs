@@ -49,6 +49,7 @@ pub use start::{
 // The interview record's types, which the session's modules name as their own.
 pub use records::{session_closed, DeviceType, Interview, InterviewStatus, SessionState, Speaker, Turn, TurnKind, TurnSource};
 
+use platform::ids::ProjectId;
 use storage::Db;
 use platform::error::{ApiError, ApiResult, LocPart};
 use projects_core::{self as projects, Environment, Project};
@@ -90,7 +91,7 @@ struct TurnBody<'a> {
 /// What the page needs to show a survey's blocks: the blocks, and the content
 /// type of each block's media file.
 pub struct SurveyView {
-    pub project_id: String,
+    pub project_id: ProjectId,
     pub blocks: Vec<SurveyBlock>,
     pub media_types: Vec<(String, String)>,
 }
@@ -179,10 +180,11 @@ pub fn body_loc(name: &str) -> Vec<LocPart> {
     vec!["body".into(), name.into()]
 }
 
+/// The project a path's `project_id` names (none when it is no UUID).
 fn find_project(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {
-    match uuid::Uuid::parse_str(project_id) {
-        Ok(id) => projects::store::find_for_link(db, &id.to_string()),
-        Err(_) => Ok(None),
+    match ProjectId::parse(project_id) {
+        Some(id) => projects::store::find_for_link(db, id),
+        None => Ok(None),
     }
 }
 
@@ -192,15 +194,14 @@ fn find_project(db: &Db, project_id: &str) -> ApiResult<Option<Project>> {
 /// a project that does not exist (docs/sessions.md, "The link").
 fn find_project_for(
     db: &Db,
-    project_id: &str,
+    project_id: ProjectId,
     environment: Environment,
     sandbox_token: Option<&str>,
 ) -> ApiResult<Option<Project>> {
-    let Ok(id) = uuid::Uuid::parse_str(project_id) else { return Ok(None) };
     match environment {
-        Environment::Production => projects::store::find_for_link(db, &id.to_string()),
-        Environment::Sandbox => Ok(projects::store::find_for_sandbox_link(db, &id.to_string())?
-            .filter(|(project, secret)| projects::SandboxToken::opens(sandbox_token, secret.as_deref(), &project.project_id))
+        Environment::Production => projects::store::find_for_link(db, project_id),
+        Environment::Sandbox => Ok(projects::store::find_for_sandbox_link(db, project_id)?
+            .filter(|(project, secret)| projects::SandboxToken::opens(sandbox_token, secret.as_deref(), project.project_id))
             .map(|(project, _)| project)),
     }
 }
@@ -222,7 +223,7 @@ fn no_project(interview: &Interview) -> ApiError {
 /// The interview's project and its turns, read together: one round trip on a
 /// remote database.
 fn project_and_turns(db: &Db, interview: &Interview) -> ApiResult<(Project, Vec<Turn>)> {
-    let (project_sql, project_params) = projects::store::for_link_statement(&interview.project_id);
+    let (project_sql, project_params) = projects::store::for_link_statement(interview.project_id);
     let (turns_sql, turns_params) = records::store::turns_statement(&interview.interview_id);
     let results = db.query_together(&[(&project_sql, &project_params), (&turns_sql, &turns_params)])?;
     let project = projects::store::project_from(&results[0])?.ok_or_else(|| no_project(interview))?;

@@ -2,6 +2,7 @@
 //! it (`GET /i/{project_id}`): whether the project takes an interview, the
 //! screener step, and the interview written with its opening turns.
 
+use platform::ids::ProjectId;
 use super::{body_loc, find_project_for, interviewer, link, page, screeners, strings, survey};
 use super::{transcription, DeviceType, Session, MAX_IDENTIFIER_CHARS};
 
@@ -45,7 +46,7 @@ pub fn country_code(text: &str) -> Option<String> {
 /// A valid `POST /v1/sessions` body (checked against the project later).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StartRequest {
-    pub project_id: String,
+    pub project_id: ProjectId,
     pub environment: Environment,
     /// A sandbox start's capability: the `sandbox_token` of the sandbox link.
     pub sandbox_token: Option<String>,
@@ -64,7 +65,7 @@ impl StartRequest {
         let mut f = Fields::body(body)?;
         let project_id = f.require("project_id", |v, l| {
             let text = validation::text(v, l.clone(), 1, 64)?;
-            validation::uuid_param(&text, l).map(|id| id.to_string()).map_err(|e| vec![e])
+            validation::uuid_param(&text, l).map(ProjectId::from).map_err(|e| vec![e])
         });
         let environment = f.check_nullable("environment", one_of::<Environment>);
         let sandbox_token = f.check_nullable(projects::SANDBOX_TOKEN_PARAM, |v, l| validation::text(v, l, 0, MAX_SANDBOX_TOKEN_CHARS));
@@ -85,8 +86,10 @@ impl StartRequest {
             validation::list_of(v, l, 0, |v, l| validation::list_of(v, l, 0, |v, l| validation::text(v, l, 1, screeners::MAX_OPTION_CHARS)))
         });
         f.finish()?;
+        // `finish` refused a body without a well-formed `project_id`.
+        let project_id = project_id.ok_or_else(|| ApiError::internal(anyhow::anyhow!("a start without its checked project_id")))?;
         Ok(StartRequest {
-            project_id: project_id.unwrap_or_default(),
+            project_id,
             environment: environment.unwrap_or(Environment::Production),
             sandbox_token,
             language,
@@ -154,7 +157,11 @@ pub fn link_page(db: &Db, request: &ApiRequest, project_id: &str, llm: &LlmConfi
     for why in &link.ignored {
         eprintln!("link of project {project_id}: ignored {why}");
     }
-    let Some(project) = find_project_for(db, project_id, link.environment, link.sandbox_token.as_deref())? else {
+    let project = match ProjectId::parse(project_id) {
+        Some(id) => find_project_for(db, id, link.environment, link.sandbox_token.as_deref())?,
+        None => None,
+    };
+    let Some(project) = project else {
         let known = link.requested_language.as_deref().filter(|l| strings::languages().iter().any(|k| k == l));
         return Ok(page::error_page(LinkError::NotFound, &strings::for_language(known.unwrap_or("en")), None));
     };
@@ -254,7 +261,7 @@ fn chosen(project: &Project, request: &StartRequest) -> ApiResult<Chosen> {
 
 /// `POST /v1/sessions`.
 pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &LlmConfig) -> ApiResult<StartOutcome> {
-    let project = find_project_for(db, &request.project_id, request.environment, request.sandbox_token.as_deref())?
+    let project = find_project_for(db, request.project_id, request.environment, request.sandbox_token.as_deref())?
         .ok_or_else(|| ApiError::not_found("Project"))?;
     check_open(project.openness(), request.environment).map_err(Closed::into_error)?;
     let Chosen { language, mode, screened_out } = chosen(&project, &request)?;
@@ -274,7 +281,7 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
     let (opening, answerable_blocks) = match &fields.survey_blocks {
         Some(blocks) => (survey::opening(&plan, blocks, &strings.interviewer), projects::survey::answerable(blocks)),
         None => {
-            let llm = projects::model_calls::admit(db, &project.project_id, llm)?;
+            let llm = projects::model_calls::admit(db, project.project_id, llm)?;
             (vec![interviewer::word_with_model(&plan, &[], interviewer::opening(&plan, &strings.interviewer), &llm)], 0)
         }
     };
@@ -285,7 +292,7 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
     let new = store::NewInterview {
         interview_id: &interview_id,
         tenant_id: project.tenant_id,
-        project_id: &project.project_id,
+        project_id: project.project_id,
         project_type: project.project_type,
         environment: request.environment,
         session_token_hash: &keys::hash_secret(&session_token),
@@ -304,7 +311,7 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
     // The project is checked again where the interview is written: it may have
     // been paused, completed or filled since it was read.
     db.transaction(|tx| {
-        let now_open = projects::store::openness(tx, project.tenant_id, &project.project_id)?
+        let now_open = projects::store::openness(tx, project.tenant_id, project.project_id)?
             .ok_or_else(|| ApiError::not_found("Project"))?;
         check_open(now_open, request.environment).map_err(Closed::into_error)?;
         store::insert(tx, &new)

@@ -14,7 +14,7 @@ fn kinds(result: ApiResult<impl std::fmt::Debug>) -> Vec<(Vec<LocPart>, &'static
 #[test]
 fn a_start_needs_only_the_project() {
     let start = StartRequest::parse(&json!({"project_id": "6F1C0F0E-4D0A-4B8E-9A53-2D7C1F9C2B10"})).unwrap();
-    assert_eq!(start.project_id, "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10");
+    assert_eq!(start.project_id.to_string(), "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10");
     assert_eq!(start.environment, Environment::Production);
     assert_eq!((start.language, start.mode, start.screener_answers), (None, None, None));
     assert!(start.external_metadata.is_empty());
@@ -142,7 +142,7 @@ fn the_session_body_shows_turns_without_internals() {
     let interview = Interview {
         interview_id: "i".into(),
         tenant_id: platform::ids::TenantId::new_random(),
-        project_id: "p".into(),
+        project_id: platform::ids::ProjectId::new_random(),
         project_type: ProjectType::ContextualInterview,
         environment: Environment::Sandbox,
         session_token_hash: "secret-hash".into(),

@@ -3,6 +3,7 @@
 //! interviews and their digests, groups each question's answers into themes,
 //! then reads the few answers its labels and quotes come from.
 
+use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use super::ideas::{self, Idea, Sentence};
 use super::labels::{self, Sample};
@@ -32,7 +33,7 @@ pub struct Analysed {
 }
 
 impl Analysed {
-    pub fn read(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Analysed> {
+    pub fn read(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> ApiResult<Analysed> {
         let ended = record::store::ended_interviews(db, tenant_id, project_id)?;
         let (interviews, excluded): (Vec<_>, Vec<_>) =
             ended.into_iter().partition(|i| !i.quality.as_ref().is_some_and(Quality::is_low_effort));
@@ -41,7 +42,7 @@ impl Analysed {
 }
 
 /// The project's digests of analysed interviews, every page of them.
-pub(super) fn read_digests(db: &Db, project_id: &str, place: &HashMap<&str, usize>) -> ApiResult<Vec<store::Digest>> {
+pub(super) fn read_digests(db: &Db, project_id: ProjectId, place: &HashMap<&str, usize>) -> ApiResult<Vec<store::Digest>> {
     let mut digests: Vec<store::Digest> = Vec::new();
     let mut after: Option<(String, i64)> = None;
     loop {
@@ -199,7 +200,7 @@ struct Named {
 
 /// The built-in synthesis of the tenant's project.
 pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
-    let project_id = project.project_id.as_str();
+    let project_id = project.project_id;
     let analysed = Analysed::read(db, project.tenant_id, project_id)?;
     let place: HashMap<&str, usize> =
         analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();
@@ -266,7 +267,7 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
         Some(Quote { interview_id: id_of(at).to_string(), seq: unit.seq, text: text.to_string() })
     });
     Ok(Synthesis {
-        project_id: project_id.to_string(),
+        project_id,
         generated_at: time::rfc3339_now(),
         interviews_analyzed: analysed.interviews.len(),
         interviews_excluded: analysed.excluded,
@@ -282,7 +283,7 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
 /// read of those interviews' digests only.
 fn label_phrases(
     db: &Db,
-    project_id: &str,
+    project_id: ProjectId,
     grouped: &[Grouped],
     ids: &[&str],
     place: &HashMap<&str, usize>,

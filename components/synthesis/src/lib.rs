@@ -30,6 +30,7 @@ pub mod units;
 
 pub use builtin::{builtin, Analysed};
 
+use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use storage::{Db, Tx};
 use platform::error::{ApiError, ApiResult};
@@ -53,7 +54,7 @@ text_enum! {
 /// `GET /v1/projects/{id}/synthesis`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Synthesis {
-    pub project_id: String,
+    pub project_id: ProjectId,
     pub generated_at: String,
     pub interviews_analyzed: usize,
     pub interviews_excluded: usize,
@@ -100,13 +101,13 @@ pub struct Quote {
 
 /// `GET /v1/projects/{project_id}/synthesis`: 404 for an unknown or another
 /// tenant's project.
-pub fn synthesis(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Synthesis> {
+pub fn synthesis(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> ApiResult<Synthesis> {
     Ok(of_project(db, tenant_id, project_id)?.0)
 }
 
 /// The tenant's project's synthesis, and the project: the model's when a run
 /// stored one, else the built-in one.
-fn of_project(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<(Synthesis, Project)> {
+fn of_project(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> ApiResult<(Synthesis, Project)> {
     let project = projects_core::store::get(db, tenant_id, project_id)?.ok_or_else(|| ApiError::not_found("Project"))?;
     if let Some((generated_at, body)) = store::model_synthesis(db, project_id)? {
         match serde_json::from_str::<model::Stored>(&body) {
@@ -122,7 +123,7 @@ fn of_project(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<(Synt
 
 /// `GET /v1/projects/{project_id}/synthesis-report`: the synthesis as a
 /// printable HTML page, framed in the project's first interview language.
-pub fn report(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<platform::http::ApiResponse> {
+pub fn report(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> ApiResult<platform::http::ApiResponse> {
     let (synthesis, project) = of_project(db, tenant_id, project_id)?;
     let language = project.fields.interview_languages.first().copied().unwrap_or(Language::En);
     Ok(report::response(&synthesis, &project.fields.project_name, language.as_str()))
@@ -155,7 +156,7 @@ pub fn synthesized_questions(fields: &ProjectFields, language: Language) -> Vec<
 /// for a production interview, its answers' digests per question.
 pub fn assess(tx: &Tx, interview: &Interview) -> ApiResult<Assessment> {
     let turns = record::store::turns(tx, &interview.interview_id)?;
-    let project = projects_core::store::find_for_link(tx, &interview.project_id)?;
+    let project = projects_core::store::find_for_link(tx, interview.project_id)?;
     let blocks = project.as_ref().and_then(|p| p.fields.survey_blocks.as_deref());
     let answers = answers::free_text_answers(&turns, blocks);
     let quality = quality::assess(&answers, interview.language, interview.mode);
@@ -184,8 +185,8 @@ pub fn store_assessment(tx: &Tx, interview: &Interview, assessment: &Assessment)
     if interview.environment != Environment::Production {
         return Ok(());
     }
-    store::write_digests(tx, &interview.project_id, &interview.interview_id, &assessment.digests)?;
-    store::enqueue(tx, &interview.project_id, platform::time::unix_millis(platform::time::now()))
+    store::write_digests(tx, interview.project_id, &interview.interview_id, &assessment.digests)?;
+    store::enqueue(tx, interview.project_id, platform::time::unix_millis(platform::time::now()))
 }
 
 /// Interviews the maintenance run assesses late per run, at most.

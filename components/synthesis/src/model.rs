@@ -14,6 +14,7 @@
 //! never a number the model wrote. A failed or malformed run deletes the
 //! project's model synthesis: the built-in one answers until a run succeeds.
 
+use platform::ids::ProjectId;
 use super::builtin::{self, Analysed};
 use text::sentences::{self as quotes, has_negation, MAX_QUOTE_CHARS};
 use super::{store, MAX_QUOTES};
@@ -88,7 +89,7 @@ pub fn run_queue(db: &Db, llm: &LlmConfig, now: std::time::SystemTime) -> ApiRes
     for _ in 0..PROJECTS_PER_RUN {
         let now_ms = time::unix_millis(now);
         let Some(leased) = store::lease_queued(db, now_ms, now_ms + LEASE_MS)? else { break };
-        let result = match synthesize(db, &leased.project_id, llm) {
+        let result = match synthesize(db, leased.project_id, llm) {
             Ok(stored) => Some(serde_json::to_string(&stored).map_err(platform::ApiError::internal)?),
             Err(reason) => {
                 eprintln!("synthesis of project {}: {reason}; the built-in synthesis answers", leased.project_id);
@@ -144,7 +145,7 @@ struct Answer<'t> {
 }
 
 /// Asks the model, counting the call against the project's budget.
-fn ask(db: &Db, project_id: &str, llm: &LlmConfig, system: &str, user: &str) -> Result<serde_json::Map<String, Value>, RunFailure> {
+fn ask(db: &Db, project_id: ProjectId, llm: &LlmConfig, system: &str, user: &str) -> Result<serde_json::Map<String, Value>, RunFailure> {
     let admitted = projects::model_calls::admit(db, project_id, llm)?;
     if !admitted.enabled() {
         return Err(RunFailure::Budget);
@@ -292,7 +293,7 @@ fn merged_themes(map: &serde_json::Map<String, Value>, group: &[Checked]) -> Res
 /// One question's themes and finding from the model, checked.
 fn question_themes(
     db: &Db,
-    project_id: &str,
+    project_id: ProjectId,
     llm: &LlmConfig,
     question: &str,
     answers: &[Answer],
@@ -334,7 +335,7 @@ fn question_themes(
 }
 
 /// The model synthesis of a project, from its analysed interviews now.
-fn synthesize(db: &Db, project_id: &str, llm: &LlmConfig) -> Result<Stored, RunFailure> {
+fn synthesize(db: &Db, project_id: ProjectId, llm: &LlmConfig) -> Result<Stored, RunFailure> {
     let Some(project) = projects::store::find_for_link(db, project_id)? else {
         return Err(RunFailure::Storage(platform::ApiError::not_found("Project")));
     };
@@ -403,7 +404,7 @@ fn synthesize(db: &Db, project_id: &str, llm: &LlmConfig) -> Result<Stored, RunF
 /// A stored model synthesis as it stands now: only interviews that still
 /// count are counted or quoted (one erased, flagged or found low-effort since
 /// the run is gone from it), and a theme left with fewer than two is dropped.
-pub fn as_now(stored: &Stored, project_id: &str, generated_at: &str, analysed: &Analysed) -> super::Synthesis {
+pub fn as_now(stored: &Stored, project_id: ProjectId, generated_at: &str, analysed: &Analysed) -> super::Synthesis {
     let counted: std::collections::HashSet<&str> = analysed.interviews.iter().map(|i| i.interview_id.as_str()).collect();
     let still = |ids: &[String]| ids.iter().filter(|id| counted.contains(id.as_str())).count();
     let questions = stored
@@ -430,7 +431,7 @@ pub fn as_now(stored: &Stored, project_id: &str, generated_at: &str, analysed: &
         })
         .collect();
     super::Synthesis {
-        project_id: project_id.to_string(),
+        project_id,
         generated_at: generated_at.to_string(),
         interviews_analyzed: still(&stored.interviews),
         interviews_excluded: analysed.excluded,

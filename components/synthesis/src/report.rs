@@ -299,7 +299,7 @@ mod tests {
 
     fn synthesis() -> Synthesis {
         Synthesis {
-            project_id: "p".into(),
+            project_id: platform::ids::ProjectId::new_random(),
             generated_at: "2026-11-27T10:00:00.000Z".into(),
             interviews_analyzed: 4,
             interviews_excluded: 1,

@@ -4,6 +4,7 @@
 //! (`synthesis_queue`). The interviews and answers it reads are the record's
 //! (`records::store`).
 
+use platform::ids::ProjectId;
 use storage::{self as db, Db, SqlValue, Tx};
 use platform::error::ApiResult;
 use projects_core::Language;
@@ -31,7 +32,7 @@ pub struct Digest {
 pub const DIGEST_PAGE: i64 = 2_000;
 
 /// The next page of the project's digests after `(interview_id, question_index)`.
-pub fn digests(db: &Db, project_id: &str, after: Option<(&str, i64)>) -> ApiResult<Vec<Digest>> {
+pub fn digests(db: &Db, project_id: ProjectId, after: Option<(&str, i64)>) -> ApiResult<Vec<Digest>> {
     let (after_id, after_index) = after.unwrap_or(("", -1));
     let result = db.query(
         "SELECT interview_id, question_index, question, language, terms, units, units_by FROM answer_terms
@@ -64,7 +65,7 @@ pub fn unembedded(db: &Db, model: MeaningModel, limit: i64) -> ApiResult<Vec<Pen
         db::read_all(&result, |row| {
             Ok(Pending {
                 key: DigestKey {
-                    project_id: row.text("project_id")?,
+                    project_id: row.id("project_id")?,
                     interview_id: row.text("interview_id")?,
                     question_index: row.int("question_index")?,
                 },
@@ -96,7 +97,7 @@ pub struct Pending {
 /// Which digest: one interview's answers to one question.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DigestKey {
-    pub project_id: String,
+    pub project_id: ProjectId,
     pub interview_id: String,
     pub question_index: i64,
 }
@@ -133,7 +134,7 @@ const PHRASES_PER_STATEMENT: usize = 200;
 
 /// The label phrases (`units::encode_phrases`) of the project's digests of
 /// `interviews` whose meanings `model` made: `(interview_id, question, phrases)`.
-pub fn label_phrases(db: &Db, project_id: &str, interviews: &[&str], model: MeaningModel) -> ApiResult<Vec<(String, String, String)>> {
+pub fn label_phrases(db: &Db, project_id: ProjectId, interviews: &[&str], model: MeaningModel) -> ApiResult<Vec<(String, String, String)>> {
     let mut found = Vec::new();
     for batch in interviews.chunks(PHRASES_PER_STATEMENT) {
         let mut values = vec![db::text(project_id), db::text(model.as_str())];
@@ -153,7 +154,7 @@ pub fn label_phrases(db: &Db, project_id: &str, interviews: &[&str], model: Mean
 
 /// An interview's digests, written in the transaction that ends it (or that
 /// assesses it late): one row per question it answered.
-pub fn write_digests(tx: &Tx, project_id: &str, interview_id: &str, digests: &[NewDigest]) -> ApiResult<()> {
+pub fn write_digests(tx: &Tx, project_id: ProjectId, interview_id: &str, digests: &[NewDigest]) -> ApiResult<()> {
     if digests.is_empty() {
         return Ok(());
     }
@@ -189,7 +190,7 @@ pub struct NewDigest {
 /// Forgets an erased interview, in its erasure's transaction: its digests, and
 /// the model's synthesis of its project, which may quote it (the project is
 /// queued for a new one, and a run that read it before stores nothing).
-pub fn forget(tx: &Tx, project_id: &str, interview_id: &str, now_ms: i64) -> ApiResult<()> {
+pub fn forget(tx: &Tx, project_id: ProjectId, interview_id: &str, now_ms: i64) -> ApiResult<()> {
     tx.execute("DELETE FROM answer_terms WHERE project_id = ? AND interview_id = ?", &[db::text(project_id), db::text(interview_id)])?;
     tx.execute("DELETE FROM model_syntheses WHERE project_id = ?", &[db::text(project_id)])?;
     tx.execute(
@@ -200,7 +201,7 @@ pub fn forget(tx: &Tx, project_id: &str, interview_id: &str, now_ms: i64) -> Api
 }
 
 /// Queues the project for a model synthesis (an interview of it ended).
-pub fn enqueue(tx: &Tx, project_id: &str, now_ms: i64) -> ApiResult<()> {
+pub fn enqueue(tx: &Tx, project_id: ProjectId, now_ms: i64) -> ApiResult<()> {
     tx.execute(
         "INSERT INTO synthesis_queue (project_id, queued_ms) VALUES (?1, ?2)
          ON CONFLICT (project_id) DO UPDATE SET queued_ms = MAX(queued_ms + 1, ?2)",
@@ -211,7 +212,7 @@ pub fn enqueue(tx: &Tx, project_id: &str, now_ms: i64) -> ApiResult<()> {
 /// A project a run of the queue holds: what the queue said when it was leased.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Leased {
-    pub project_id: String,
+    pub project_id: ProjectId,
     pub queued_ms: i64,
     pub erased_ms: i64,
 }
@@ -226,7 +227,7 @@ pub fn lease_queued(db: &Db, now_ms: i64, until_ms: i64) -> ApiResult<Option<Lea
         &[SqlValue::Integer(until_ms), SqlValue::Integer(now_ms)],
     )?;
     db::read_first(&result, |row| {
-        Ok(Leased { project_id: row.text("project_id")?, queued_ms: row.int("queued_ms")?, erased_ms: row.int("erased_ms")? })
+        Ok(Leased { project_id: row.id("project_id")?, queued_ms: row.int("queued_ms")?, erased_ms: row.int("erased_ms")? })
     })
 }
 
@@ -237,28 +238,28 @@ pub fn lease_queued(db: &Db, now_ms: i64, until_ms: i64) -> ApiResult<Option<Lea
 /// Whether it stored the run's result.
 pub fn finish_queued(db: &Db, leased: &Leased, synthesis: Option<(&str, &str)>) -> ApiResult<bool> {
     db.transaction(|tx| {
-        let erased = tx.query_scalar("SELECT erased_ms FROM synthesis_queue WHERE project_id = ?", &[db::text(&leased.project_id)])?;
+        let erased = tx.query_scalar("SELECT erased_ms FROM synthesis_queue WHERE project_id = ?", &[db::text(leased.project_id)])?;
         let current = matches!(erased, Some(SqlValue::Integer(ms)) if ms == leased.erased_ms);
         if current {
             match synthesis {
                 Some((generated_at, body)) => tx.execute(
                     "INSERT OR REPLACE INTO model_syntheses (project_id, generated_at, body) VALUES (?, ?, ?)",
-                    &[db::text(&leased.project_id), db::text(generated_at), db::text(body)],
+                    &[db::text(leased.project_id), db::text(generated_at), db::text(body)],
                 )?,
-                None => tx.execute("DELETE FROM model_syntheses WHERE project_id = ?", &[db::text(&leased.project_id)])?,
+                None => tx.execute("DELETE FROM model_syntheses WHERE project_id = ?", &[db::text(leased.project_id)])?,
             }
         }
         tx.execute(
             "DELETE FROM synthesis_queue WHERE project_id = ? AND queued_ms = ?",
-            &[db::text(&leased.project_id), SqlValue::Integer(leased.queued_ms)],
+            &[db::text(leased.project_id), SqlValue::Integer(leased.queued_ms)],
         )?;
-        tx.execute("UPDATE synthesis_queue SET leased_until_ms = 0 WHERE project_id = ?", &[db::text(&leased.project_id)])?;
+        tx.execute("UPDATE synthesis_queue SET leased_until_ms = 0 WHERE project_id = ?", &[db::text(leased.project_id)])?;
         Ok(current)
     })
 }
 
 /// The project's model synthesis: `(generated_at, body)`.
-pub fn model_synthesis(db: &Db, project_id: &str) -> ApiResult<Option<(String, String)>> {
+pub fn model_synthesis(db: &Db, project_id: ProjectId) -> ApiResult<Option<(String, String)>> {
     let result = db.query("SELECT generated_at, body FROM model_syntheses WHERE project_id = ?", &[db::text(project_id)])?;
     db::read_first(&result, |row| Ok((row.text("generated_at")?, row.text("body")?)))
 }

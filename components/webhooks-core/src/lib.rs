@@ -12,6 +12,7 @@ pub mod signing;
 mod store;
 pub mod target;
 
+use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use platform::auth::Tenant;
 use storage::{Db, Tx};
@@ -103,13 +104,13 @@ impl Event {
     }
 
     /// A project became active (its first publication, or a resume).
-    pub fn project_published(tenant_id: TenantId, project_id: &str, at: &str) -> Event {
+    pub fn project_published(tenant_id: TenantId, project_id: ProjectId, at: &str) -> Event {
         let payload = json!({"project_id": project_id, "event_type": EventType::ProjectPublished, "published_at": at});
         Event::new(tenant_id, EventType::ProjectPublished, payload, at)
     }
 
     /// A project became completed (by request, or its `max_interviews` reached).
-    pub fn project_completed(tenant_id: TenantId, project_id: &str, at: &str) -> Event {
+    pub fn project_completed(tenant_id: TenantId, project_id: ProjectId, at: &str) -> Event {
         let payload = json!({"project_id": project_id, "event_type": EventType::ProjectCompleted, "completed_at": at});
         Event::new(tenant_id, EventType::ProjectCompleted, payload, at)
     }
@@ -132,7 +133,7 @@ impl Event {
     /// An interview was erased (deleted by the tenant, withdrawn by its
     /// interviewee, or past its project's retention): the ids and the time,
     /// nothing else of the interview.
-    pub fn interview_erased(tenant_id: TenantId, project_id: &str, interview_id: &str, at: &str) -> Event {
+    pub fn interview_erased(tenant_id: TenantId, project_id: ProjectId, interview_id: &str, at: &str) -> Event {
         let payload = json!({
             "project_id": project_id,
             "event_type": EventType::InterviewErased,
@@ -146,7 +147,7 @@ impl Event {
 /// What `interview.finished` says about the interview.
 pub struct FinishedInterview<'a> {
     pub tenant_id: TenantId,
-    pub project_id: &'a str,
+    pub project_id: ProjectId,
     pub interview_id: &'a str,
     pub identifier: &'a str,
     pub interview_status: &'a str,

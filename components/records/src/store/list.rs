@@ -191,7 +191,7 @@ pub fn list(db: &Db, tenant_id: TenantId, query: &ListQuery) -> ApiResult<Vec<Li
     db::read_all(&result, |row| {
         Ok(ListItem {
             interview_id: row.text("interview_id")?,
-            project_id: row.text("project_id")?,
+            project_id: row.id("project_id")?,
             created_at: row.text("created_at")?,
             created_ms: row.int("created_ms")?,
             quality: super::quality_from_row(row)?,

@@ -6,6 +6,7 @@
 
 pub mod list;
 
+use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use super::quality::Quality;
 use projects_core::ProjectType;
@@ -31,7 +32,7 @@ fn interview_from_row(row: &Row) -> ApiResult<Interview> {
     Ok(Interview {
         interview_id: row.text("interview_id")?,
         tenant_id: row.id("tenant_id")?,
-        project_id: row.text("project_id")?,
+        project_id: row.id("project_id")?,
         interview_status: InterviewStatus::of(state, project_type, response_count, answerable_blocks, answered_blocks),
         project_type,
         environment: row.named::<Environment>("environment")?,
@@ -148,7 +149,7 @@ pub fn turns_from(result: &QueryResult) -> ApiResult<Vec<Turn>> {
 pub struct NewInterview<'a> {
     pub interview_id: &'a str,
     pub tenant_id: TenantId,
-    pub project_id: &'a str,
+    pub project_id: ProjectId,
     pub project_type: ProjectType,
     pub environment: Environment,
     pub session_token_hash: &'a str,
@@ -443,7 +444,7 @@ pub fn erase_rows(tx: &Tx, interview: &Interview, erased_at: &str) -> ApiResult<
         &[
             id(),
             db::text(interview.tenant_id),
-            db::text(&interview.project_id),
+            db::text(interview.project_id),
             db::text(&interview.session_token_hash),
             db::text(erased_at),
         ],
@@ -504,7 +505,7 @@ pub fn flag(tx: &Tx, interview_id: &str, reason: &str, now: &str) -> ApiResult<(
 pub fn export_page(
     db: &Db,
     tenant_id: TenantId,
-    project_id: &str,
+    project_id: ProjectId,
     after: Option<(i64, &str)>,
     limit: i64,
 ) -> ApiResult<Vec<Interview>> {
@@ -555,7 +556,7 @@ pub struct SurveyTallies {
     pub skipped: Vec<(i64, i64)>,
 }
 
-pub fn survey_tallies(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<SurveyTallies> {
+pub fn survey_tallies(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> ApiResult<SurveyTallies> {
     const TURNS: &str = "FROM interviews i JOIN interview_turns t ON t.interview_id = i.interview_id";
     const COUNTED: &str =
         "WHERE i.tenant_id = ? AND i.project_id = ? AND i.environment = 'production' AND i.flagged_at IS NULL";
@@ -582,7 +583,7 @@ pub fn survey_tallies(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResu
 }
 
 /// The project's production, unflagged interviews.
-pub fn counted_interviews(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<i64> {
+pub fn counted_interviews(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> ApiResult<i64> {
     let count = db.query_scalar(
         "SELECT COUNT(*) FROM interviews
          WHERE tenant_id = ? AND project_id = ? AND environment = 'production' AND flagged_at IS NULL",
@@ -603,7 +604,7 @@ pub struct Ended {
 }
 
 /// The project's ended, unflagged production interviews, oldest first (a synthesis' interviews).
-pub fn ended_interviews(db: &Db, tenant_id: TenantId, project_id: &str) -> ApiResult<Vec<Ended>> {
+pub fn ended_interviews(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> ApiResult<Vec<Ended>> {
     let result = db.query(
         "SELECT interview_id, quality_score, quality_flags FROM interviews
          WHERE tenant_id = ? AND project_id = ? AND environment = 'production'
