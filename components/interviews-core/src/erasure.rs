@@ -18,6 +18,7 @@
 //! An erased interview that was completed still counts toward its project's
 //! `max_interviews`: the count is of interviews held, not of data kept.
 
+use platform::ids::InterviewId;
 use platform::ids::TenantId;
 use storage::{Db, WalCheckpoint};
 use platform::error::{ApiError, ApiResult};
@@ -40,9 +41,8 @@ const CHECKPOINT_BATCH: i64 = 1000;
 
 /// `DELETE /v1/interviews/{id}`: 404 when the tenant has no such interview
 /// (never had, another tenant's, or erased already).
-pub fn erase_interview(db: &Db, blobs: &impl BlobStore, tenant_id: TenantId, interview_id: &str) -> ApiResult<()> {
-    let id = super::interview_id(interview_id).ok_or_else(|| ApiError::not_found("Interview"))?;
-    if !erase_one(db, blobs, tenant_id, &id, time::now())? {
+pub fn erase_interview(db: &Db, blobs: &impl BlobStore, tenant_id: TenantId, interview_id: InterviewId) -> ApiResult<()> {
+    if !erase_one(db, blobs, tenant_id, interview_id, time::now())? {
         return Err(ApiError::not_found("Interview"));
     }
     Ok(())
@@ -65,7 +65,7 @@ pub fn erase_interviewee(db: &Db, blobs: &impl BlobStore, tenant_id: TenantId, i
     let now = time::now();
     let mut erased = 0;
     for interview_id in store::interviews_of_identifier(db, tenant_id, identifier)? {
-        erased += usize::from(erase_one(db, blobs, tenant_id, &interview_id, now)?);
+        erased += usize::from(erase_one(db, blobs, tenant_id, interview_id, now)?);
     }
     Ok(erased)
 }
@@ -76,7 +76,7 @@ pub fn erase_interviewee(db: &Db, blobs: &impl BlobStore, tenant_id: TenantId, i
 pub fn erase_expired(db: &Db, now: SystemTime) -> ApiResult<usize> {
     let mut erased = 0;
     for (interview_id, tenant_id) in store::expired(db, time::unix_millis(now), RETENTION_BATCH)? {
-        if let Some(interview) = store::find_for_tenant(db, tenant_id, &interview_id)? {
+        if let Some(interview) = store::find_for_tenant(db, tenant_id, interview_id)? {
             erased += usize::from(erase_in_transaction(db, &interview, now)?.is_some());
         }
     }
@@ -84,7 +84,7 @@ pub fn erase_expired(db: &Db, now: SystemTime) -> ApiResult<usize> {
 }
 
 /// Erases the tenant's interview and then deletes its chunks: whether there was one.
-fn erase_one(db: &Db, blobs: &impl BlobStore, tenant_id: TenantId, interview_id: &str, now: SystemTime) -> ApiResult<bool> {
+fn erase_one(db: &Db, blobs: &impl BlobStore, tenant_id: TenantId, interview_id: InterviewId, now: SystemTime) -> ApiResult<bool> {
     let Some(interview) = store::find_for_tenant(db, tenant_id, interview_id)? else { return Ok(false) };
     let Some(blob_keys) = erase_in_transaction(db, &interview, now)? else { return Ok(false) };
     delete_blobs(db, blobs, &blob_keys);
@@ -98,21 +98,21 @@ fn erase_in_transaction(db: &Db, interview: &Interview, now: SystemTime) -> ApiR
     let at = time::rfc3339(now);
     db.transaction(|tx| {
         // Read again under the write lock: another erasure may have been first.
-        let Some(current) = store::find_for_tenant(tx, interview.tenant_id, &interview.interview_id)? else {
+        let Some(current) = store::find_for_tenant(tx, interview.tenant_id, interview.interview_id)? else {
             return Ok(None);
         };
         if current.state == SessionState::InProgress {
             // Ended as if its interviewee had left (completed when the
             // interviewer had closed it); no summary: it is erased at once.
-            sessions::end_in(tx, &current.interview_id, How::Finished { opt_in_for_followup: false }, "", now)?;
+            sessions::end_in(tx, current.interview_id, How::Finished { opt_in_for_followup: false }, "", now)?;
         }
         let erased = store::erase_rows(tx, &current, &at)?;
         // Out of the synthesis: its digests, and the model's synthesis that may quote it.
-        synthesis::store::forget(tx, current.project_id, &current.interview_id, time::unix_millis(now))?;
+        synthesis::store::forget(tx, current.project_id, current.interview_id, time::unix_millis(now))?;
         if let Some(event_id) = &erased.finished_event_id {
             webhooks::redact_interviewee(tx, event_id)?;
         }
-        webhooks::emit(tx, &Event::interview_erased(current.tenant_id, current.project_id, &current.interview_id, &at))?;
+        webhooks::emit(tx, &Event::interview_erased(current.tenant_id, current.project_id, current.interview_id, &at))?;
         Ok(Some(erased.blob_keys))
     })
 }

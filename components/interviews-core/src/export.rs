@@ -3,6 +3,7 @@
 //! oldest first. Streamed: each body chunk is one page of rows read when the
 //! previous one has been written, so memory does not grow with the row count.
 
+use platform::ids::InterviewId;
 use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use super::transcript::transcription;
@@ -71,7 +72,7 @@ pub fn project_type_label(project_type: ProjectType) -> &'static str {
 
 fn cells(kind: ExportKind, row: Interview, transcription: String) -> Vec<Cow<'static, str>> {
     let mut cells = vec![
-        Cow::Owned(row.interview_id),
+        Cow::Owned(row.interview_id.to_string()),
         Cow::Owned(row.identifier),
         Cow::Owned(row.country_code),
         Cow::Owned(row.interview_status.to_string()),
@@ -101,19 +102,19 @@ pub fn csv_lines<'a>(records: impl IntoIterator<Item = Vec<Cow<'a, str>>>) -> Ap
     writer.into_inner().map_err(|e| ApiError::internal(anyhow::anyhow!("csv: {e}")))
 }
 
-/// A turn of a page, with its interview's id; both borrow from the page's result.
-type PageTurn<'t> = (&'t str, Turn<&'t str>);
+/// A turn of a page, with its interview's id; the turn borrows from the page's result.
+type PageTurn<'t> = (InterviewId, Turn<&'t str>);
 
 /// A page's turns, which come ordered by interview id (SQLite's BINARY order
-/// is `str`'s) and then in order, as one run per interview (no map, no copy of
+/// of the hyphenated lower-case text is the ids' own) and then in order, as one run per interview (no map, no copy of
 /// a turn).
 fn runs_by_interview<'t>(turns: &'t [PageTurn<'t>]) -> Vec<&'t [PageTurn<'t>]> {
     turns.chunk_by(|a, b| a.0 == b.0).collect()
 }
 
 /// An interview's turns among the runs (none when it has none), by a binary search.
-fn turns_in<'t>(runs: &[&'t [PageTurn<'t>]], interview_id: &str) -> &'t [PageTurn<'t>] {
-    runs.binary_search_by(|run| run[0].0.cmp(interview_id)).map_or(&[], |found| runs[found])
+fn turns_in<'t>(runs: &[&'t [PageTurn<'t>]], interview_id: InterviewId) -> &'t [PageTurn<'t>] {
+    runs.binary_search_by(|run| run[0].0.cmp(&interview_id)).map_or(&[], |found| runs[found])
 }
 
 /// The header line and then the rows, a page per chunk.
@@ -123,30 +124,29 @@ pub struct ExportStream {
     project_id: ProjectId,
     kind: ExportKind,
     /// The last row sent: `(created_ms, interview_id)`.
-    after: Option<(i64, String)>,
+    after: Option<(i64, InterviewId)>,
     header_sent: bool,
     done: bool,
 }
 
 impl ExportStream {
     fn page(&mut self) -> ApiResult<Option<Vec<u8>>> {
-        let after = self.after.as_ref().map(|(ms, id)| (*ms, id.as_str()));
-        let rows = store::export_page(&self.db, self.tenant_id, self.project_id, after, PAGE_ROWS)?;
+        let rows = store::export_page(&self.db, self.tenant_id, self.project_id, self.after, PAGE_ROWS)?;
         let Some(last) = rows.last() else {
             return Ok(None);
         };
-        self.after = Some((last.created_ms, last.interview_id.clone()));
+        self.after = Some((last.created_ms, last.interview_id));
         self.done = (rows.len() as i64) < PAGE_ROWS;
         // No ids, no statement (the interviewees export has no transcripts).
-        let ids: Vec<&str> = match self.kind.with_turns() {
-            true => rows.iter().map(|r| r.interview_id.as_str()).collect(),
+        let ids: Vec<InterviewId> = match self.kind.with_turns() {
+            true => rows.iter().map(|r| r.interview_id).collect(),
             false => Vec::new(),
         };
         let result = store::turns_of(&self.db, &ids)?;
         let turns = store::interview_turns(&result)?;
         let runs = runs_by_interview(&turns);
         let records = rows.into_iter().map(|row| {
-            let text = transcription(turns_in(&runs, &row.interview_id).iter().map(|(_, turn)| turn));
+            let text = transcription(turns_in(&runs, row.interview_id).iter().map(|(_, turn)| turn));
             cells(self.kind, row, text)
         });
         csv_lines(records).map(Some)
@@ -223,15 +223,16 @@ mod tests {
             (interview_id, turn)
         };
         // As the statement returns them: by interview id, then in order.
-        let turns = [turn("a", "a1"), turn("a", "a2"), turn("c", "c1"), turn("d", "d1"), turn("d", "d2")];
+        let id = |last: char| InterviewId::parse(&format!("00000000-0000-4000-8000-00000000000{last}")).unwrap();
+        let turns = [turn(id('a'), "a1"), turn(id('a'), "a2"), turn(id('c'), "c1"), turn(id('d'), "d1"), turn(id('d'), "d2")];
         let runs = runs_by_interview(&turns);
-        let texts = |id| turns_in(&runs, id).iter().map(|(_, t)| t.text).collect::<Vec<_>>();
+        let texts = |last| turns_in(&runs, id(last)).iter().map(|(_, t)| t.text).collect::<Vec<_>>();
         // Asked in the export's order (by creation), not the ids'.
-        assert_eq!(texts("d"), ["d1", "d2"]);
-        assert_eq!(texts("b"), Vec::<&str>::new());
-        assert_eq!(texts("a"), ["a1", "a2"]);
-        assert_eq!(texts("c"), ["c1"]);
-        assert_eq!(texts("e"), Vec::<&str>::new());
+        assert_eq!(texts('d'), ["d1", "d2"]);
+        assert_eq!(texts('b'), Vec::<&str>::new());
+        assert_eq!(texts('a'), ["a1", "a2"]);
+        assert_eq!(texts('c'), ["c1"]);
+        assert_eq!(texts('e'), Vec::<&str>::new());
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod transcript;
 
 pub use query::{ListItem, ListQuery};
 
+use platform::ids::InterviewId;
 use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use platform::error::{ApiError, ApiResult};
@@ -85,9 +86,10 @@ pub fn survey_results(db: &storage::Db, tenant_id: TenantId, project_id: Project
     }))
 }
 
-/// The interview of a path parameter, if it is a UUID.
-pub fn interview_id(text: &str) -> Option<String> {
-    uuid::Uuid::parse_str(text).ok().map(|id| id.to_string())
+/// The interview a path names: an id that is no UUID is a 404, as one the
+/// tenant does not have is.
+pub fn interview_id(text: &str) -> ApiResult<InterviewId> {
+    InterviewId::parse(text).ok_or_else(|| ApiError::not_found("Interview"))
 }
 
 /// `GET /v1/interviews`: `{data}` (the contract's three fields per item), plus
@@ -110,11 +112,10 @@ pub fn list(db: &storage::Db, tenant_id: TenantId, query: &ListQuery) -> ApiResu
 
 /// `POST /v1/interviews/{id}/flag`: 404 for an unknown (or another tenant's)
 /// interview. A flagged interview no longer counts toward `max_interviews`.
-pub fn flag(db: &storage::Db, tenant_id: TenantId, interview_id: &str, reason: &str) -> ApiResult<Value> {
-    let id = self::interview_id(interview_id).ok_or_else(|| ApiError::not_found("Interview"))?;
+pub fn flag(db: &storage::Db, tenant_id: TenantId, interview_id: InterviewId, reason: &str) -> ApiResult<Value> {
     db.transaction(|tx| {
-        let interview = store::find_for_tenant(tx, tenant_id, &id)?.ok_or_else(|| ApiError::not_found("Interview"))?;
-        store::flag(tx, &id, reason, &time::rfc3339_now())?;
+        let interview = store::find_for_tenant(tx, tenant_id, interview_id)?.ok_or_else(|| ApiError::not_found("Interview"))?;
+        store::flag(tx, interview_id, reason, &time::rfc3339_now())?;
         if interview.counts_toward_max() {
             projects_core::uncount_completed_interview(tx, interview.project_id)?;
         }

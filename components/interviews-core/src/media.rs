@@ -2,6 +2,7 @@
 //! as the page uploaded it, in its own content type, streamed chunk by chunk,
 //! with single `Range` requests (`files_core::ranges`).
 
+use platform::ids::InterviewId;
 use platform::ids::TenantId;
 use storage::Db;
 use platform::error::{ApiError, ApiResult};
@@ -17,18 +18,15 @@ pub fn download<S: BlobStore + 'static>(
     db: &Db,
     blobs: S,
     tenant_id: TenantId,
-    interview_id: &str,
+    interview_id: InterviewId,
     kind: RecordingKind,
     range: Option<&str>,
 ) -> ApiResult<Reply> {
     let missing = || ApiError::NotFound(format!("This interview has no {kind} recording"));
-    let Some(interview_id) = super::interview_id(interview_id) else {
+    let Some(sealing) = records::store::interview_sealing(db, tenant_id, interview_id)? else {
         return Err(ApiError::not_found("Interview"));
     };
-    let Some(sealing) = records::store::interview_sealing(db, tenant_id, &interview_id)? else {
-        return Err(ApiError::not_found("Interview"));
-    };
-    let recording = recordings::find(db, &interview_id, kind)?.ok_or_else(missing)?;
+    let recording = recordings::find(db, interview_id, kind)?.ok_or_else(missing)?;
     let head = ApiResponse::empty(200)
         .with_header("content-type", recording.content_type.clone())
         .with_header(
@@ -37,7 +35,7 @@ pub fn download<S: BlobStore + 'static>(
         )
         .with_header("cache-control", "private, no-store")
         .with_header("x-content-type-options", "nosniff");
-    let chunks = recordings::chunks(db, &interview_id, kind)?;
+    let chunks = recordings::chunks(db, interview_id, kind)?;
     // Each chunk is opened with the interview's key as it is read.
     ranged(head, recording.size, range, chunks, Sealed::new(blobs, sealing))
 }

@@ -12,7 +12,7 @@ use interviews_core::{self as interviews, media, ListQuery};
 use pipeline::{routes, Context, Handler};
 use platform::auth::Tenant;
 use platform::http::{ApiRequest, ApiResponse, PathParams, Reply, Router};
-use platform::ids::ProjectId;
+use platform::ids::{InterviewId, ProjectId};
 use platform::validation::{self, project_id_param};
 use platform::{ApiError, ApiResult};
 use sessions_core::recordings::RecordingKind;
@@ -48,14 +48,14 @@ fn list(context: &Context, tenant: &Tenant, request: &ApiRequest, _: &PathParams
 fn flag(context: &Context, tenant: &Tenant, request: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     let body = validation::json_body(request)?;
     let reason = interviews::parse_flag(&body)?;
-    let answer = interviews::flag(&context.db, tenant.id(), params.get("interview_id"), &reason)?;
+    let answer = interviews::flag(&context.db, tenant.id(), interview_id(params)?, &reason)?;
     Ok(ApiResponse::json(200, &answer))
 }
 
 /// 204; 404 for an interview the tenant does not have (or no longer has).
 fn erase(context: &Context, tenant: &Tenant, _: &ApiRequest, params: &PathParams) -> ApiResult<ApiResponse> {
     let blobs = files::open_store()?;
-    erasure::erase_interview(&context.db, &blobs, tenant.id(), params.get("interview_id"))?;
+    erasure::erase_interview(&context.db, &blobs, tenant.id(), interview_id(params)?)?;
     Ok(ApiResponse::empty(204))
 }
 
@@ -65,6 +65,10 @@ fn erase_interviewee(context: &Context, tenant: &Tenant, request: &ApiRequest, _
     let blobs = files::open_store()?;
     let erased = erasure::erase_interviewee(&context.db, &blobs, tenant.id(), &identifier)?;
     Ok(ApiResponse::json(200, &serde_json::json!({ "erased": erased })))
+}
+
+fn interview_id(params: &PathParams) -> ApiResult<InterviewId> {
+    interviews::interview_id(params.get("interview_id"))
 }
 
 fn project_id(params: &PathParams) -> ApiResult<ProjectId> {
@@ -88,7 +92,7 @@ fn get_synthesis_report(context: &Context, tenant: &Tenant, _: &ApiRequest, para
 fn recording(context: Context, tenant: Tenant, request: ApiRequest, params: PathParams, kind: RecordingKind) -> Answer {
     Box::pin(async move {
         let blobs = files::open_store()?;
-        let interview_id = params.get("interview_id");
+        let interview_id = interview_id(&params)?;
         media::download(&context.db, blobs, tenant.id(), interview_id, kind, request.header("range"))
     })
 }

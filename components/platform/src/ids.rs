@@ -60,6 +60,13 @@ macro_rules! uuid_id {
                 serializer.collect_str(self)
             }
         }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
+                let text = String::deserialize(deserializer)?;
+                $name::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("not a UUID: {text:?}")))
+            }
+        }
     };
 }
 
@@ -71,4 +78,9 @@ uuid_id! {
 uuid_id! {
     /// A project's id (`project_id`).
     ProjectId
+}
+
+uuid_id! {
+    /// An interview's id (`interview_id`), which is also its session's.
+    InterviewId
 }

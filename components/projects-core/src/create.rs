@@ -1,7 +1,7 @@
 //! `POST /v1/projects`: the create schema (explicit or generated mode) and
 //! the use case that writes a draft.
 
-use platform::ids::TenantId;
+use platform::ids::{ProjectId, TenantId};
 use super::fields::{
     camera_rule, create_languages_rule, length_rule, logo_rule, max_interviews_rule, modes_rule, name_rule, redirect_rule,
     retention_rule, screeners_rule, text_rule,
@@ -187,7 +187,7 @@ impl ContextFields {
 
 /// `POST /v1/projects`: writes the context in generated mode (model or built-in
 /// writer), checks survey media against the tenant's files, stores a draft.
-pub fn create(db: &storage::Db, tenant_id: TenantId, new: NewProject, llm: &platform::llm::LlmConfig) -> ApiResult<String> {
+pub fn create(db: &storage::Db, tenant_id: TenantId, new: NewProject, llm: &platform::llm::LlmConfig) -> ApiResult<ProjectId> {
     if let Some(blocks) = &new.settings.survey_blocks {
         let unknown = store::unknown_survey_files(db, tenant_id, blocks)?;
         if !unknown.is_empty() {

@@ -88,12 +88,12 @@ fn from_row(row: &Row) -> ApiResult<Project> {
 }
 
 /// Stores a new draft project and returns its id.
-pub fn insert(db: &Db, tenant_id: TenantId, project_type: ProjectType, creation_mode: &str, fields: &ProjectFields) -> ApiResult<String> {
-    let project_id = uuid::Uuid::new_v4().to_string();
+pub fn insert(db: &Db, tenant_id: TenantId, project_type: ProjectType, creation_mode: &str, fields: &ProjectFields) -> ApiResult<ProjectId> {
+    let project_id = ProjectId::new_random();
     let now = time::rfc3339_now();
     let mut columns = vec!["project_id", "tenant_id", "project_type", "creation_mode", "status", "created_at", "updated_at"];
     let mut values = vec![
-        db::text(&project_id),
+        db::text(project_id),
         db::text(tenant_id),
         db::text(project_type.as_str()),
         db::text(creation_mode),

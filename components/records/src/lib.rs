@@ -15,6 +15,7 @@ pub mod query;
 pub mod sealed;
 pub mod store;
 
+use platform::ids::InterviewId;
 use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use self::quality::Quality;
@@ -109,7 +110,7 @@ pub struct Turn<T = String> {
 /// A stored interview (one interviewee session): a row of `interviews`.
 #[derive(Debug, Clone)]
 pub struct Interview {
-    pub interview_id: String,
+    pub interview_id: InterviewId,
     pub tenant_id: TenantId,
     pub project_id: ProjectId,
     pub project_type: ProjectType,

@@ -2,6 +2,7 @@
 //! parsed from the query string, and read by the record's store
 //! (`record::store::list`).
 
+use platform::ids::InterviewId;
 use platform::ids::ProjectId;
 use platform::error::{ApiError, ApiResult, FieldError, LocPart};
 use platform::metadata;
@@ -27,12 +28,12 @@ pub struct MetadataFilter {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Position {
     pub created_ms: i64,
-    pub interview_id: String,
+    pub interview_id: InterviewId,
 }
 
 impl Position {
     fn of_cursor(cursor: &Cursor) -> Option<Position> {
-        Some(Position { created_ms: cursor.key.parse().ok()?, interview_id: cursor.id.clone() })
+        Some(Position { created_ms: cursor.key.parse().ok()?, interview_id: InterviewId::parse(&cursor.id)? })
     }
 }
 
@@ -127,7 +128,7 @@ impl ListQuery {
 /// signals of an interview that has ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListItem {
-    pub interview_id: String,
+    pub interview_id: InterviewId,
     pub project_id: ProjectId,
     pub created_at: String,
     pub created_ms: i64,
@@ -136,7 +137,7 @@ pub struct ListItem {
 
 impl ListItem {
     pub fn cursor(&self) -> Cursor {
-        Cursor { key: self.created_ms.to_string(), id: self.interview_id.clone() }
+        Cursor { key: self.created_ms.to_string(), id: self.interview_id.to_string() }
     }
 }
 
@@ -196,7 +197,7 @@ mod tests {
 
     #[test]
     fn cursors_are_list_positions() {
-        let item = ListItem { interview_id: "6f1c0f0e-4d0a-4b8e-9a53-2d7c1f9c2b10".into(), project_id: ProjectId::new_random(), created_at: "t".into(), created_ms: 7, quality: None };
+        let item = ListItem { interview_id: InterviewId::new_random(), project_id: ProjectId::new_random(), created_at: "t".into(), created_ms: 7, quality: None };
         let query = ListQuery::parse(&pairs(&format!("cursor={}", item.cursor().encode()))).unwrap();
         assert_eq!(query.after(), Some(Position { created_ms: 7, interview_id: item.interview_id }));
         assert!(query.page.is_paged());

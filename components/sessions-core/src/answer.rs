@@ -238,11 +238,11 @@ fn store_exchange<'e>(
         closes: exchange.replies.iter().any(|reply| reply.kind == TurnKind::Closing),
     };
     let appended = db.guarded_transaction(|tx| {
-        store::append_exchange(tx, &interview.interview_id, interview.turn_count, &turns, counted, now, now_ms)
+        store::append_exchange(tx, interview.interview_id, interview.turn_count, &turns, counted, now, now_ms)
     })?;
     if appended.is_none() {
         // Ended, or another answer to the same message came first.
-        return Err(match store::find(db, &interview.interview_id)? {
+        return Err(match store::find(db, interview.interview_id)? {
             Some(current) if current.state == SessionState::InProgress && !current.interviewer_closed => ApiError::conflict(
                 "answer_conflict",
                 "Another answer to this message was stored first; reload the session to see it",

@@ -1,6 +1,7 @@
 //! How an interview ends (`POST /v1/sessions/{id}/finish`, or idle for too
 //! long): in one transaction, with its summary, its event and its count.
 
+use platform::ids::InterviewId;
 use super::{interviewer, project_and_turns, session_closed, survey};
 use super::{Interview, InterviewStatus, SessionState, Turn};
 
@@ -60,7 +61,7 @@ pub fn finish(db: &Db, interview: &Interview, opt_in_for_followup: bool, llm: &L
         false => llm.clone(),
     };
     let summary = interviewer::summary(&plan, &turns, &llm, || builtin_summary(&project, &plan, &turns));
-    let ended = end_interview(db, &interview.interview_id, How::Finished { opt_in_for_followup }, &summary, time::now())?
+    let ended = end_interview(db, interview.interview_id, How::Finished { opt_in_for_followup }, &summary, time::now())?
         .ok_or_else(session_closed)?;
     Ok(Finished { state: ended.state, interview_status: ended.interview_status, redirect_url: project.fields.redirect_url })
 }
@@ -81,13 +82,13 @@ pub enum How {
 /// `interview.finished`, and counts a completed production interview toward
 /// `max_interviews` (which may complete the project). The interview as ended;
 /// `None` when it was no longer running (or, timing out, had activity since).
-pub fn end_interview(db: &Db, interview_id: &str, how: How, summary: &str, now: std::time::SystemTime) -> ApiResult<Option<Interview>> {
+pub fn end_interview(db: &Db, interview_id: InterviewId, how: How, summary: &str, now: std::time::SystemTime) -> ApiResult<Option<Interview>> {
     db.transaction(|tx| end_in(tx, interview_id, how, summary, now))
 }
 
 /// [`end_interview`] inside the caller's transaction (erasing a running
 /// interview ends it first, in the transaction that erases it).
-pub fn end_in(tx: &Tx, interview_id: &str, how: How, summary: &str, now: std::time::SystemTime) -> ApiResult<Option<Interview>> {
+pub fn end_in(tx: &Tx, interview_id: InterviewId, how: How, summary: &str, now: std::time::SystemTime) -> ApiResult<Option<Interview>> {
     let at = time::rfc3339(now);
     let Some(mut interview) = store::find(tx, interview_id)?.filter(|i| i.state == SessionState::InProgress) else {
         return Ok(None);
@@ -155,7 +156,7 @@ pub fn end_idle(db: &Db, now: std::time::SystemTime) -> ApiResult<usize> {
         let plan = Plan::for_project(&project.fields, interview.language);
         let summary = builtin_summary(&project, &plan, &turns);
         let how = How::TimedOut { idle_since_ms: interview.last_activity_ms };
-        ended += usize::from(end_interview(db, &interview.interview_id, how, &summary, now)?.is_some());
+        ended += usize::from(end_interview(db, interview.interview_id, how, &summary, now)?.is_some());
     }
     Ok(ended)
 }

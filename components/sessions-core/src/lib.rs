@@ -224,7 +224,7 @@ fn no_project(interview: &Interview) -> ApiError {
 /// remote database.
 fn project_and_turns(db: &Db, interview: &Interview) -> ApiResult<(Project, Vec<Turn>)> {
     let (project_sql, project_params) = projects::store::for_link_statement(interview.project_id);
-    let (turns_sql, turns_params) = records::store::turns_statement(&interview.interview_id);
+    let (turns_sql, turns_params) = records::store::turns_statement(interview.interview_id);
     let results = db.query_together(&[(&project_sql, &project_params), (&turns_sql, &turns_params)])?;
     let project = projects::store::project_from(&results[0])?.ok_or_else(|| no_project(interview))?;
     Ok((project, records::store::turns_from(&results[1])?))

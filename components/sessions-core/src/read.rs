@@ -1,6 +1,7 @@
 //! Reading a session: its bearer token, its body as the interviewee sees it,
 //! and a survey block's media.
 
+use platform::ids::InterviewId;
 use super::{find_project, project_and_turns, Interview, Session, SurveyView};
 
 use storage::Db;
@@ -41,12 +42,12 @@ impl pipeline::Sessions for InterviewSessions {
 pub fn authenticate(db: &Db, request: &ApiRequest, interview_id: &str) -> ApiResult<Interview> {
     const NO_SESSION: &str = "0000000000000000000000000000000000000000000000000000000000000000";
     let token = platform::auth::bearer_token(request.header("authorization"));
-    let id = uuid::Uuid::parse_str(interview_id).ok().map(|id| id.to_string());
-    let interview = match (token, &id) {
+    let id = InterviewId::parse(interview_id);
+    let interview = match (token, id) {
         (Some(_), Some(id)) => store::find(db, id)?,
         _ => None,
     };
-    let erased = match (token, &id, &interview) {
+    let erased = match (token, id, &interview) {
         (Some(_), Some(id), None) => store::erased_session_token_hash(db, id)?,
         _ => None,
     };

@@ -2,7 +2,7 @@
 //! it (`GET /i/{project_id}`): whether the project takes an interview, the
 //! screener step, and the interview written with its opening turns.
 
-use platform::ids::ProjectId;
+use platform::ids::{InterviewId, ProjectId};
 use super::{body_loc, find_project_for, interviewer, link, page, screeners, strings, survey};
 use super::{transcription, DeviceType, Session, MAX_IDENTIFIER_CHARS};
 
@@ -287,10 +287,10 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
     };
     let opening_turns: Vec<store::NewTurn> = opening.iter().map(super::interviewer_turn).collect();
     let session_token = keys::generate_secret(SESSION_TOKEN_PREFIX);
-    let interview_id = uuid::Uuid::new_v4().to_string();
+    let interview_id = InterviewId::new_random();
     let now = time::now();
     let new = store::NewInterview {
-        interview_id: &interview_id,
+        interview_id,
         tenant_id: project.tenant_id,
         project_id: project.project_id,
         project_type: project.project_type,
@@ -317,8 +317,8 @@ pub fn start(db: &Db, request: StartRequest, user_agent: Option<&str>, llm: &Llm
         store::insert(tx, &new)
     })?;
     // Read back as stored (its defaults and counters), with the project read above.
-    let interview = store::find(db, &interview_id)?
+    let interview = store::find(db, interview_id)?
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("interview {interview_id} vanished")))?;
-    let turns = store::turns(db, &interview_id)?;
+    let turns = store::turns(db, interview_id)?;
     Ok(StartOutcome::Started(Started { session: Session { project, interview, turns }, session_token }))
 }

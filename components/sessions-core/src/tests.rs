@@ -140,7 +140,7 @@ fn the_interview_status_follows_the_contract() {
 #[test]
 fn the_session_body_shows_turns_without_internals() {
     let interview = Interview {
-        interview_id: "i".into(),
+        interview_id: platform::ids::InterviewId::new_random(),
         tenant_id: platform::ids::TenantId::new_random(),
         project_id: platform::ids::ProjectId::new_random(),
         project_type: ProjectType::ContextualInterview,

@@ -3,6 +3,7 @@
 //! interviews and their digests, groups each question's answers into themes,
 //! then reads the few answers its labels and quotes come from.
 
+use platform::ids::InterviewId;
 use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use super::ideas::{self, Idea, Sentence};
@@ -42,14 +43,14 @@ impl Analysed {
 }
 
 /// The project's digests of analysed interviews, every page of them.
-pub(super) fn read_digests(db: &Db, project_id: ProjectId, place: &HashMap<&str, usize>) -> ApiResult<Vec<store::Digest>> {
+pub(super) fn read_digests(db: &Db, project_id: ProjectId, place: &HashMap<InterviewId, usize>) -> ApiResult<Vec<store::Digest>> {
     let mut digests: Vec<store::Digest> = Vec::new();
-    let mut after: Option<(String, i64)> = None;
+    let mut after: Option<(InterviewId, i64)> = None;
     loop {
-        let page = store::digests(db, project_id, after.as_ref().map(|(id, index)| (id.as_str(), *index)))?;
+        let page = store::digests(db, project_id, after)?;
         let done = (page.len() as i64) < store::DIGEST_PAGE;
-        after = page.last().map(|d| (d.interview_id.clone(), d.question_index));
-        digests.extend(page.into_iter().filter(|d| place.contains_key(d.interview_id.as_str())));
+        after = page.last().map(|d| (d.interview_id, d.question_index));
+        digests.extend(page.into_iter().filter(|d| place.contains_key(&d.interview_id)));
         if done {
             return Ok(digests);
         }
@@ -78,7 +79,7 @@ pub(super) struct Question<'d> {
 pub(super) fn questions<'d>(
     plan: &'d [(usize, String)],
     digests: &'d [store::Digest],
-    place: &HashMap<&str, usize>,
+    place: &HashMap<InterviewId, usize>,
     meanings: Option<MeaningModel>,
 ) -> Vec<Question<'d>> {
     let mut order: Vec<(i64, &str)> = plan.iter().map(|(index, q)| (*index as i64, q.as_str())).collect();
@@ -88,7 +89,7 @@ pub(super) fn questions<'d>(
         if !by_question.contains_key(question) && !order.iter().any(|(_, q)| *q == question) {
             order.push((digest.question_index + plan.len() as i64, question));
         }
-        by_question.entry(question).or_default().push((place[digest.interview_id.as_str()], digest));
+        by_question.entry(question).or_default().push((place[&digest.interview_id], digest));
     }
     let (planned, older) = order.split_at_mut(plan.len());
     older.sort_by_key(|(index, _)| *index);
@@ -184,7 +185,7 @@ fn group_ideas(sentences: &[(usize, Unit)], profile: &mut Vec<(usize, Unit)>, mo
 fn meanings_of(digests: &[store::Digest]) -> (Option<MeaningModel>, usize) {
     let grouped_by_meaning = || digests.iter().filter(|d| units::has_meanings(d.language));
     let best = grouped_by_meaning().filter_map(|d| d.units_by).max_by_key(|model| model.rank());
-    let mut waiting: Vec<&str> = grouped_by_meaning().filter(|d| d.units_by.is_none() || d.units_by != best).map(|d| d.interview_id.as_str()).collect();
+    let mut waiting: Vec<InterviewId> = grouped_by_meaning().filter(|d| d.units_by.is_none() || d.units_by != best).map(|d| d.interview_id).collect();
     waiting.sort_unstable();
     waiting.dedup();
     (best, waiting.len())
@@ -202,8 +203,8 @@ struct Named {
 pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
     let project_id = project.project_id;
     let analysed = Analysed::read(db, project.tenant_id, project_id)?;
-    let place: HashMap<&str, usize> =
-        analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();
+    let place: HashMap<InterviewId, usize> =
+        analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id, i)).collect();
     let digests = read_digests(db, project_id, &place)?;
     let (meanings, waiting) = meanings_of(&digests);
     let plan = plan_questions(project);
@@ -212,11 +213,11 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
     if let Some(model) = meanings {
         one_place(grouped.iter_mut().map(|g| &mut g.ideas), model);
     }
-    let ids: Vec<&str> = analysed.interviews.iter().map(|e| e.interview_id.as_str()).collect();
+    let ids: Vec<InterviewId> = analysed.interviews.iter().map(|e| e.interview_id).collect();
     let id_of = |at: usize| ids[at];
 
     // The answers labels and quotes come from, read in one pass.
-    let mut wanted: Vec<(&str, i64)> = Vec::new();
+    let mut wanted: Vec<(InterviewId, i64)> = Vec::new();
     for g in &grouped {
         for theme in &g.themes {
             wanted.extend(theme.answers.iter().take(SAMPLED_ANSWERS).map(|&(at, seq)| (id_of(at), seq)));
@@ -230,7 +231,7 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
     wanted.sort_unstable();
     wanted.dedup();
     let texts = record::store::answer_texts(db, &wanted)?;
-    let text_of: HashMap<(&str, i64), &str> = texts.iter().map(|(id, seq, text)| ((id.as_str(), *seq), text.as_str())).collect();
+    let text_of: HashMap<(InterviewId, i64), &str> = texts.iter().map(|(id, seq, text)| ((*id, *seq), text.as_str())).collect();
     let phrases = match meanings {
         Some(model) => label_phrases(db, project_id, &grouped, &ids, &place, model)?,
         None => HashMap::new(),
@@ -264,7 +265,7 @@ pub fn builtin(db: &Db, project: &Project) -> ApiResult<Synthesis> {
         .collect();
     let participants = participants.written(|at, unit| {
         let text = text_of.get(&(id_of(at), unit.seq))?.get(unit.start..unit.end)?;
-        Some(Quote { interview_id: id_of(at).to_string(), seq: unit.seq, text: text.to_string() })
+        Some(Quote { interview_id: id_of(at), seq: unit.seq, text: text.to_string() })
     });
     Ok(Synthesis {
         project_id,
@@ -285,11 +286,11 @@ fn label_phrases(
     db: &Db,
     project_id: ProjectId,
     grouped: &[Grouped],
-    ids: &[&str],
-    place: &HashMap<&str, usize>,
+    ids: &[InterviewId],
+    place: &HashMap<InterviewId, usize>,
     model: MeaningModel,
 ) -> ApiResult<LabelPhrases> {
-    let mut interviews: Vec<&str> = Vec::new();
+    let mut interviews: Vec<InterviewId> = Vec::new();
     for g in grouped {
         for idea in &g.ideas {
             interviews.extend(idea.sentences.iter().take(naming::LABEL_SOURCES).map(|&k| ids[g.sentences[k].0]));
@@ -304,7 +305,7 @@ fn label_phrases(
             continue;
         }
         for phrase in units::decode_phrases(&stored) {
-            phrases.entry((place[interview_id.as_str()], phrase.seq)).or_default().push(phrase);
+            phrases.entry((place[&interview_id], phrase.seq)).or_default().push(phrase);
         }
     }
     Ok(phrases)
@@ -316,7 +317,7 @@ type LabelPhrases = HashMap<(usize, i64), Vec<units::Phrase>>;
 /// A question's ideas, labelled and quoted: an idea no phrase can name is
 /// left out, and one whose label says what an earlier one's does (its words
 /// within the other's, or the same meaning, of the same polarity) joins it.
-fn named_ideas(g: &Grouped, text_of: &HashMap<(&str, i64), &str>, ids: &[&str], phrases: &LabelPhrases) -> Vec<Named> {
+fn named_ideas(g: &Grouped, text_of: &HashMap<(InterviewId, i64), &str>, ids: &[InterviewId], phrases: &LabelPhrases) -> Vec<Named> {
     let lexicon = Lexicon::of(Language::En);
     let question_stems: HashSet<String> = text::terms::answer_terms(g.question, &lexicon).into_iter().collect();
     let unit_text = |k: usize| {
@@ -372,7 +373,7 @@ fn named_ideas(g: &Grouped, text_of: &HashMap<(&str, i64), &str>, ids: &[&str], 
         let with_text = sentences.iter().filter_map(|&k| Some((&g.sentences[k], unit_text(k)?)));
         theme.quotes = ideas::quoted_by(with_text, |((at, _), _)| *at)
             .into_iter()
-            .map(|((at, unit), text)| Quote { interview_id: ids[*at].to_string(), seq: unit.seq, text: text.to_string() })
+            .map(|((at, unit), text)| Quote { interview_id: ids[*at], seq: unit.seq, text: text.to_string() })
             .collect();
     }
     named.into_iter().map(|n| n.theme).collect()
@@ -402,7 +403,7 @@ impl NamedIdea {
 }
 
 /// A term theme (answers read in a language without meanings), labelled and quoted.
-fn named_term_theme(question: &str, theme: &Theme, text_of: &HashMap<(&str, i64), &str>, ids: &[&str]) -> Named {
+fn named_term_theme(question: &str, theme: &Theme, text_of: &HashMap<(InterviewId, i64), &str>, ids: &[InterviewId]) -> Named {
     let samples: Vec<Sample> = theme
         .answers
         .iter()
@@ -415,7 +416,7 @@ fn named_term_theme(question: &str, theme: &Theme, text_of: &HashMap<(&str, i64)
         .iter()
         .map(|q| {
             let interview_id = ids[q.interview];
-            Quote { interview_id: interview_id.to_string(), seq: q.seq, text: text_of[&(interview_id, q.seq)][q.start..q.end].to_string() }
+            Quote { interview_id, seq: q.seq, text: text_of[&(interview_id, q.seq)][q.start..q.end].to_string() }
         })
         .collect();
     Named {

@@ -30,6 +30,7 @@ pub mod units;
 
 pub use builtin::{builtin, Analysed};
 
+use platform::ids::InterviewId;
 use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use storage::{Db, Tx};
@@ -94,7 +95,7 @@ pub struct ThemeSynthesis {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Quote {
-    pub interview_id: String,
+    pub interview_id: InterviewId,
     pub seq: i64,
     pub text: String,
 }
@@ -155,7 +156,7 @@ pub fn synthesized_questions(fields: &ProjectFields, language: Language) -> Vec<
 /// signals existed, when the maintenance run gets to it): its quality, and,
 /// for a production interview, its answers' digests per question.
 pub fn assess(tx: &Tx, interview: &Interview) -> ApiResult<Assessment> {
-    let turns = record::store::turns(tx, &interview.interview_id)?;
+    let turns = record::store::turns(tx, interview.interview_id)?;
     let project = projects_core::store::find_for_link(tx, interview.project_id)?;
     let blocks = project.as_ref().and_then(|p| p.fields.survey_blocks.as_deref());
     let answers = answers::free_text_answers(&turns, blocks);
@@ -185,7 +186,7 @@ pub fn store_assessment(tx: &Tx, interview: &Interview, assessment: &Assessment)
     if interview.environment != Environment::Production {
         return Ok(());
     }
-    store::write_digests(tx, interview.project_id, &interview.interview_id, &assessment.digests)?;
+    store::write_digests(tx, interview.project_id, interview.interview_id, &assessment.digests)?;
     store::enqueue(tx, interview.project_id, platform::time::unix_millis(platform::time::now()))
 }
 
@@ -198,11 +199,11 @@ pub fn assess_unassessed(db: &Db) -> ApiResult<usize> {
     let mut assessed = 0;
     for interview_id in record::store::unassessed(db, ASSESS_BATCH)? {
         assessed += usize::from(db.transaction(|tx| {
-            let Some(interview) = record::store::find(tx, &interview_id)?.filter(|i| i.quality.is_none()) else {
+            let Some(interview) = record::store::find(tx, interview_id)?.filter(|i| i.quality.is_none()) else {
                 return Ok(false);
             };
             let assessment = assess(tx, &interview)?;
-            record::store::set_quality(tx, &interview_id, &assessment.quality)?;
+            record::store::set_quality(tx, interview_id, &assessment.quality)?;
             store_assessment(tx, &interview, &assessment)?;
             Ok(true)
         })?);
@@ -231,8 +232,8 @@ pub fn embed_pending(db: &Db, encoder: &mut dyn units::Encoder) -> ApiResult<usi
         if started.elapsed() >= EMBED_BUDGET {
             break;
         }
-        let seqs: Vec<(&str, i64)> = match units::has_meanings(digest.language) {
-            true => digest::decode(&digest.terms).iter().map(|a| (digest.key.interview_id.as_str(), a.seq)).collect(),
+        let seqs: Vec<(InterviewId, i64)> = match units::has_meanings(digest.language) {
+            true => digest::decode(&digest.terms).iter().map(|a| (digest.key.interview_id, a.seq)).collect(),
             false => Vec::new(),
         };
         let texts = if seqs.is_empty() { Vec::new() } else { record::store::answer_texts(db, &seqs)? };

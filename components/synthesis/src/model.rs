@@ -14,6 +14,7 @@
 //! never a number the model wrote. A failed or malformed run deletes the
 //! project's model synthesis: the built-in one answers until a run succeeds.
 
+use platform::ids::InterviewId;
 use platform::ids::ProjectId;
 use super::builtin::{self, Analysed};
 use text::sentences::{self as quotes, has_negation, MAX_QUOTE_CHARS};
@@ -55,7 +56,7 @@ const MAX_FINDING_CHARS: usize = 2_000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Stored {
     /// Every interview the run analysed.
-    pub interviews: Vec<String>,
+    pub interviews: Vec<InterviewId>,
     pub questions: Vec<StoredQuestion>,
 }
 
@@ -63,7 +64,7 @@ pub struct Stored {
 pub struct StoredQuestion {
     pub question: String,
     pub finding: Option<String>,
-    pub answered: Vec<String>,
+    pub answered: Vec<InterviewId>,
     pub themes: Vec<StoredTheme>,
 }
 
@@ -72,7 +73,7 @@ pub struct StoredTheme {
     pub theme_id: String,
     pub label: String,
     pub description: Option<String>,
-    pub interviews: Vec<String>,
+    pub interviews: Vec<InterviewId>,
     pub quotes: Vec<super::Quote>,
 }
 
@@ -340,25 +341,25 @@ fn synthesize(db: &Db, project_id: ProjectId, llm: &LlmConfig) -> Result<Stored,
         return Err(RunFailure::Storage(platform::ApiError::not_found("Project")));
     };
     let analysed = Analysed::read(db, project.tenant_id, project_id)?;
-    let place: HashMap<&str, usize> = analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id.as_str(), i)).collect();
+    let place: HashMap<InterviewId, usize> = analysed.interviews.iter().enumerate().map(|(i, e)| (e.interview_id, i)).collect();
     let digests = builtin::read_digests(db, project_id, &place)?;
     let plan = builtin::plan_questions(&project);
     let questions = builtin::questions(&plan, &digests, &place, None);
     let ended = &analysed.interviews;
-    let wanted: Vec<(&str, i64)> = questions
+    let wanted: Vec<(InterviewId, i64)> = questions
         .iter()
         .flat_map(|q| q.interviews.iter())
-        .flat_map(|i| i.answers.iter().map(move |a| (ended[i.interview].interview_id.as_str(), a.seq)))
+        .flat_map(|i| i.answers.iter().map(move |a| (ended[i.interview].interview_id, a.seq)))
         .collect();
     let texts = record::store::answer_texts(db, &wanted)?;
-    let text_of: HashMap<(&str, i64), &str> = texts.iter().map(|(id, seq, text)| ((id.as_str(), *seq), text.as_str())).collect();
-    let id_of = |at: usize| analysed.interviews[at].interview_id.clone();
-    let mut stored = Stored { interviews: analysed.interviews.iter().map(|i| i.interview_id.clone()).collect(), questions: Vec::new() };
+    let text_of: HashMap<(InterviewId, i64), &str> = texts.iter().map(|(id, seq, text)| ((*id, *seq), text.as_str())).collect();
+    let id_of = |at: usize| analysed.interviews[at].interview_id;
+    let mut stored = Stored { interviews: analysed.interviews.iter().map(|i| i.interview_id).collect(), questions: Vec::new() };
     for question in &questions {
         let mut answers = Vec::new();
         for interview in &question.interviews {
             for answer in &interview.answers {
-                if let Some(text) = text_of.get(&(analysed.interviews[interview.interview].interview_id.as_str(), answer.seq)) {
+                if let Some(text) = text_of.get(&(analysed.interviews[interview.interview].interview_id, answer.seq)) {
                     let id = format!("A{}", answers.len() + 1);
                     answers.push(Answer { id, interview: interview.interview, seq: answer.seq, text, language: interview.language });
                 }
@@ -376,7 +377,7 @@ fn synthesize(db: &Db, project_id: ProjectId, llm: &LlmConfig) -> Result<Stored,
                 for &(at, seq, start, end) in &t.quotes {
                     let interview_id = id_of(at);
                     if quotes.len() < MAX_QUOTES && !quotes.iter().any(|q| q.interview_id == interview_id) {
-                        let text = text_of[&(analysed.interviews[at].interview_id.as_str(), seq)][start..end].to_string();
+                        let text = text_of[&(analysed.interviews[at].interview_id, seq)][start..end].to_string();
                         quotes.push(super::Quote { interview_id, seq, text });
                     }
                 }
@@ -405,8 +406,8 @@ fn synthesize(db: &Db, project_id: ProjectId, llm: &LlmConfig) -> Result<Stored,
 /// count are counted or quoted (one erased, flagged or found low-effort since
 /// the run is gone from it), and a theme left with fewer than two is dropped.
 pub fn as_now(stored: &Stored, project_id: ProjectId, generated_at: &str, analysed: &Analysed) -> super::Synthesis {
-    let counted: std::collections::HashSet<&str> = analysed.interviews.iter().map(|i| i.interview_id.as_str()).collect();
-    let still = |ids: &[String]| ids.iter().filter(|id| counted.contains(id.as_str())).count();
+    let counted: std::collections::HashSet<InterviewId> = analysed.interviews.iter().map(|i| i.interview_id).collect();
+    let still = |ids: &[InterviewId]| ids.iter().filter(|id| counted.contains(id)).count();
     let questions = stored
         .questions
         .iter()
@@ -423,7 +424,7 @@ pub fn as_now(stored: &Stored, project_id: ProjectId, generated_at: &str, analys
                     description: theme.description.clone(),
                     interviews: count,
                     share: count as f64 / answered.max(1) as f64,
-                    quotes: theme.quotes.iter().filter(|q| counted.contains(q.interview_id.as_str())).cloned().collect(),
+                    quotes: theme.quotes.iter().filter(|q| counted.contains(&q.interview_id)).cloned().collect(),
                 })
                 .collect();
             themes.sort_by(|a, b| b.interviews.cmp(&a.interviews));

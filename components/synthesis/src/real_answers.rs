@@ -15,6 +15,7 @@
 //! idea are written there as JSON, for judging them with the full model
 //! (scripts/vectors/judge.py).
 
+use platform::ids::InterviewId;
 use super::*;
 use sessions_core::probes::replay::replayed;
 use crate::answers::free_text_answers;
@@ -99,7 +100,7 @@ impl Encoder for TestEncoder {
 
 /// One corpus's questions, each with its ideas named and quoted.
 struct Replayed {
-    interview_ids: Vec<String>,
+    interview_ids: Vec<InterviewId>,
     /// `(interview, seq)` → the answer's text.
     texts: HashMap<(usize, i64), String>,
     /// `(interview, seq)` → the answer's label phrases.
@@ -109,7 +110,7 @@ struct Replayed {
 
 impl Replayed {
     /// Per interview (its answers by seq and question), grouped as a synthesis groups them.
-    fn of(interview_ids: Vec<String>, questions: Vec<String>, answers: Vec<Vec<(i64, Option<usize>, String)>>, encoder: &mut TestEncoder) -> Replayed {
+    fn of(interview_ids: Vec<InterviewId>, questions: Vec<String>, answers: Vec<Vec<(i64, Option<usize>, String)>>, encoder: &mut TestEncoder) -> Replayed {
         let mut texts = HashMap::new();
         let mut phrases: LabelPhrases = HashMap::new();
         let mut per_question: Vec<Vec<(usize, Unit)>> = vec![Vec::new(); questions.len()];
@@ -149,13 +150,18 @@ impl Replayed {
     }
 
     fn named(&self, grouped: &Grouped) -> Vec<Named> {
-        let ids: Vec<&str> = self.interview_ids.iter().map(String::as_str).collect();
-        let text_of: HashMap<(&str, i64), &str> = self.texts.iter().map(|((at, seq), text)| ((ids[*at], *seq), text.as_str())).collect();
-        let mut named = named_ideas(grouped, &text_of, &ids, &self.phrases);
+        let ids = &self.interview_ids;
+        let text_of: HashMap<(InterviewId, i64), &str> = self.texts.iter().map(|((at, seq), text)| ((ids[*at], *seq), text.as_str())).collect();
+        let mut named = named_ideas(grouped, &text_of, ids, &self.phrases);
         named.sort_by(|a, b| b.interviews.len().cmp(&a.interviews.len()));
         named.truncate(themes::MAX_THEMES);
         named
     }
+}
+
+/// Ids for `n` replayed interviews: the replay knows them by their place.
+fn numbered_ids(n: usize) -> Vec<InterviewId> {
+    (0..n).map(|at| InterviewId::parse(&format!("00000000-0000-4000-8000-{at:012}")).expect("a UUID")).collect()
 }
 
 fn real(file: &str, encoder: &mut TestEncoder) -> Replayed {
@@ -165,7 +171,7 @@ fn real(file: &str, encoder: &mut TestEncoder) -> Replayed {
         .iter()
         .map(|(_, _, turns)| free_text_answers(turns, None).into_iter().map(|a| (a.seq, a.question_index, a.text.to_string())).collect())
         .collect();
-    Replayed::of(interviews.iter().map(|(id, _, _)| id.clone()).collect(), questions, answers, encoder)
+    Replayed::of(numbered_ids(interviews.len()), questions, answers, encoder)
 }
 
 /// A planted corpus: per question, how many interviews hold each planted
@@ -251,7 +257,7 @@ fn real_interviews_give_themes_that_are_ideas_in_the_participants_words() {
         // Who the participants are is in the profile, never in a theme.
         let counted = profile::count(replayed.questions.iter().flat_map(|(_, g)| &g.profile));
         let participants = counted.written(|at, unit| {
-            Some(Quote { interview_id: replayed.interview_ids[at].clone(), seq: unit.seq, text: replayed.texts[&(at, unit.seq)][unit.start..unit.end].to_string() })
+            Some(Quote { interview_id: replayed.interview_ids[at], seq: unit.seq, text: replayed.texts[&(at, unit.seq)][unit.start..unit.end].to_string() })
         });
         println!("{file} | participants: {} of {} say who they are", participants.described, replayed.interview_ids.len());
         for role in &participants.roles {
@@ -296,9 +302,8 @@ fn planted_ideas_are_counted_in_any_words() {
             let answers: Vec<Vec<(i64, Option<usize>, String)>> = (0..interviews)
                 .map(|i| planted.questions.iter().enumerate().map(|(q, (_, _, answers))| (1 + 2 * q as i64, Some(q), answers[i].1.clone())).collect())
                 .collect();
-            let ids: Vec<String> = (0..interviews).map(|i| format!("{name}-{i}")).collect();
             let questions: Vec<String> = planted.questions.iter().map(|(q, _, _)| q.clone()).collect();
-            let replayed = Replayed::of(ids, questions, answers, &mut encoder);
+            let replayed = Replayed::of(numbered_ids(interviews), questions, answers, &mut encoder);
             (name, planted, replayed)
         })
         .collect();
@@ -310,9 +315,9 @@ fn planted_ideas_are_counted_in_any_words() {
             for theme in &themes {
                 println!("    {:>3}  {}  {:?}", theme.interviews.len(), theme.label, theme.quotes.iter().map(|q| &q.text).collect::<Vec<_>>());
             }
-            let idea_of = |id: &str| answers[replayed.interview_ids.iter().position(|i| i == id).unwrap()].0;
+            let idea_of = |id: InterviewId| answers[replayed.interview_ids.iter().position(|i| *i == id).unwrap()].0;
             for (k, &held) in held_by.iter().enumerate() {
-                let own = |t: &&Named| t.quotes.iter().filter(|quote| idea_of(&quote.interview_id) == Some(k)).count() * 2 > t.quotes.len();
+                let own = |t: &&Named| t.quotes.iter().filter(|quote| idea_of(quote.interview_id) == Some(k)).count() * 2 > t.quotes.len();
                 let Some(found) = themes.iter().take(4).find(own) else {
                     panic!("{name} ({model}): idea {k} of {question:?} ({held} interviews) is not among the top 4")
                 };

@@ -194,7 +194,7 @@ fn quotes(quotes: &[Quote], strings: &ReportStrings) -> String {
     }
     let mut html = format!("<ul class=\"quotes\" aria-label=\"{}\">", escape_html(&strings.quotes));
     for quote in quotes {
-        let source = fill(&strings.source, &[("id", &quote.interview_id), ("seq", &quote.seq.to_string())]);
+        let source = fill(&strings.source, &[("id", &quote.interview_id.to_string()), ("seq", &quote.seq.to_string())]);
         html.push_str(&format!(
             "<li><blockquote><p dir=\"auto\">{}</p></blockquote><p class=\"source\">{}</p></li>",
             escape_html(&quote.text),
@@ -297,6 +297,10 @@ mod tests {
     use super::super::ThemeSynthesis;
     use super::*;
 
+    fn id(text: &str) -> platform::ids::InterviewId {
+        platform::ids::InterviewId::parse(text).unwrap()
+    }
+
     fn synthesis() -> Synthesis {
         Synthesis {
             project_id: platform::ids::ProjectId::new_random(),
@@ -316,7 +320,7 @@ mod tests {
                     description: None,
                     interviews: 3,
                     share: 0.75,
-                    quotes: vec![Quote { interview_id: "i-1".into(), seq: 3, text: "<script>alert(1)</script> & \"more\"".into() }],
+                    quotes: vec![Quote { interview_id: id("00000000-0000-4000-8000-000000000001"), seq: 3, text: "<script>alert(1)</script> & \"more\"".into() }],
                 }],
             }],
         }
@@ -331,7 +335,7 @@ mod tests {
         for external in ["src=", "href=\"http", "@import", "url("] {
             assert!(!html.contains(external), "{external}");
         }
-        assert!(html.contains("3 of 4 interviews (75%)") && html.contains("Interview i-1, turn 3"));
+        assert!(html.contains("3 of 4 interviews (75%)") && html.contains("Interview 00000000-0000-4000-8000-000000000001, turn 3"));
         assert!(html.contains("<html lang=\"en\" dir=\"ltr\">"));
     }
 
@@ -360,15 +364,15 @@ mod tests {
     #[test]
     fn the_page_says_who_the_participants_are_before_the_questions() {
         assert!(!page(&synthesis(), "p", "en").contains("Who the participants are"));
-        let role = Role { role: "<writer>".into(), interviews: 2, quotes: vec![Quote { interview_id: "i-2".into(), seq: 1, text: "I'm a <writer>.".into() }] };
-        let work = Work { interviews: 1, quotes: vec![Quote { interview_id: "i-3".into(), seq: 2, text: "My current project involves molecular rotors.".into() }] };
+        let role = Role { role: "<writer>".into(), interviews: 2, quotes: vec![Quote { interview_id: id("00000000-0000-4000-8000-000000000002"), seq: 1, text: "I'm a <writer>.".into() }] };
+        let work = Work { interviews: 1, quotes: vec![Quote { interview_id: id("00000000-0000-4000-8000-000000000003"), seq: 2, text: "My current project involves molecular rotors.".into() }] };
         let described = Synthesis { participants: Some(Participants { described: 3, roles: vec![role], work }), ..synthesis() };
         let html = page(&described, "p", "en");
         let profile = html.find("<h2 id=\"participants\">Who the participants are</h2>").expect("the profile's heading");
         assert!(profile < html.find("id=\"question-1\"").unwrap());
         assert!(html.contains("3 of 4 interviews say who they are.") && html.contains("&lt;writer&gt;</h3><p class=\"share\">2 interviews</p>"));
         assert!(html.contains("I&#39;m a &lt;writer&gt;."));
-        assert!(html.contains("Interview i-2, turn 1"));
+        assert!(html.contains("Interview 00000000-0000-4000-8000-000000000002, turn 1"));
         let work = html.find("Their work, in their words</h3><p class=\"share\">1 interviews</p>").expect("their work, after the roles");
         assert!(work > html.find("&lt;writer&gt;</h3>").unwrap() && html.contains("My current project involves molecular rotors."));
         assert!(page(&described, "p", "de").contains("In 3 von 4 Interviews sagen sie, wer sie sind."));

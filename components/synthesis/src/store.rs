@@ -4,6 +4,7 @@
 //! (`synthesis_queue`). The interviews and answers it reads are the record's
 //! (`records::store`).
 
+use platform::ids::InterviewId;
 use platform::ids::ProjectId;
 use storage::{self as db, Db, SqlValue, Tx};
 use platform::error::ApiResult;
@@ -13,7 +14,7 @@ use crate::units::MeaningModel;
 /// One interview's answers to one question, as the interview asked it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Digest {
-    pub interview_id: String,
+    pub interview_id: InterviewId,
     pub question_index: i64,
     pub question: String,
     /// The language the answers were read in.
@@ -32,8 +33,8 @@ pub struct Digest {
 pub const DIGEST_PAGE: i64 = 2_000;
 
 /// The next page of the project's digests after `(interview_id, question_index)`.
-pub fn digests(db: &Db, project_id: ProjectId, after: Option<(&str, i64)>) -> ApiResult<Vec<Digest>> {
-    let (after_id, after_index) = after.unwrap_or(("", -1));
+pub fn digests(db: &Db, project_id: ProjectId, after: Option<(InterviewId, i64)>) -> ApiResult<Vec<Digest>> {
+    let (after_id, after_index) = after.map_or((String::new(), -1), |(id, index)| (id.to_string(), index));
     let result = db.query(
         "SELECT interview_id, question_index, question, language, terms, units, units_by FROM answer_terms
          WHERE project_id = ? AND (interview_id, question_index) > (?, ?)
@@ -42,7 +43,7 @@ pub fn digests(db: &Db, project_id: ProjectId, after: Option<(&str, i64)>) -> Ap
     )?;
     db::read_all(&result, |row| {
         Ok(Digest {
-            interview_id: row.text("interview_id")?,
+            interview_id: row.id("interview_id")?,
             question_index: row.int("question_index")?,
             question: row.text("question")?,
             language: row.named("language")?,
@@ -66,7 +67,7 @@ pub fn unembedded(db: &Db, model: MeaningModel, limit: i64) -> ApiResult<Vec<Pen
             Ok(Pending {
                 key: DigestKey {
                     project_id: row.id("project_id")?,
-                    interview_id: row.text("interview_id")?,
+                    interview_id: row.id("interview_id")?,
                     question_index: row.int("question_index")?,
                 },
                 question: row.text("question")?,
@@ -98,7 +99,7 @@ pub struct Pending {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DigestKey {
     pub project_id: ProjectId,
-    pub interview_id: String,
+    pub interview_id: InterviewId,
     pub question_index: i64,
 }
 
@@ -113,7 +114,7 @@ pub fn write_units(db: &Db, key: &DigestKey, units: &str, phrases: Option<&str>,
         phrases.map_or(SqlValue::Null, db::text),
         db::text(model.as_str()),
         db::text(&key.project_id),
-        db::text(&key.interview_id),
+        db::text(key.interview_id),
         SqlValue::Integer(key.question_index),
     ];
     values.extend(lesser.iter().map(|lesser| db::text(lesser.as_str())));
@@ -134,11 +135,11 @@ const PHRASES_PER_STATEMENT: usize = 200;
 
 /// The label phrases (`units::encode_phrases`) of the project's digests of
 /// `interviews` whose meanings `model` made: `(interview_id, question, phrases)`.
-pub fn label_phrases(db: &Db, project_id: ProjectId, interviews: &[&str], model: MeaningModel) -> ApiResult<Vec<(String, String, String)>> {
+pub fn label_phrases(db: &Db, project_id: ProjectId, interviews: &[InterviewId], model: MeaningModel) -> ApiResult<Vec<(InterviewId, String, String)>> {
     let mut found = Vec::new();
     for batch in interviews.chunks(PHRASES_PER_STATEMENT) {
         let mut values = vec![db::text(project_id), db::text(model.as_str())];
-        values.extend(batch.iter().map(|id| db::text(*id)));
+        values.extend(batch.iter().map(|id| db::text(id)));
         let result = db.query(
             &format!(
                 "SELECT interview_id, question, phrases FROM answer_terms
@@ -147,14 +148,14 @@ pub fn label_phrases(db: &Db, project_id: ProjectId, interviews: &[&str], model:
             ),
             &values,
         )?;
-        found.extend(db::read_all(&result, |row| Ok((row.text("interview_id")?, row.text("question")?, row.text("phrases")?)))?);
+        found.extend(db::read_all(&result, |row| Ok((row.id("interview_id")?, row.text("question")?, row.text("phrases")?)))?);
     }
     Ok(found)
 }
 
 /// An interview's digests, written in the transaction that ends it (or that
 /// assesses it late): one row per question it answered.
-pub fn write_digests(tx: &Tx, project_id: ProjectId, interview_id: &str, digests: &[NewDigest]) -> ApiResult<()> {
+pub fn write_digests(tx: &Tx, project_id: ProjectId, interview_id: InterviewId, digests: &[NewDigest]) -> ApiResult<()> {
     if digests.is_empty() {
         return Ok(());
     }
@@ -190,7 +191,7 @@ pub struct NewDigest {
 /// Forgets an erased interview, in its erasure's transaction: its digests, and
 /// the model's synthesis of its project, which may quote it (the project is
 /// queued for a new one, and a run that read it before stores nothing).
-pub fn forget(tx: &Tx, project_id: ProjectId, interview_id: &str, now_ms: i64) -> ApiResult<()> {
+pub fn forget(tx: &Tx, project_id: ProjectId, interview_id: InterviewId, now_ms: i64) -> ApiResult<()> {
     tx.execute("DELETE FROM answer_terms WHERE project_id = ? AND interview_id = ?", &[db::text(project_id), db::text(interview_id)])?;
     tx.execute("DELETE FROM model_syntheses WHERE project_id = ?", &[db::text(project_id)])?;
     tx.execute(

@@ -12,6 +12,7 @@ pub mod signing;
 mod store;
 pub mod target;
 
+use platform::ids::InterviewId;
 use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use platform::auth::Tenant;
@@ -133,7 +134,7 @@ impl Event {
     /// An interview was erased (deleted by the tenant, withdrawn by its
     /// interviewee, or past its project's retention): the ids and the time,
     /// nothing else of the interview.
-    pub fn interview_erased(tenant_id: TenantId, project_id: ProjectId, interview_id: &str, at: &str) -> Event {
+    pub fn interview_erased(tenant_id: TenantId, project_id: ProjectId, interview_id: InterviewId, at: &str) -> Event {
         let payload = json!({
             "project_id": project_id,
             "event_type": EventType::InterviewErased,
@@ -148,7 +149,7 @@ impl Event {
 pub struct FinishedInterview<'a> {
     pub tenant_id: TenantId,
     pub project_id: ProjectId,
-    pub interview_id: &'a str,
+    pub interview_id: InterviewId,
     pub identifier: &'a str,
     pub interview_status: &'a str,
     pub environment: &'a str,

@@ -190,7 +190,7 @@ pub fn list(db: &Db, tenant_id: TenantId, query: &ListQuery) -> ApiResult<Vec<Li
     let result = db.query(&sql, &values)?;
     db::read_all(&result, |row| {
         Ok(ListItem {
-            interview_id: row.text("interview_id")?,
+            interview_id: row.id("interview_id")?,
             project_id: row.id("project_id")?,
             created_at: row.text("created_at")?,
             created_ms: row.int("created_ms")?,

@@ -6,6 +6,7 @@
 
 pub mod list;
 
+use platform::ids::InterviewId;
 use platform::ids::ProjectId;
 use platform::ids::TenantId;
 use super::quality::Quality;
@@ -30,7 +31,7 @@ fn interview_from_row(row: &Row) -> ApiResult<Interview> {
     let answerable_blocks = row.int("answerable_blocks")?;
     let answered_blocks = row.int("answered_blocks")?;
     Ok(Interview {
-        interview_id: row.text("interview_id")?,
+        interview_id: row.id("interview_id")?,
         tenant_id: row.id("tenant_id")?,
         project_id: row.id("project_id")?,
         interview_status: InterviewStatus::of(state, project_type, response_count, answerable_blocks, answered_blocks),
@@ -90,8 +91,8 @@ fn placeholders(n: usize) -> String {
     vec!["?"; n].join(", ")
 }
 
-fn texts<'a>(values: impl IntoIterator<Item = &'a String>) -> Vec<SqlValue> {
-    values.into_iter().map(db::text).collect()
+fn texts<T: ToString>(values: &[T]) -> Vec<SqlValue> {
+    values.iter().map(|value| db::text(value.to_string())).collect()
 }
 
 fn count_of(value: Option<SqlValue>) -> i64 {
@@ -102,7 +103,7 @@ fn count_of(value: Option<SqlValue>) -> i64 {
 }
 
 /// An interview by id (the caller checks the session token or the tenant).
-pub fn find(db: &Db, interview_id: &str) -> ApiResult<Option<Interview>> {
+pub fn find(db: &Db, interview_id: InterviewId) -> ApiResult<Option<Interview>> {
     let result = db.query(
         &format!("SELECT {INTERVIEW_COLUMNS} FROM interviews WHERE interview_id = ?"),
         &[db::text(interview_id)],
@@ -111,7 +112,7 @@ pub fn find(db: &Db, interview_id: &str) -> ApiResult<Option<Interview>> {
 }
 
 /// The tenant's interview by id; `None` when the tenant has none by that id.
-pub fn find_for_tenant(db: &Db, tenant_id: TenantId, interview_id: &str) -> ApiResult<Option<Interview>> {
+pub fn find_for_tenant(db: &Db, tenant_id: TenantId, interview_id: InterviewId) -> ApiResult<Option<Interview>> {
     let result = db.query(
         &format!("SELECT {INTERVIEW_COLUMNS} FROM interviews WHERE interview_id = ? AND tenant_id = ?"),
         &[db::text(interview_id), db::text(tenant_id)],
@@ -120,7 +121,7 @@ pub fn find_for_tenant(db: &Db, tenant_id: TenantId, interview_id: &str) -> ApiR
 }
 
 /// The session token hash an erased interview kept (its tombstone), if it was erased.
-pub fn erased_session_token_hash(db: &Db, interview_id: &str) -> ApiResult<Option<String>> {
+pub fn erased_session_token_hash(db: &Db, interview_id: InterviewId) -> ApiResult<Option<String>> {
     let result = db.query(
         "SELECT session_token_hash FROM erased_interviews WHERE interview_id = ?",
         &[db::text(interview_id)],
@@ -129,14 +130,14 @@ pub fn erased_session_token_hash(db: &Db, interview_id: &str) -> ApiResult<Optio
 }
 
 /// The conversation so far, in order.
-pub fn turns(db: &Db, interview_id: &str) -> ApiResult<Vec<Turn>> {
+pub fn turns(db: &Db, interview_id: InterviewId) -> ApiResult<Vec<Turn>> {
     let (sql, params) = turns_statement(interview_id);
     turns_from(&db.query(&sql, &params)?)
 }
 
 /// The statement of [`turns`], to read it together with others
 /// (`Db::query_together`); its result reads with [`turns_from`].
-pub fn turns_statement(interview_id: &str) -> (String, Vec<SqlValue>) {
+pub fn turns_statement(interview_id: InterviewId) -> (String, Vec<SqlValue>) {
     (format!("SELECT {TURN_COLUMNS} FROM interview_turns WHERE interview_id = ? ORDER BY seq"), vec![db::text(interview_id)])
 }
 
@@ -147,7 +148,7 @@ pub fn turns_from(result: &QueryResult) -> ApiResult<Vec<Turn>> {
 
 /// Everything a new interview starts with.
 pub struct NewInterview<'a> {
-    pub interview_id: &'a str,
+    pub interview_id: InterviewId,
     pub tenant_id: TenantId,
     pub project_id: ProjectId,
     pub project_type: ProjectType,
@@ -232,7 +233,7 @@ pub struct NewTurn<'a> {
 }
 
 /// `turns` as seq `first_seq`, `first_seq + 1`, ... of the interview.
-fn insert_turns(tx: &Tx, interview_id: &str, first_seq: i64, turns: &[NewTurn], now: &str, now_ms: i64) -> ApiResult<()> {
+fn insert_turns(tx: &Tx, interview_id: InterviewId, first_seq: i64, turns: &[NewTurn], now: &str, now_ms: i64) -> ApiResult<()> {
     if turns.is_empty() {
         return Ok(());
     }
@@ -281,7 +282,7 @@ pub struct Counted {
 /// whole exchange is one batch.)
 pub fn append_exchange(
     tx: &Tx,
-    interview_id: &str,
+    interview_id: InterviewId,
     seq: i64,
     turns: &[NewTurn],
     counted: Counted,
@@ -320,7 +321,7 @@ pub struct Ending<'a> {
 
 /// Ends a running interview; `false` when it was no longer running.
 /// `ended_at` is set only for a completion.
-pub fn end(tx: &Tx, interview_id: &str, ending: &Ending) -> ApiResult<bool> {
+pub fn end(tx: &Tx, interview_id: InterviewId, ending: &Ending) -> ApiResult<bool> {
     let ended_at = match ending.state {
         SessionState::Completed => db::text(ending.closed_at),
         _ => SqlValue::Null,
@@ -347,7 +348,7 @@ pub fn end(tx: &Tx, interview_id: &str, ending: &Ending) -> ApiResult<bool> {
 
 /// Marks activity on a running interview (a recording chunk): `false` when it
 /// is no longer running.
-pub fn touch_running(tx: &Tx, interview_id: &str, now_ms: i64) -> ApiResult<bool> {
+pub fn touch_running(tx: &Tx, interview_id: InterviewId, now_ms: i64) -> ApiResult<bool> {
     let touched = tx.query(
         "UPDATE interviews SET last_activity_ms = MAX(last_activity_ms, ?)
          WHERE interview_id = ? AND state = 'in_progress' RETURNING interview_id",
@@ -370,7 +371,7 @@ pub fn idle(db: &Db, cutoff_ms: i64, limit: i64) -> ApiResult<Vec<Interview>> {
 
 /// How the tenant's interview's blobs are kept (its key); `None` when the
 /// tenant has no such interview.
-pub fn interview_sealing(db: &Db, tenant_id: TenantId, interview_id: &str) -> ApiResult<Option<Sealing>> {
+pub fn interview_sealing(db: &Db, tenant_id: TenantId, interview_id: InterviewId) -> ApiResult<Option<Sealing>> {
     let result = db.query(
         "SELECT data_key FROM interviews WHERE interview_id = ? AND tenant_id = ?",
         &[db::text(interview_id), db::text(tenant_id)],
@@ -399,19 +400,19 @@ pub const EXPIRED_SQL: &str = "SELECT i.interview_id, i.tenant_id
 /// The tenant's interviews with this identifier, in any project and
 /// environment: exactly, or, for an e-mail address (one with `@`), whatever
 /// the case of its ASCII letters.
-pub fn interviews_of_identifier(db: &Db, tenant_id: TenantId, identifier: &str) -> ApiResult<Vec<String>> {
+pub fn interviews_of_identifier(db: &Db, tenant_id: TenantId, identifier: &str) -> ApiResult<Vec<InterviewId>> {
     let result = db.query(
         OF_IDENTIFIER_SQL,
         &[db::text(tenant_id), db::text(identifier), SqlValue::Integer(identifier.contains('@') as i64)],
     )?;
-    db::read_all(&result, |row| row.text("interview_id"))
+    db::read_all(&result, |row| row.id("interview_id"))
 }
 
 /// Up to `limit` interviews past their project's retention at `now_ms`: those
 /// that stopped (`closed_at`) more than `data_retention_days` days before.
-pub fn expired(db: &Db, now_ms: i64, limit: i64) -> ApiResult<Vec<(String, TenantId)>> {
+pub fn expired(db: &Db, now_ms: i64, limit: i64) -> ApiResult<Vec<(InterviewId, TenantId)>> {
     let result = db.query(EXPIRED_SQL, &[SqlValue::Integer(now_ms), SqlValue::Integer(limit)])?;
-    db::read_all(&result, |row| Ok((row.text("interview_id")?, row.id("tenant_id")?)))
+    db::read_all(&result, |row| Ok((row.id("interview_id")?, row.id("tenant_id")?)))
 }
 
 /// What deleting an interview's rows left to do.
@@ -426,7 +427,7 @@ pub struct ErasedRows {
 /// metadata rows, recording rows and the interview row with its data key;
 /// notes its key-value entries in `erased_blobs`, and leaves its tombstone.
 pub fn erase_rows(tx: &Tx, interview: &Interview, erased_at: &str) -> ApiResult<ErasedRows> {
-    let id = || db::text(&interview.interview_id);
+    let id = || db::text(interview.interview_id);
     let noted = tx.query(
         "INSERT OR IGNORE INTO erased_blobs (blob_key, erased_at)
          SELECT blob_key, ? FROM recording_chunks WHERE interview_id = ? RETURNING blob_key",
@@ -470,16 +471,16 @@ pub fn forget_erased_blobs(db: &Db, blob_keys: &[String]) -> ApiResult<()> {
 }
 
 /// Erased interviews whose old pages the WAL may still hold, up to `limit`.
-pub fn awaiting_checkpoint(db: &Db, limit: i64) -> ApiResult<Vec<String>> {
+pub fn awaiting_checkpoint(db: &Db, limit: i64) -> ApiResult<Vec<InterviewId>> {
     let result = db.query(
         "SELECT interview_id FROM erased_interviews WHERE awaiting_checkpoint = 1 LIMIT ?",
         &[SqlValue::Integer(limit)],
     )?;
-    db::read_all(&result, |row| row.text("interview_id"))
+    db::read_all(&result, |row| row.id("interview_id"))
 }
 
 /// Notes that the WAL was truncated after these erasures.
-pub fn checkpointed(db: &Db, interview_ids: &[String]) -> ApiResult<()> {
+pub fn checkpointed(db: &Db, interview_ids: &[InterviewId]) -> ApiResult<()> {
     if interview_ids.is_empty() {
         return Ok(());
     }
@@ -493,7 +494,7 @@ pub fn checkpointed(db: &Db, interview_ids: &[String]) -> ApiResult<()> {
 }
 
 /// Flags the interview: the first flag time stays, the reason is the latest one given.
-pub fn flag(tx: &Tx, interview_id: &str, reason: &str, now: &str) -> ApiResult<()> {
+pub fn flag(tx: &Tx, interview_id: InterviewId, reason: &str, now: &str) -> ApiResult<()> {
     tx.execute(
         "UPDATE interviews SET flag_reason = ?, flagged_at = COALESCE(flagged_at, ?) WHERE interview_id = ?",
         &[db::text(reason), db::text(now), db::text(interview_id)],
@@ -506,10 +507,10 @@ pub fn export_page(
     db: &Db,
     tenant_id: TenantId,
     project_id: ProjectId,
-    after: Option<(i64, &str)>,
+    after: Option<(i64, InterviewId)>,
     limit: i64,
 ) -> ApiResult<Vec<Interview>> {
-    let (after_ms, after_id) = after.unwrap_or((i64::MIN, ""));
+    let (after_ms, after_id) = after.map_or((i64::MIN, String::new()), |(ms, id)| (ms, id.to_string()));
     let result = db.query(
         &format!(
             "SELECT {INTERVIEW_COLUMNS} FROM interviews
@@ -523,11 +524,11 @@ pub fn export_page(
 
 /// The turns of several interviews, each interview's in order: one
 /// statement, read with [`interview_turns`].
-pub fn turns_of(db: &Db, interview_ids: &[&str]) -> ApiResult<QueryResult> {
+pub fn turns_of(db: &Db, interview_ids: &[InterviewId]) -> ApiResult<QueryResult> {
     if interview_ids.is_empty() {
         return Ok(QueryResult { columns: Vec::new(), rows: Vec::new() });
     }
-    let values: Vec<SqlValue> = interview_ids.iter().map(|id| db::text(*id)).collect();
+    let values: Vec<SqlValue> = texts(interview_ids);
     db.query(
         &format!(
             "SELECT interview_id, {TURN_COLUMNS} FROM interview_turns WHERE interview_id IN ({})
@@ -541,8 +542,8 @@ pub fn turns_of(db: &Db, interview_ids: &[&str]) -> ApiResult<QueryResult> {
 /// The turns [`turns_of`] read, with their interview's id, borrowing their
 /// texts from its result (an export reads thousands a page: they are not
 /// copied again).
-pub fn interview_turns(result: &QueryResult) -> ApiResult<Vec<(&str, Turn<&str>)>> {
-    db::read_all(result, |row| Ok((row.str("interview_id")?, turn_from_row(row)?)))
+pub fn interview_turns(result: &QueryResult) -> ApiResult<Vec<(InterviewId, Turn<&str>)>> {
+    db::read_all(result, |row| Ok((row.id("interview_id")?, turn_from_row(row)?)))
 }
 
 /// How a survey's blocks were answered across the project's production,
@@ -597,7 +598,7 @@ pub fn counted_interviews(db: &Db, tenant_id: TenantId, project_id: ProjectId) -
 /// may analyse (low-effort ones are then left out by their quality).
 #[derive(Debug, Clone)]
 pub struct Ended {
-    pub interview_id: String,
+    pub interview_id: InterviewId,
     /// None for an interview that ended before quality signals existed, until
     /// the maintenance run assesses it.
     pub quality: Option<Quality>,
@@ -613,7 +614,7 @@ pub fn ended_interviews(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> 
         &[db::text(tenant_id), db::text(project_id)],
     )?;
     db::read_all(&result, |row| {
-        Ok(Ended { interview_id: row.text("interview_id")?, quality: quality_from_row(row)? })
+        Ok(Ended { interview_id: row.id("interview_id")?, quality: quality_from_row(row)? })
     })
 }
 
@@ -621,7 +622,7 @@ pub fn ended_interviews(db: &Db, tenant_id: TenantId, project_id: ProjectId) -> 
 const ANSWERS_PER_STATEMENT: usize = 400;
 
 /// The texts of the answers `(interview_id, seq)`: `(interview_id, seq, text)`.
-pub fn answer_texts(db: &Db, answers: &[(&str, i64)]) -> ApiResult<Vec<(String, i64, String)>> {
+pub fn answer_texts(db: &Db, answers: &[(InterviewId, i64)]) -> ApiResult<Vec<(InterviewId, i64, String)>> {
     let mut texts = Vec::with_capacity(answers.len());
     for batch in answers.chunks(ANSWERS_PER_STATEMENT) {
         let mut values = Vec::with_capacity(batch.len() * 2);
@@ -636,23 +637,23 @@ pub fn answer_texts(db: &Db, answers: &[(&str, i64)]) -> ApiResult<Vec<(String, 
             ),
             &values,
         )?;
-        texts.extend(db::read_all(&result, |row| Ok((row.text("interview_id")?, row.int("seq")?, row.text("text")?)))?);
+        texts.extend(db::read_all(&result, |row| Ok((row.id("interview_id")?, row.int("seq")?, row.text("text")?)))?);
     }
     Ok(texts)
 }
 
 /// Interviews that ended without quality signals (before they existed), up to
 /// `limit`, on the partial index `interviews_unassessed`.
-pub fn unassessed(db: &Db, limit: i64) -> ApiResult<Vec<String>> {
+pub fn unassessed(db: &Db, limit: i64) -> ApiResult<Vec<InterviewId>> {
     let result = db.query(
         "SELECT interview_id FROM interviews WHERE quality_score IS NULL AND state <> 'in_progress' LIMIT ?",
         &[SqlValue::Integer(limit)],
     )?;
-    db::read_all(&result, |row| row.text("interview_id"))
+    db::read_all(&result, |row| row.id("interview_id"))
 }
 
 /// Stores the quality of an interview assessed late.
-pub fn set_quality(tx: &Tx, interview_id: &str, quality: &Quality) -> ApiResult<()> {
+pub fn set_quality(tx: &Tx, interview_id: InterviewId, quality: &Quality) -> ApiResult<()> {
     tx.execute(
         "UPDATE interviews SET quality_score = ?, quality_flags = ? WHERE interview_id = ?",
         &[SqlValue::Integer(i64::from(quality.score)), db::text(quality.flags_json()), db::text(interview_id)],

@@ -20,6 +20,7 @@
 mod store;
 pub mod webm;
 
+use platform::ids::InterviewId;
 use super::{session_closed, Interview};
 use platform::config;
 use storage::Db;
@@ -207,7 +208,7 @@ pub fn add_chunk(
         return Err(ApiError::PayloadTooLarge(format!("A recording chunk carries at most {max} bytes")));
     }
     let now = time::now();
-    let recordings = store::recordings(db, &interview.interview_id)?;
+    let recordings = store::recordings(db, interview.interview_id)?;
     let current = recordings.iter().find(|recording| recording.kind == kind);
     if index != current.map_or(0, |recording| recording.chunk_count) {
         return Err(out_of_order(current.map_or(0, |recording| recording.chunk_count)));
@@ -230,14 +231,14 @@ pub fn add_chunk(
     // Sealed with the interview's key: erasing the interview makes every copy unreadable.
     Sealed::new(blobs, interview.sealing.clone()).put(&blob_key, &stored_bytes)?;
     let stored = db.transaction(|tx| {
-        if !records::store::touch_running(tx, &interview.interview_id, time::unix_millis(now))? {
+        if !records::store::touch_running(tx, interview.interview_id, time::unix_millis(now))? {
             return Err(session_closed());
         }
-        let offset = chunk.fits(&store::recordings(tx, &interview.interview_id)?)?;
+        let offset = chunk.fits(&store::recordings(tx, interview.interview_id)?)?;
         store::add_chunk(
             tx,
             &store::NewChunk {
-                interview_id: &interview.interview_id,
+                interview_id: interview.interview_id,
                 tenant_id: interview.tenant_id,
                 kind,
                 index,
@@ -270,12 +271,12 @@ pub fn add_chunk(
 }
 
 /// The recording of `kind` (for its export), if any chunk arrived.
-pub fn find(db: &Db, interview_id: &str, kind: RecordingKind) -> ApiResult<Option<Recording>> {
+pub fn find(db: &Db, interview_id: InterviewId, kind: RecordingKind) -> ApiResult<Option<Recording>> {
     Ok(store::recordings(db, interview_id)?.into_iter().find(|recording| recording.kind == kind))
 }
 
 /// Where each chunk of a recording is, in order: (blob key, size, byte offset).
-pub fn chunks(db: &Db, interview_id: &str, kind: RecordingKind) -> ApiResult<Vec<(String, u64, u64)>> {
+pub fn chunks(db: &Db, interview_id: InterviewId, kind: RecordingKind) -> ApiResult<Vec<(String, u64, u64)>> {
     store::chunks(db, interview_id, kind)
 }
 

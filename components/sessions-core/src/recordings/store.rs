@@ -2,6 +2,7 @@
 //! chunk saying where its bytes are and at which byte offset it starts (Range
 //! requests). Writes take the caller's transaction.
 
+use platform::ids::InterviewId;
 use platform::ids::TenantId;
 use super::webm::Splicer;
 use super::{Recording, RecordingKind};
@@ -9,7 +10,7 @@ use storage::{self as db, Db, SqlValue, Tx};
 use platform::error::ApiResult;
 
 /// The interview's recordings (one of each kind at most, once a chunk arrived).
-pub fn recordings(db: &Db, interview_id: &str) -> ApiResult<Vec<Recording>> {
+pub fn recordings(db: &Db, interview_id: InterviewId) -> ApiResult<Vec<Recording>> {
     let result = db.query(
         "SELECT kind, content_type, size, chunk_count, window_start, window_bytes, splicer FROM recordings WHERE interview_id = ?",
         &[db::text(interview_id)],
@@ -29,7 +30,7 @@ pub fn recordings(db: &Db, interview_id: &str) -> ApiResult<Vec<Recording>> {
 
 /// A recording chunk whose bytes are stored under `blob_key`.
 pub struct NewChunk<'a> {
-    pub interview_id: &'a str,
+    pub interview_id: InterviewId,
     pub tenant_id: TenantId,
     pub kind: RecordingKind,
     pub index: u64,
@@ -93,7 +94,7 @@ pub fn add_chunk(tx: &Tx, chunk: &NewChunk) -> ApiResult<()> {
 }
 
 /// Where each chunk of a recording is, in order: (blob key, size, byte offset).
-pub fn chunks(db: &Db, interview_id: &str, kind: RecordingKind) -> ApiResult<Vec<(String, u64, u64)>> {
+pub fn chunks(db: &Db, interview_id: InterviewId, kind: RecordingKind) -> ApiResult<Vec<(String, u64, u64)>> {
     let result = db.query(
         "SELECT blob_key, size, byte_offset FROM recording_chunks WHERE interview_id = ? AND kind = ? ORDER BY idx",
         &[db::text(interview_id), db::text(kind.as_str())],
