@@ -409,6 +409,8 @@ fn recordings_download_whole_or_by_range() {
         }
         request.send().unwrap()
     };
+    let response = app.get("/v1/interviews/not-an-interview/audio-export").auth(&tenant).send().unwrap();
+    assert_eq!(response.status(), 404, "an id that is no UUID names no interview");
     let response = get("audio-export", None);
     assert_eq!(response.status(), 200);
     let header = |r: &reqwest::blocking::Response, name: &str| r.headers()[name].to_str().unwrap().to_string();
@@ -452,6 +454,10 @@ fn flagged_interviews_stop_counting_toward_max_interviews() {
     assert_eq!(status, 422);
     assert_eq!(body["detail"][0]["loc"], json!(["body", "reason"]));
     let (status, body) = flag(&uuid::Uuid::new_v4().to_string(), json!({"reason": "x"}));
+    assert_eq!(status, 404);
+    assert_detail_error(&body, "not_found");
+    // An id that is no UUID names no interview either: the same 404, not a 422.
+    let (status, body) = flag("not-an-interview", json!({"reason": "x"}));
     assert_eq!(status, 404);
     assert_detail_error(&body, "not_found");
     let stranger = app.create_tenant();
