@@ -7,7 +7,7 @@ LISTEN ?= 127.0.0.1:3000
 STATE_DIR ?= .spin
 # The native crates, always built together: building a subset would resolve
 # dependency features differently and rebuild wasmtime and friends.
-NATIVE := -p text-enum -p text -p platform -p storage -p pipeline -p tenants-core -p webhooks-core -p files-core -p projects-core -p records -p synthesis -p sessions-core -p interviews-core -p maintenance-core -p spin-host -p e2e
+NATIVE := -p text-enum -p text -p platform -p storage -p pipeline -p tenants-core -p webhooks-core -p files-core -p projects-core -p sealing -p records -p synthesis -p sessions-core -p interviews-core -p maintenance-core -p spin-host -p e2e
 # libSQL's server, for the suites that put the database on it (two_nodes,
 # libsql, deploy): SQLD, else the sqld beside SPIN (../shared/runtime/install.sh
 # unpacks both); without it those tests say so and skip.

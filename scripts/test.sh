@@ -4,7 +4,7 @@
 # end-to-end suite runs once more under the real Spin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NATIVE=(-p text-enum -p text -p platform -p storage -p pipeline -p tenants-core -p webhooks-core -p files-core -p projects-core -p records -p synthesis -p sessions-core -p interviews-core -p maintenance-core -p spin-host -p e2e)
+NATIVE=(-p text-enum -p text -p platform -p storage -p pipeline -p tenants-core -p webhooks-core -p files-core -p projects-core -p sealing -p records -p synthesis -p sessions-core -p interviews-core -p maintenance-core -p spin-host -p e2e)
 summary=()
 
 part() {

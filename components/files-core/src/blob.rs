@@ -46,7 +46,7 @@ impl BlobStore for spin_sdk::key_value::Store {
     }
 }
 
-/// A borrowed store is a store (a wrapper such as `sealed::Sealed` can hold one).
+/// A borrowed store is a store (a wrapper such as `sealing::Sealed` can hold one).
 impl<S: BlobStore + ?Sized> BlobStore for &S {
     fn put(&self, key: &str, value: &[u8]) -> ApiResult<()> {
         (**self).put(key, value)

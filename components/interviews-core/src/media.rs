@@ -9,7 +9,7 @@ use platform::error::{ApiError, ApiResult};
 use files_core::ranges::ranged;
 use files_core::BlobStore;
 use platform::http::{ApiResponse, Reply};
-use records::sealed::Sealed;
+use sealing::Sealed;
 use sessions_core::recordings::{self, RecordingKind};
 
 /// The tenant's interview's recording of `kind`: 404 when there is no such

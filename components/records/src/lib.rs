@@ -7,12 +7,11 @@
 //!
 //! Submodules: [`store`] (the SQL; its `list` the interview list's statement),
 //! [`quality`] (an interview's quality signals, as stored with it), [`query`]
-//! (the interview list's filters and cursor, parsed), [`sealed`] (recording
-//! chunks sealed with the interview's own key).
+//! (the interview list's filters and cursor, parsed). Its recording chunks are
+//! sealed with the interview's own key by `sealing`.
 
 pub mod quality;
 pub mod query;
-pub mod sealed;
 pub mod store;
 
 use platform::ids::InterviewId;
@@ -141,8 +140,8 @@ pub struct Interview {
     pub interview_status: InterviewStatus,
     /// Its answers' quality signals, decided when it ended (none while it runs).
     pub quality: Option<Quality>,
-    /// How its recording chunks are stored: sealed with its own key (`crate::sealed`).
-    pub sealing: crate::sealed::Sealing,
+    /// How its recording chunks are stored: sealed with its own key (`sealing`).
+    pub sealing: sealing::Sealing,
 }
 
 impl Interview {

@@ -15,7 +15,7 @@ use platform::llm::LlmConfig;
 use platform::metadata::ExternalMetadata;
 use projects_core::{self as projects, Environment, InterviewMode, Language, Openness, Project, Status};
 use records::store;
-use records::sealed::DataKey;
+use sealing::DataKey;
 use platform::time;
 use platform::validation::{self, one_of, Fields};
 use interviewer::Plan;

@@ -168,7 +168,7 @@ fn the_session_body_shows_turns_without_internals() {
         flagged: false,
         interview_status: InterviewStatus::Initiated,
         quality: None,
-        sealing: records::sealed::Sealing::Key(records::sealed::DataKey::generate()),
+        sealing: sealing::Sealing::Key(sealing::DataKey::generate()),
     };
     let turn = Turn {
         seq: 0,

@@ -118,7 +118,7 @@ fn files_and_recordings_live_in_redis_when_the_runtime_config_says_so() {
     assert_eq!(recording_keys.len(), 1, "{recording_keys:?}");
     // Sealed with the interview's key (docs/interviews.md, "Erasure"): a version
     // byte, a nonce and a tag more than the chunk, and none of its bytes in the clear.
-    assert_eq!(redis.strlen(&recording_keys[0]), audio.len() + records::sealed::OVERHEAD);
+    assert_eq!(redis.strlen(&recording_keys[0]), audio.len() + sealing::OVERHEAD);
     let stored = redis.get(&recording_keys[0]);
     assert!(!stored.windows(64).any(|window| audio.windows(64).any(|part| part == window)), "no run of the audio in Redis");
     let exported = app.get(&format!("/v1/interviews/{interview_id}/audio-export")).auth(&tenant).send().unwrap();

@@ -400,7 +400,7 @@ fn recordings_arrive_in_order_within_their_limit() {
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    let sealed = 1000 + records::sealed::OVERHEAD as i64;
+    let sealed = 1000 + sealing::OVERHEAD as i64;
     assert_eq!(keys.iter().map(|(_, len)| *len).collect::<Vec<_>>(), vec![sealed, sealed], "{keys:?}");
     let listed: Vec<(String, i64)> = database(&app)
         .prepare("SELECT blob_key, byte_offset FROM recording_chunks WHERE interview_id = ? AND kind = 'audio' ORDER BY idx")

@@ -16,7 +16,7 @@ use storage::{self as db, Db, QueryResult, Row, SqlValue, Tx};
 use platform::error::ApiResult;
 use platform::metadata::ExternalMetadata;
 use projects_core::{Environment, InterviewMode, Language};
-use crate::sealed::{DataKey, Sealing};
+use sealing::{DataKey, Sealing};
 
 /// Every column [`interview_from_row`] reads, in one list.
 const INTERVIEW_COLUMNS: &str = "interview_id, tenant_id, project_id, project_type, environment, session_token_hash,

@@ -1,7 +1,7 @@
 //! Recordings of the interviewee (talking mode), uploaded by the page in chunks
 //! while the interview runs. Each chunk's bytes are one key-value entry
 //! (`recording:<interview_id>:<kind>:<index>:<nonce>`, at most 1 MiB, sealed
-//! with the interview's key: `records::sealed`), written
+//! with the interview's key: `sealing`), written
 //! before its SQLite row: a chunk without a row does not exist, and a refused
 //! chunk's bytes are deleted at once. The nonce keeps two racing uploads of the
 //! same index from overwriting each other's bytes: only the one whose row is
@@ -27,7 +27,7 @@ use storage::Db;
 use platform::error::{ApiError, ApiResult, FieldError};
 use files_core::BlobStore;
 use platform::http::media_type;
-use records::sealed::Sealed;
+use sealing::Sealed;
 use platform::rate_limit::Window;
 use text_enum::text_enum;
 use platform::time;
